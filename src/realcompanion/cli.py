@@ -1,0 +1,40 @@
+"""`realcompanion` command line.
+
+Each subcommand lives in its own module under `realcompanion.commands` with a
+`register(subparsers)` function that adds its parser and sets `run`; this file
+only discovers them, so start-up imports nothing a command does not need.
+Exit codes: 0 done / valid, 1 checked and found wanting, 2 could not read or
+bad usage. A `ReadError` is printed as one line, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from . import commands
+from .release import ReadError
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="realcompanion", description=__doc__.splitlines()[0])
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        importlib.import_module(f"{commands.__name__}.{info.name}").register(sub)
+    return top
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except ReadError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

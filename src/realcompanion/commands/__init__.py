@@ -1,0 +1,1 @@
+"""One module per `realcompanion` subcommand; each defines `register(subparsers)`."""

@@ -1,0 +1,149 @@
+"""Open a release folder: its descriptor, parameters and typed tables.
+
+Tables are read with Arrow against a schema derived from the Table Schema and
+the nested JSON Schemas, so a well-formed file costs one vectorized parse.
+When that typed read fails, the file is re-read line by line only to say where:
+a line that is not JSON makes the package unreadable (`ReadError`, exit 2);
+a record whose fields or types do not match its schema is a validation
+failure, reported row by row by the structural rules.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.json as pajson
+
+from .schemas import RESOURCES, Schemas, read_json
+
+_SCALARS = {
+    "string": pa.string(),
+    "integer": pa.int64(),
+    "number": pa.float64(),
+    "boolean": pa.bool_(),
+    "datetime": pa.string(),
+    "date": pa.string(),
+}
+
+
+class ReadError(Exception):
+    """The package cannot be read; the message is one line naming file, line and field."""
+
+    def __init__(self, file, message, line=None, field=None):
+        self.file, self.line, self.field = str(file), line, field
+        where = self.file + (f":{line}" if line else "") + (f" field '{field}'" if field else "")
+        super().__init__(f"{where}: {message}")
+
+
+def arrow_type(node: dict, schemas: Schemas) -> pa.DataType:
+    """Arrow type of a Table Schema field or JSON Schema node (nested schemas followed by $ref)."""
+    if "nestedSchema" in node:
+        return arrow_type(schemas.nested(node["nestedSchema"]), schemas)
+    if "$ref" in node:
+        return arrow_type(schemas.nested("nested/" + node["$ref"]), schemas)
+    kind = node["type"]
+    if isinstance(kind, list):
+        kind = next(k for k in kind if k != "null")
+    if kind == "array":
+        return pa.list_(arrow_type(node.get("items", {"type": "string"}), schemas))
+    if kind == "object":
+        return pa.struct([(k, arrow_type(v, schemas)) for k, v in node["properties"].items()])
+    return _SCALARS[kind]
+
+
+class Release:
+    """A release folder: `datapackage.json`, `schemas/`, `data/`."""
+
+    def __init__(self, root="."):
+        self.root = Path(root)
+        descriptor = self.root / "datapackage.json"
+        if not descriptor.is_file():
+            raise ReadError(descriptor, "no such file: not a release folder")
+        try:
+            self.descriptor = read_json(descriptor)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ReadError(descriptor, f"not valid JSON ({exc})") from None
+        if "realcompanion" not in self.descriptor:
+            raise ReadError(descriptor, "no 'realcompanion' block", field="realcompanion")
+        self.params = self.descriptor["realcompanion"]
+        self.schemas = Schemas(self.root)
+        self.invalid_rows: dict[str, list[dict]] = {}
+        self._tables: dict[str, pa.Table] = {}
+
+    @property
+    def version(self) -> str:
+        return self.descriptor.get("version", "")
+
+    @property
+    def resources(self) -> list[str]:
+        return [r["name"] for r in self.descriptor.get("resources", [])]
+
+    def resource(self, name: str) -> dict:
+        for res in self.descriptor.get("resources", []):
+            if res["name"] == name:
+                return res
+        raise ReadError(self.root / "datapackage.json", f"no resource '{name}'", field="resources")
+
+    def path(self, name: str) -> Path:
+        return self.root / self.resource(name)["path"]
+
+    def table_schema(self, name: str) -> dict:
+        schema = self.resource(name)["schema"]
+        return read_json(self.root / schema) if isinstance(schema, str) else schema
+
+    def arrow_schema(self, name: str) -> pa.Schema:
+        return pa.schema([(f["name"], arrow_type(f, self.schemas)) for f in self.table_schema(name)["fields"]])
+
+    def table(self, name: str) -> pa.Table:
+        if name not in self._tables:
+            self._tables[name] = self._read(name)
+        return self._tables[name]
+
+    def frame(self, name: str):
+        """The resource as a pandas frame with Arrow-backed columns (nullable ints, lists, structs)."""
+        import pandas as pd
+
+        return self.table(name).to_pandas(types_mapper=pd.ArrowDtype)
+
+    def _read(self, name: str) -> pa.Table:
+        path, schema = self.path(name), self.arrow_schema(name)
+        if not path.is_file():
+            raise ReadError(path, "no such file")
+        options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
+        try:
+            return pajson.read_json(path, parse_options=options)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            rows = self._parse_lines(path)
+        from .nested import row_validator
+
+        validate, good = row_validator(self, name), []
+        for line, row in rows:
+            errors = sorted(validate.iter_errors(row), key=lambda e: list(e.path))
+            if errors:
+                self.invalid_rows.setdefault(name, []).append({"line": line, "row": row, "error": errors[0]})
+            else:
+                good.append(row)
+        return pa.Table.from_pylist(good, schema=schema)
+
+    @staticmethod
+    def _parse_lines(path: Path) -> list[tuple[int, dict]]:
+        rows = []
+        with open(path, encoding="utf-8", errors="strict") as handle:
+            try:
+                for number, text in enumerate(handle, 1):
+                    if not text.strip():
+                        raise ReadError(path, "empty line", line=number)
+                    try:
+                        row = json.loads(text)
+                    except json.JSONDecodeError as exc:
+                        raise ReadError(path, f"malformed JSON ({exc.msg} at column {exc.colno})", line=number) from None
+                    if not isinstance(row, dict):
+                        raise ReadError(path, "a line must hold one JSON object", line=number)
+                    rows.append((number, row))
+            except UnicodeDecodeError as exc:
+                raise ReadError(path, f"not UTF-8 ({exc.reason})") from None
+        return rows
+
+    def all_tables(self) -> dict[str, pa.Table]:
+        return {name: self.table(name) for name in RESOURCES}

@@ -1,0 +1,100 @@
+"""The release's schemas, read from the release folder they describe.
+
+`schemas/vocabulary.json` is the one source of every closed vocabulary and
+identifier pattern. Table Schemas and nested JSON Schemas name a vocabulary
+(`"vocabulary": "tier"`) or an identifier (`"identifier": "dayid"`) and carry
+the resolved `enum` / `pattern` as a generated copy, so that Frictionless and
+any JSON Schema tool read them without our code. `render()` rewrites those
+copies; `stale()` says which files are out of date (tested).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+RESOURCES = ("source", "profile", "persona", "chat", "qa")
+
+
+def read_json(path: Path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def dump_json(obj) -> str:
+    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+
+
+def enum_of(vocabulary: dict, name: str) -> list[str]:
+    """The allowed values of a vocabulary: a list, a map's keys, or the union of a map's lists."""
+    value = vocabulary[name]
+    if isinstance(value, list):
+        return list(value)
+    if all(isinstance(v, list) for v in value.values()):
+        return [item for values in value.values() for item in values]
+    return list(value)
+
+
+@dataclass(frozen=True)
+class Schemas:
+    """Vocabulary, Table Schemas and nested JSON Schemas of one release folder."""
+
+    root: Path
+
+    def __post_init__(self):
+        object.__setattr__(self, "root", Path(self.root))
+
+    @cached_property
+    def vocabulary(self) -> dict:
+        return read_json(self.root / "schemas" / "vocabulary.json")
+
+    def table_path(self, resource: str) -> Path:
+        return self.root / "schemas" / f"{resource}.schema.json"
+
+    def table(self, resource: str) -> dict:
+        return read_json(self.table_path(resource))
+
+    def nested_paths(self) -> list[Path]:
+        return sorted((self.root / "schemas" / "nested").glob("*.schema.json"))
+
+    def nested(self, relpath: str) -> dict:
+        return read_json(self.root / "schemas" / relpath)
+
+    def tier_of(self, has_profile_refs, has_episode_refs):
+        """Tier as a function of the context shape (vocabulary `tier_rule`); works on bools or boolean arrays."""
+        import numpy as np
+
+        p, e = np.asarray(has_profile_refs, bool), np.asarray(has_episode_refs, bool)
+        return np.select([p & e, e, p], ["edge", "hard", "intermediate"], "basic")
+
+    # -- generated copies -------------------------------------------------
+
+    def _resolve(self, node):
+        """Return `node` with every vocabulary/identifier reference expanded into enum/pattern."""
+        if isinstance(node, list):
+            return [self._resolve(n) for n in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: self._resolve(v) for k, v in node.items()}
+        is_table_field = "constraints" in out
+        target = out["constraints"] if is_table_field else out
+        if "vocabulary" in out:
+            target["enum"] = enum_of(self.vocabulary, out["vocabulary"])
+        if "identifier" in out:
+            target["pattern"] = self.vocabulary["identifier"][out["identifier"]]
+        return out
+
+    def rendered(self) -> dict[Path, str]:
+        """Every schema file as it should read, keyed by path."""
+        paths = [self.table_path(r) for r in RESOURCES] + self.nested_paths()
+        return {p: dump_json(self._resolve(read_json(p))) for p in paths}
+
+    def stale(self) -> list[Path]:
+        return [p for p, text in self.rendered().items() if p.read_text(encoding="utf-8") != text]
+
+    def render(self) -> list[Path]:
+        changed = self.stale()
+        for path, text in self.rendered().items():
+            if path in changed:
+                path.write_text(text, encoding="utf-8")
+        return changed

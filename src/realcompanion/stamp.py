@@ -1,0 +1,45 @@
+"""Declared counts and hashes: what `datapackage.json` says the files hold.
+
+A maintainer who drops the real files into `data/`, or a fork author who edits
+them, runs `realcompanion stamp` to record row counts, per-participant counts
+and a sha256 per data file; the integrity rules then hold the files to it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from .release import Release
+from .schemas import RESOURCES
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def declared(release: Release) -> dict:
+    """The generated part of the `realcompanion` block, computed from the files."""
+    rows, per_participant, hashes = {}, {}, {}
+    for name in RESOURCES:
+        table = release.table(name)
+        rows[name] = table.num_rows
+        counts = table.column("participant_id").value_counts().to_pylist()
+        for item in sorted(counts, key=lambda c: c["values"]):
+            per_participant.setdefault(item["values"], {})[name] = item["counts"]
+        hashes[release.resource(name)["path"]] = sha256_of(release.path(name))
+    return {"rows": rows, "participants": per_participant, "sha256": hashes}
+
+
+def stamp(root) -> dict:
+    release = Release(root)
+    block = declared(release)
+    descriptor = release.descriptor
+    descriptor["realcompanion"].update(block)
+    Path(root, "datapackage.json").write_text(json.dumps(descriptor, indent=2, ensure_ascii=False) + "\n",
+                                              encoding="utf-8")
+    return block

@@ -1,0 +1,72 @@
+"""How many of everything each synthetic participant gets.
+
+The specimen shipped in `data/` is `specimen_plan()`; `paper_plan()` reproduces
+the real release's counts (paper Tables 2, 11, 14): U01-U06 with their own
+message, chat and question counts, U07-U10 sharing what remains of the totals.
+`--scale K` multiplies the number of participants, never the length of one
+stream, so every participant keeps a realistic 120-day history.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PAPER_TOTALS = {"source": 27218, "profile": 3580, "persona": 390, "chat": 2034, "qa": 3312}
+# participant: (span days, active days, messages, chat rows, qa rows, profile claims)
+PAPER_TABLE_2 = {
+    "U01": (36, 9, 115, 28, 23, 39),
+    "U02": (101, 19, 173, 35, 27, 22),
+    "U03": (46, 12, 173, 26, 36, 36),
+    "U04": (71, 19, 195, 39, 35, 40),
+    "U05": (46, 23, 420, 37, 47, 120),
+    "U06": (120, 53, 1349, 81, 110, 330),
+}
+
+
+@dataclass(frozen=True)
+class ParticipantPlan:
+    pid: str
+    days: int
+    active_days: int
+    messages: int
+    chat: int
+    qa: int
+    claims: int
+
+
+def _split(total: int, parts: int) -> list[int]:
+    base, extra = divmod(total, parts)
+    return [base + (i < extra) for i in range(parts)]
+
+
+def paper_plan(scale: int = 1) -> list[ParticipantPlan]:
+    """The paper's per-participant counts; U07-U10 fill the totals; `scale` copies of the ten."""
+    fixed = [ParticipantPlan(pid, *row) for pid, row in PAPER_TABLE_2.items()]
+    rest = {key: PAPER_TOTALS[key] - sum(getattr(p, attr) for p in fixed)
+            for key, attr in (("source", "messages"), ("chat", "chat"), ("qa", "qa"), ("profile", "claims"))}
+    split = {key: _split(value, 4) for key, value in rest.items()}
+    filled = [
+        ParticipantPlan(f"U{7 + i:02d}", 120, 100 + 5 * i, split["source"][i], split["chat"][i], split["qa"][i],
+                        split["profile"][i])
+        for i in range(4)
+    ]
+    plans = fixed + filled
+    if scale == 1:
+        return plans
+    width = max(4, len(str(10 * scale)))
+    return [
+        ParticipantPlan(f"U{copy * 10 + i + 1:0{width}d}", p.days, p.active_days, p.messages, p.chat, p.qa, p.claims)
+        for copy in range(scale) for i, p in enumerate(plans)
+    ]
+
+
+def specimen_plan(participants: int = 4, scale: float = 1.0) -> list[ParticipantPlan]:
+    """A small release: 4 participants, about 1,600 messages, every value of every field exercised."""
+    shapes = [(45, 14, 260, 40, 30, 36), (101, 22, 330, 44, 32, 40), (74, 20, 420, 50, 34, 48),
+              (120, 30, 560, 60, 40, 60)]
+    plans = []
+    for i in range(participants):
+        days, active, messages, chat, qa, claims = shapes[i % len(shapes)]
+        plans.append(ParticipantPlan(f"U{i + 1:02d}", days, active, max(120, round(messages * scale)),
+                                     max(30, round(chat * scale)), max(26, round(qa * scale)),
+                                     max(20, round(claims * scale))))
+    return plans

@@ -1,0 +1,141 @@
+"""Arithmetic and Structural families (paper Table 25): stored numbers recompute; question categories hold."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .catalogue import FAILURE_COLUMNS, failures, frame_rule, release_rule
+
+
+@frame_rule("ARI1", "error", "arithmetic", "chat", "tier",
+            "tier recomputes from the shape of required_context on every scoreable row (schemas/vocabulary.json tier_rule)")
+def tier_recomputes(ctx, frame):
+    tier = ctx.release.schemas.tier_of(
+        ctx.series("chat", "required_context.profile_refs").list.len().fillna(0) > 0,
+        ctx.series("chat", "required_context.episode_refs").list.len().fillna(0) > 0)
+    return ~frame["scoreable"] | (frame["tier"] == tier)
+
+
+@frame_rule("ARI2", "error", "arithmetic", "chat", "stratum",
+            "no stratum exception: every enriched row is memory-bearing (recorded), every abstention row a cold open "
+            "without gold")
+def no_stratum_exception(ctx, frame):
+    recorded = ctx.series("chat", "memory_bearing.recorded")
+    enriched_ok = (frame["stratum"] != "enriched") | recorded | frame["withdrawn"].notna()
+    abstention_ok = (frame["stratum"] != "abstention") | (frame["cold_open"] & frame["gold_response"].isna())
+    return enriched_ok & abstention_ok
+
+
+@release_rule("ARI3", "error", "arithmetic", ("source", "profile", "persona", "chat", "qa"),
+              "per-participant counts reconcile with datapackage.json, and every participant of a derived file has "
+              "a stream in source")
+def counts_reconcile(ctx) -> pd.DataFrame:
+    declared = ctx.params.get("participants", {})
+    rows = []
+    streams = set(ctx.frame("source")["participant_id"].astype(str))
+    for name in ("source", "profile", "persona", "chat", "qa"):
+        actual = ctx.frame(name)["participant_id"].astype(str).value_counts()
+        for pid in sorted(set(actual.index) | {p for p, c in declared.items() if name in c}):
+            want, got = declared.get(pid, {}).get(name), int(actual.get(pid, 0))
+            if want != got:
+                rows.append((name, pid, "participant_id", got, f"declared {want} rows, found {got}"))
+            elif pid not in streams:
+                rows.append((name, pid, "participant_id", pid, "participant has no messages in source"))
+    frame = pd.DataFrame(rows, columns=["resource", "row", "field", "value", "message"])
+    return frame[FAILURE_COLUMNS]
+
+
+@frame_rule("ARI4", "error", "arithmetic", "profile", "evidence_count", "evidence_count equals the length of evidence")
+def evidence_count(ctx, frame):
+    return frame["evidence_count"] == frame["evidence"].list.len().fillna(0)
+
+
+@frame_rule("ARI5", "error", "arithmetic", "profile", "confidence_label",
+            "confidence_label is the band of confidence (cut points realcompanion.confidence_bands); null together")
+def confidence_band(ctx, frame):
+    labels = np.array(ctx.vocab["confidence_label"], dtype=object)
+    conf = frame["confidence"].astype("float64")
+    band = pd.Series(labels[np.searchsorted(ctx.params["confidence_bands"], conf.fillna(0), side="right")],
+                     index=frame.index)
+    return (conf.isna() & frame["confidence_label"].isna()) | (frame["confidence_label"] == band).fillna(False)
+
+
+@release_rule("ARI6", "error", "arithmetic", ("source", "profile"),
+              "first_seen and last_seen, when present, are the dates of the earliest and latest evidence message")
+def seen_dates(ctx) -> pd.DataFrame:
+    profile = ctx.frame("profile")
+    dates = ctx.claim_evidence.groupby("claim_id")["date"].agg(["min", "max"])
+    parts = []
+    for field, agg in (("first_seen", "min"), ("last_seen", "max")):
+        expected = profile["claim_id"].map(dates[agg])
+        bad = profile[field].notna() & (profile[field] != expected).fillna(True)
+        parts.append(failures("profile", profile["claim_id"][bad], field, profile[field][bad].astype(str),
+                              "expected " + expected[bad].astype(str)))
+    return pd.concat(parts)
+
+
+@release_rule("ARI7", "error", "arithmetic", ("persona",), "every participant has exactly one row for each of the 39 persona slots")
+def persona_slots(ctx) -> pd.DataFrame:
+    persona = ctx.frame("persona")
+    slots = set(ctx.vocab["persona_slot"])
+    have = persona.groupby("participant_id")["slot"].agg(lambda s: (len(s), set(s)))
+    bad = [(pid, n) for pid, (n, seen) in have.items() if n != len(slots) or seen != slots]
+    return failures("persona", [p for p, _ in bad], "slot", [n for _, n in bad],
+                    f"expected the {len(slots)} slots once each")
+
+
+@frame_rule("ARI8", "error", "arithmetic", "persona", "category", "a persona row's category is its slot's category")
+def slot_category(ctx, frame):
+    return frame["category"] == frame["slot"].map(ctx.vocab["persona_slot"])
+
+
+@release_rule("ARI9", "error", "arithmetic", ("source",),
+              "session indices recompute from the gap rule (a new session after more than session_gap_minutes)")
+def sessions_recompute(ctx) -> pd.DataFrame:
+    m = ctx.messages.sort_values(["participant_id", "turn"])
+    instant = pd.to_datetime(m["timestamp"], utc=True, format="ISO8601")
+    gap = instant.groupby(m["participant_id"]).diff()
+    new = gap.isna() | (gap > pd.Timedelta(minutes=ctx.params["session_gap_minutes"]))
+    expected = new.astype(int).groupby(m["participant_id"]).cumsum()
+    bad = m["session"].notna() & (m["session"] != expected).fillna(False)
+    return failures("source", m["dayid"][bad], "session", m["session"][bad].astype(str),
+                    "expected session " + expected[bad].astype(str))
+
+
+def _qa_evidence(ctx) -> pd.DataFrame:
+    return ctx.join_messages(ctx.exploded("qa", "evidence"))
+
+
+@release_rule("STR1", "error", "structural", ("source", "qa"), "multi_hop evidence spans at least two sessions")
+def multi_hop(ctx) -> pd.DataFrame:
+    qa = ctx.frame("qa")
+    sessions = _qa_evidence(ctx).groupby("idx")["session"].nunique()
+    spans = pd.Series(range(len(qa))).map(sessions).fillna(0)
+    bad = (qa["category"] == "multi_hop") & (spans.to_numpy() < 2)
+    return failures("qa", qa["item_id"][bad], "evidence", spans[bad.to_numpy()].astype(int).astype(str),
+                    "evidence spans fewer than 2 sessions")
+
+
+@frame_rule("STR2", "error", "structural", "qa", "evidence", "knowledge_update cites at least two messages")
+def knowledge_update(ctx, frame):
+    return (frame["category"] != "knowledge_update") | (frame["evidence"].list.len().fillna(0) >= 2)
+
+
+@release_rule("STR3", "error", "structural", ("source", "qa"),
+              "long_range: from the earliest evidence message to asked_after spans at least long_range_min_days")
+def long_range(ctx) -> pd.DataFrame:
+    qa = ctx.frame("qa")
+    earliest = pd.to_datetime(_qa_evidence(ctx).groupby("idx")["date"].min())
+    first = pd.Series(range(len(qa))).map(earliest)
+    asked = pd.to_datetime(qa["asked_after"].map(ctx.messages["date"]))
+    span = (asked.to_numpy() - first.to_numpy()) / np.timedelta64(1, "D")
+    bad = (qa["category"] == "long_range").to_numpy() & ~(span >= ctx.params["long_range_min_days"])
+    return failures("qa", qa["item_id"][bad], "evidence", [f"{s:.0f} days" for s in span[bad]],
+                    f"span shorter than {ctx.params['long_range_min_days']} days")
+
+
+@frame_rule("STR4", "error", "structural", "qa", "answerable",
+            "unanswerable category, answerable false and a null answer go together")
+def unanswerable(ctx, frame):
+    a, b, c = frame["category"] == "unanswerable", ~frame["answerable"], frame["answer"].isna()
+    return (a == b) & (b == c)

@@ -1,0 +1,91 @@
+"""Derived views that several rules share, computed once per validation run.
+
+Rules never loop over messages in Python: list fields are exploded with Arrow
+(`list_flatten` / `list_parent_indices`) and joined to the message index.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from realcompanion.release import Release
+
+ROW_ID = {"source": "dayid", "profile": "claim_id", "chat": "item_id", "qa": "item_id"}
+
+
+class Context:
+    def __init__(self, release: Release):
+        self.release = release
+        self.params = release.params
+        self.vocab = release.schemas.vocabulary
+        self._frames: dict[str, pd.DataFrame] = {}
+
+    def table(self, name: str) -> pa.Table:
+        return self.release.table(name)
+
+    def frame(self, name: str) -> pd.DataFrame:
+        if name not in self._frames:
+            self._frames[name] = self.release.frame(name)
+        return self._frames[name]
+
+    def column(self, name: str, path: str) -> pa.ChunkedArray:
+        """A column or a struct sub-field by dotted path, e.g. `trace.C.tier`."""
+        head, *rest = path.split(".")
+        column = self.table(name).column(head)
+        for part in rest:
+            column = pc.struct_field(column, part)
+        return column
+
+    def series(self, name: str, path: str) -> pd.Series:
+        return self.column(name, path).to_pandas(types_mapper=pd.ArrowDtype)
+
+    def row_ids(self, name: str) -> pd.Series:
+        if name == "persona":
+            frame = self.frame(name)
+            return frame["participant_id"].astype(str) + ":" + frame["slot"].astype(str)
+        return self.frame(name)[ROW_ID[name]].astype(str)
+
+    def exploded(self, name: str, path: str) -> pd.DataFrame:
+        """One row per list element: `idx` (row position in the resource) and `value`."""
+        column = pa.chunked_array(self.column(name, path).combine_chunks())
+        array = column.chunk(0) if column.num_chunks else pa.array([], pa.list_(pa.string()))
+        return pd.DataFrame({
+            "idx": np.asarray(pc.list_parent_indices(array)),
+            "value": pc.list_flatten(array).to_pandas(types_mapper=pd.ArrowDtype),
+        })
+
+    @cached_property
+    def messages(self) -> pd.DataFrame:
+        """The source stream indexed by dayid, with local date and turn."""
+        frame = self.frame("source").copy()
+        frame["date"] = frame["timestamp"].str.slice(0, 10)
+        return frame.set_index("dayid", drop=False)
+
+    def join_messages(self, cited: pd.DataFrame, on: str = "value") -> pd.DataFrame:
+        """Attach the cited message's participant, turn, date, session, text; drops ids that do not resolve."""
+        cols = ["participant_id", "turn", "date", "session", "text", "sender"]
+        return cited.merge(self.messages[cols].rename(columns={"participant_id": "msg_pid"}),
+                           left_on=on, right_index=True, how="inner")
+
+    @cached_property
+    def probe_turns(self) -> pd.Series:
+        """Turn of each chat row's probe (NaN when the probe does not resolve)."""
+        return self.frame("chat")["probe_dayid"].map(self.messages["turn"]).astype("float64")
+
+    @cached_property
+    def claim_evidence(self) -> pd.DataFrame:
+        """Each profile claim's evidence messages: claim_id, dayid, turn, date."""
+        ev = self.exploded("profile", "evidence")
+        ev["claim_id"] = self.frame("profile")["claim_id"].to_numpy()[ev["idx"]]
+        return self.join_messages(ev)
+
+    @cached_property
+    def cited_claims(self) -> pd.DataFrame:
+        """chat rows x profile_refs, with the cited claims' evidence turns (one row per evidence message)."""
+        refs = self.exploded("chat", "required_context.profile_refs").rename(columns={"value": "claim_id"})
+        ev = self.claim_evidence[["claim_id", "value", "turn"]].rename(columns={"value": "dayid"})
+        return refs.merge(ev, on="claim_id", how="inner")

@@ -1,0 +1,146 @@
+"""Release gates A-F (paper Table 24): the conditions no release may ship without."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .catalogue import FAILURE_COLUMNS, failures, release_rule
+
+# every place a record cites another record: (resource, dotted path, kind)
+CITATIONS = [
+    ("chat", "probe_dayid", "dayid"),
+    ("chat", "required_context.recent_context", "dayid"),
+    ("chat", "required_context.episode_refs", "dayid"),
+    ("chat", "required_context.profile_refs", "claim_id"),
+    ("chat", "grounding_dayids", "dayid"),
+    ("chat", "trace.B.removed", "any"),
+    ("chat", "trace.D.grounding_dayids", "dayid"),
+    ("profile", "evidence", "dayid"),
+    ("persona", "evidence", "dayid"),
+    ("qa", "evidence", "dayid"),
+    ("qa", "asked_after", "dayid"),
+]
+
+
+def citations(ctx) -> pd.DataFrame:
+    """Every cited identifier: resource, idx (row position), field, value, pid (citing row's participant)."""
+    parts = []
+    for resource, path, _kind in CITATIONS:
+        column = ctx.column(resource, path)
+        if str(column.type).startswith("list"):
+            part = ctx.exploded(resource, path)
+        else:
+            part = pd.DataFrame({"idx": np.arange(len(column)),
+                                 "value": column.to_pandas(types_mapper=pd.ArrowDtype)})
+        part["resource"], part["field"] = resource, path
+        part["pid"] = ctx.frame(resource)["participant_id"].to_numpy()[part["idx"]]
+        parts.append(part.dropna(subset=["value"]))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _rows(ctx, frame: pd.DataFrame) -> list[str]:
+    return [ctx.row_ids(r).iloc[i] for r, i in zip(frame["resource"], frame["idx"])]
+
+
+def _report(ctx, bad: pd.DataFrame, message) -> pd.DataFrame:
+    if bad.empty:
+        return pd.DataFrame(columns=FAILURE_COLUMNS)
+    out = failures("", _rows(ctx, bad), "", bad["value"].astype(str), message)
+    out["resource"], out["field"] = bad["resource"].to_numpy(), bad["field"].to_numpy()
+    return out
+
+
+@release_rule("A", "error", "gate", ("chat", "source"), "the probe is a real user turn, reproduced verbatim")
+def gate_a(ctx) -> pd.DataFrame:
+    chat = ctx.frame("chat")
+    msgs = ctx.messages
+    found = chat["probe_dayid"].isin(msgs.index)
+    text = chat["probe_dayid"].map(msgs["text"])
+    sender = chat["probe_dayid"].map(msgs["sender"])
+    bad = found & ((text != chat["probe"]).fillna(True) | (sender != "user").fillna(True))
+    why = np.where((sender[bad] != "user").fillna(True), "probe message is not a user turn",
+                   "probe differs from the text of probe_dayid")
+    return failures("chat", chat["item_id"][bad], "probe", chat["probe"][bad].str.slice(0, 60), why)
+
+
+@release_rule("B", "error", "gate", ("source",),
+              "database identifiers parallel the turn identifiers: db_id, turn, dayid and timestamp agree in order")
+def gate_b(ctx) -> pd.DataFrame:
+    m = ctx.messages.sort_values(["participant_id", "turn"]).reset_index(drop=True)
+    g = m.groupby("participant_id", sort=False)
+    position = g.cumcount()
+    parts = m["dayid"].str.extract(r":d(\d+):(\d+)$").astype("int64")
+    day, seq = parts[0], parts[1]
+    instant = pd.to_datetime(m["timestamp"], utc=True, format="ISO8601")
+    local = pd.to_datetime(m["date"])
+    first = local.groupby(m["participant_id"]).transform("min")
+    expected_day = (local - first).dt.days + 1
+    expected_seq = m.groupby(["participant_id", "date"], sort=False).cumcount() + 1
+    prev = lambda s: s.groupby(m["participant_id"]).shift()  # noqa: E731
+    checks = [
+        (m["turn"] != position, "turn", "turns are not contiguous from 0"),
+        ((m["db_id"] <= prev(m["db_id"])).fillna(False), "db_id", "db_id does not increase with turn"),
+        ((instant < prev(instant)).fillna(False), "timestamp", "timestamp earlier than the previous turn"),
+        (day != expected_day, "dayid", "day of dayid differs from the local date's day"),
+        (seq != expected_seq, "dayid", "seq of dayid differs from the order within the day"),
+    ]
+    out = [failures("source", m["dayid"][bad], field, m[field][bad].astype(str), why)
+           for bad, field, why in checks if bad.any()]
+    return pd.concat(out) if out else pd.DataFrame(columns=FAILURE_COLUMNS)
+
+
+@release_rule("C", "error", "gate", ("source", "profile", "persona", "chat", "qa"),
+              "every cited identifier resolves to a released record of the same participant")
+def gate_c(ctx) -> pd.DataFrame:
+    cited = citations(ctx)
+    claims = ctx.frame("profile").set_index("claim_id")["participant_id"]
+    owner = cited["value"].map(ctx.messages["participant_id"]).fillna(cited["value"].map(claims))
+    bad = cited[owner.isna() | (owner != cited["pid"])]
+    why = np.where(owner[bad.index].isna(), "cited identifier does not exist",
+                   "cited identifier belongs to another participant")
+    return _report(ctx, bad, why)
+
+
+@release_rule("D", "error", "gate", ("source", "chat", "qa"),
+              "every cited message precedes its probe (chat) or is at or before asked_after (qa)")
+def gate_d(ctx) -> pd.DataFrame:
+    cited = citations(ctx)
+    turn = cited["value"].map(ctx.messages["turn"]).astype("float64")
+    anchors = {
+        "chat": ctx.probe_turns - 0.5,  # strictly before the probe
+        "qa": ctx.frame("qa")["asked_after"].map(ctx.messages["turn"]).astype("float64"),
+    }
+    parts = []
+    for resource, anchor in anchors.items():
+        rows = cited[(cited["resource"] == resource) & ~cited["field"].isin(["probe_dayid", "asked_after"])]
+        limit = anchor.to_numpy()[rows["idx"]]
+        parts.append(rows[turn[rows.index].to_numpy() > limit])
+    return _report(ctx, pd.concat(parts), "cited message comes after the probe / asked_after")
+
+
+@release_rule("E", "error", "gate", ("source", "profile", "chat"),
+              "a callback reaches outside the recent window: on strict memory-bearing rows no episode_ref and no "
+              "profile_refs evidence lies in the last recent_window messages before the probe")
+def gate_e(ctx) -> pd.DataFrame:
+    window = ctx.params["recent_window"]
+    chat = ctx.frame("chat")
+    strict = ctx.series("chat", "memory_bearing.strict").fillna(False).to_numpy(dtype=bool)
+    episodes = ctx.join_messages(ctx.exploded("chat", "required_context.episode_refs"))
+    episodes["field"] = "required_context.episode_refs"
+    claims = ctx.cited_claims.rename(columns={"claim_id": "ref"})
+    claims["value"], claims["field"] = claims["ref"], "required_context.profile_refs"
+    both = pd.concat([episodes[["idx", "value", "turn", "field"]], claims[["idx", "value", "turn", "field"]]])
+    probe = ctx.probe_turns.to_numpy()[both["idx"]]
+    inside = (both["turn"].to_numpy() >= probe - window) & (both["turn"].to_numpy() < probe)
+    bad = both[inside & strict[both["idx"]]].drop_duplicates(["idx", "value", "field"])
+    return failures("chat", chat["item_id"].to_numpy()[bad["idx"]], "", bad["value"].astype(str),
+                    f"reference lies within the last {window} messages before the probe").assign(
+        field=bad["field"].to_numpy())
+
+
+@release_rule("F", "error", "gate", ("chat",),
+              "a gold response is present unless the item is a cold open or withdrawn")
+def gate_f(ctx) -> pd.DataFrame:
+    chat = ctx.frame("chat")
+    bad = chat["gold_response"].isna() & ~chat["cold_open"].fillna(False).astype(bool) & chat["withdrawn"].isna()
+    return failures("chat", chat["item_id"][bad], "gold_response", "null", "gold response missing")

@@ -1,0 +1,102 @@
+"""Integrity and safety: the files are the ones declared, stay inside the package, are data, and leak nothing obvious."""
+from __future__ import annotations
+
+import pandas as pd
+
+from realcompanion.schemas import RESOURCES
+from realcompanion.stamp import sha256_of
+
+from .catalogue import FAILURE_COLUMNS, failures, release_rule
+
+CODE_SUFFIXES = {".py", ".pyc", ".pkl", ".pickle", ".joblib", ".pt", ".pth", ".npy", ".npz", ".so", ".sh", ".exe"}
+PICKLE_MAGIC = (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05")
+PII_PATTERNS = {
+    "e-mail address": r"[\w.+-]+@[\w-]+\.[\w.-]+",
+    "phone number": r"\+?\(?\d{2,4}\)?[ .-]\d{3,4}[ .-]\d{3,4}",
+    "URL with query string": r"https?://\S+\?\S+=",
+}
+PII_FIELDS = {"source": ["text"], "profile": ["text"], "persona": ["value"], "chat": ["probe", "gold_response"],
+              "qa": ["question", "answer"]}
+
+
+def _rows(rows) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=FAILURE_COLUMNS)
+
+
+@release_rule("INT1", "error", "integrity", (), "every data file's sha256 matches realcompanion.sha256 in datapackage.json")
+def hashes(ctx) -> pd.DataFrame:
+    declared = ctx.params.get("sha256", {})
+    rows = []
+    for name in RESOURCES:
+        path = ctx.release.resource(name)["path"]
+        actual = sha256_of(ctx.release.path(name))
+        if declared.get(path) != actual:
+            rows.append(("", path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]}"))
+    return _rows(rows)
+
+
+@release_rule("INT2", "error", "integrity", RESOURCES, "every resource's row count matches realcompanion.rows")
+def row_counts(ctx) -> pd.DataFrame:
+    declared = ctx.params.get("rows", {})
+    return _rows([(name, name, "rows", ctx.table(name).num_rows, f"declared {declared.get(name)}")
+                  for name in RESOURCES if declared.get(name) != ctx.table(name).num_rows])
+
+
+def escapes(release) -> list[tuple[str, str]]:
+    """Resource paths that leave the package folder; checked before any file is read."""
+    root = release.root.resolve()
+    out = []
+    for res in release.descriptor.get("resources", []):
+        path = str(res.get("path", ""))
+        target = (release.root / path).resolve()
+        if "://" in path or path.startswith("/") or not target.is_relative_to(root):
+            out.append((res.get("name", "?"), path))
+    return out
+
+
+@release_rule("INT3", "error", "integrity", (), "no resource path escapes the package folder (absolute, .., link or URL)")
+def contained(ctx) -> pd.DataFrame:
+    return _rows([(name, path, "path", path, "resource path leaves the package folder")
+                  for name, path in escapes(ctx.release)])
+
+
+@release_rule("INT4", "error", "integrity", (),
+              "no data file is code or a pickle, and the release has no loading script")
+def data_not_code(ctx) -> pd.DataFrame:
+    root = ctx.release.root
+    data_files = [p for p in (root / "data").rglob("*") if p.is_file()] if (root / "data").is_dir() else []
+    rows = [("", str(p.relative_to(root)), "path", p.suffix, "code or serialized object among data files")
+            for p in data_files if p.suffix in CODE_SUFFIXES or _is_pickle(p)]
+    rows += [("", p.name, "path", p.suffix, "loading script at the release root")
+             for p in root.glob("*.py")]
+    return _rows(rows)
+
+
+def _is_pickle(path) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(2) in PICKLE_MAGIC
+
+
+@release_rule("PII1", "warning", "privacy", RESOURCES,
+              "personal-data screen: no e-mail address, phone number, URL with query string or long digit run in text")
+def personal_data(ctx) -> pd.DataFrame:
+    patterns = dict(PII_PATTERNS, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"})
+    parts = []
+    for name, fields in PII_FIELDS.items():
+        frame, ids = ctx.frame(name), ctx.row_ids(name)
+        for field in fields:
+            text = frame[field].fillna("")
+            for label, pattern in patterns.items():
+                hit = text.str.contains(pattern, regex=True)
+                if hit.any():
+                    parts.append(failures(name, ids[hit], field, text[hit].str.extract(f"({pattern})")[0],
+                                          f"looks like a {label}"))
+    return pd.concat(parts) if parts else _rows([])
+
+
+@release_rule("NUL1", "warning", "coverage", ("profile",),
+              "profile claims without evidence are allowed and counted (the real release has one)")
+def claims_without_evidence(ctx) -> pd.DataFrame:
+    profile = ctx.frame("profile")
+    bad = profile["evidence"].isna()
+    return failures("profile", profile["claim_id"][bad], "evidence", "null", "claim cites no message")

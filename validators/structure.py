@@ -1,0 +1,103 @@
+"""Structure: fields, types and constraints, straight from the schemas in `schemas/`.
+
+These rules run first; a resource that fails one of them is not handed to the
+rules that read it (they are reported as skipped), so a type error is reported
+once, as itself, and not as a cascade of downstream failures.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from realcompanion.nested import nested_validators
+from realcompanion.schemas import RESOURCES
+
+from .catalogue import FAILURE_COLUMNS, failures, frame_rule, release_rule
+
+STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3")
+
+
+@release_rule("SCH1", "error", "structure", RESOURCES,
+              "every record has exactly the declared fields, each of its declared type")
+def declared_fields(ctx) -> pd.DataFrame:
+    parts = []
+    for name, bad in ctx.release.invalid_rows.items():
+        key = ctx.release.table_schema(name).get("primaryKey", [None])[0]
+        for item in bad:
+            error, row = item["error"], item["row"]
+            field = error.path[0] if error.path else _unexpected(error)
+            parts.append(failures(name, [row.get(key) or f"line {item['line']}"], field,
+                                  [str(row.get(field, ""))[:80]], f"line {item['line']}: {error.message[:160]}"))
+    return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)
+
+
+def _unexpected(error) -> str:
+    """The field a whole-record error is about (an unknown or a missing field)."""
+    if error.validator in ("additionalProperties", "required"):
+        return error.message.split("'")[1]
+    return ""
+
+
+def table_model(release, name: str):
+    """The pandera model of a resource, built from its Table Schema; Arrow already enforced the types."""
+    from pandera.io.pandas_io import from_frictionless_schema
+
+    schema = from_frictionless_schema(release.table_schema(name))
+    schema = schema.update_columns({c: {"dtype": None, "coerce": False} for c in schema.columns})
+    schema.coerce = False
+    return schema
+
+
+@release_rule("SCH2", "error", "structure", RESOURCES,
+              "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key")
+def table_constraints(ctx) -> pd.DataFrame:
+    from pandera.errors import SchemaErrors
+
+    parts = []
+    for name in RESOURCES:
+        frame = ctx.frame(name)
+        try:
+            table_model(ctx.release, name).validate(frame, lazy=True)
+        except SchemaErrors as exc:
+            cases = exc.failure_cases
+            ids = ctx.row_ids(name)
+            index = pd.to_numeric(cases["index"], errors="coerce")
+            rows = [ids.iloc[int(i)] if pd.notna(i) else "(table)" for i in index]
+            parts.append(failures(name, rows, cases["column"].fillna("").astype(str),
+                                  cases["failure_case"].astype(str), "violates " + cases["check"].astype(str)))
+    return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)
+
+
+@release_rule("SCH3", "error", "structure", RESOURCES,
+              "every nested field (lists, required_context, memory_bearing, trace) matches its JSON Schema")
+def nested_fields(ctx) -> pd.DataFrame:
+    parts = []
+    for name in RESOURCES:
+        ids = ctx.row_ids(name)
+        for field, validator in nested_validators(ctx.release, name).items():
+            for position, cell in enumerate(ctx.table(name).column(field).to_pylist()):
+                error = next(validator.iter_errors(cell), None)
+                if error is not None:
+                    where = ".".join(str(p) for p in [field, *error.absolute_path])
+                    parts.append(failures(name, [ids.iloc[position]], where, [str(error.instance)[:80]],
+                                          error.message[:160]))
+    return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)
+
+
+@release_rule("ID1", "error", "structure", RESOURCES,
+              "every record's own identifier carries its participant_id as prefix")
+def own_participant(ctx) -> pd.DataFrame:
+    parts = []
+    for name in RESOURCES:
+        if name == "persona":
+            continue
+        frame, key = ctx.frame(name), ctx.row_ids(name)
+        bad = key.str.split(":").str[0] != frame["participant_id"].astype(str)
+        parts.append(failures(name, key[bad], key.name, frame["participant_id"][bad].astype(str),
+                              "identifier prefix differs from participant_id"))
+    return pd.concat(parts)
+
+
+@frame_rule("FLD1", "error", "structure", "source", "text",
+            "a message's text is empty only when it carries a media marker")
+def text_or_media(ctx, frame):
+    return (frame["text"].str.len() > 0) | frame["media"].notna()

@@ -27,10 +27,16 @@ class Outcome:
     rule: Rule
     failures: pd.DataFrame
     skipped: str | None = None
+    crashed: bool = False
 
     @property
     def passed(self) -> bool:
         return self.skipped is None and self.failures.empty
+
+    @property
+    def fired(self) -> bool:
+        """Found failing rows, or could not evaluate; a rule skipped behind a structure error has not fired."""
+        return not self.failures.empty or self.crashed
 
 
 @dataclass
@@ -45,15 +51,15 @@ class Report:
 
     @property
     def errors(self) -> int:
-        return self.count("error") + sum(1 for o in self.outcomes if o.skipped and o.rule.severity == "error")
+        return self.count("error") + sum(1 for o in self.outcomes if o.crashed and o.rule.severity == "error")
 
     @property
     def warnings(self) -> int:
         return self.count("warning")
 
     def fired(self, severity: str | None = None) -> set[str]:
-        """Ids of the rules that found something (or could not run)."""
-        return {o.rule.id for o in self.outcomes if not o.passed and severity in (None, o.rule.severity)}
+        """Ids of the rules that fired, optionally of one severity."""
+        return {o.rule.id for o in self.outcomes if o.fired and severity in (None, o.rule.severity)}
 
     def failure_frame(self) -> pd.DataFrame:
         parts = [o.failures.assign(rule=o.rule.id, severity=o.rule.severity) for o in self.outcomes
@@ -104,7 +110,8 @@ def _guarded(rule: Rule, ctx: Context) -> Outcome:
     try:
         found = rule.check(ctx)
     except Exception as exc:  # a rule that cannot evaluate this release is a failure to report, not a crash
-        return Outcome(rule, pd.DataFrame(columns=FAILURE_COLUMNS), skipped=f"could not be evaluated: {exc}")
+        return Outcome(rule, pd.DataFrame(columns=FAILURE_COLUMNS), skipped=f"could not be evaluated: {exc}",
+                       crashed=True)
     return Outcome(rule, found.reset_index(drop=True))
 
 

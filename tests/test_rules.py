@@ -1,0 +1,258 @@
+"""Every rule fires, alone, on a copy of the specimen broken in exactly its way.
+
+Each case edits one thing, re-stamps the declared counts and hashes (unless the
+case is about them), validates, and asserts that the set of rules that fired is
+exactly the baseline plus that rule, and that the rule names the edited row.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from realcompanion.stamp import stamp
+from realcompanion.validators.catalogue import all_rules
+from realcompanion.validators.run import validate
+
+
+def read(root: Path, name: str) -> list[dict]:
+    return [json.loads(line) for line in (root / "data" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def write(root: Path, name: str, rows: list[dict]) -> None:
+    (root / "data" / f"{name}.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows), encoding="utf-8")
+
+
+def edit_descriptor(root: Path, fn) -> None:
+    path = root / "datapackage.json"
+    descriptor = json.loads(path.read_text())
+    fn(descriptor)
+    path.write_text(json.dumps(descriptor, indent=2))
+
+
+def cited_dayids(root: Path) -> set[str]:
+    out = set()
+    for row in read(root, "chat"):
+        rc = row["required_context"]
+        out |= {row["probe_dayid"], *rc["recent_context"], *rc["episode_refs"], *row["grounding_dayids"],
+                *row["trace"]["B"]["removed"]}
+    for name in ("profile", "persona", "qa"):
+        for row in read(root, name):
+            out |= set(row["evidence"] or []) | ({row["asked_after"]} if name == "qa" else set())
+    return out
+
+
+def cited_claims(root: Path) -> set[str]:
+    return {c for row in read(root, "chat") for c in row["required_context"]["profile_refs"]}
+
+
+class Case:
+    """Break `resource` through `fn(root) -> row id`; `restamp` unless the case is about declared counts."""
+
+    def __init__(self, rule, fn, restamp=True, stops=False):
+        self.rule, self.fn, self.restamp, self.stops = rule, fn, restamp, stops
+
+
+def on_rows(resource, pick, change):
+    """A case body: in `resource`, change the first row for which pick(row, root) holds; return its id."""
+    def body(root):
+        rows = read(root, resource)
+        row = next(r for r in rows if pick(r, root))
+        change(row, root)
+        write(root, resource, rows)
+        return row.get("item_id") or row.get("claim_id") or row.get("dayid") or f"{row['participant_id']}:{row['slot']}"
+    return body
+
+
+def uncited_message(sender=None):
+    return lambda r, root: r["dayid"] not in cited_dayids(root) and r["media"] is None and sender in (None, r["sender"])
+
+
+def chat_where(**flags):
+    def pick(r, root):
+        mb = r["memory_bearing"]
+        return all((r.get(k) if k in r else mb.get(k) if k in mb else r["required_context"].get(k)) == v
+                   if not callable(v) else v(r) for k, v in flags.items())
+    return pick
+
+
+def setdeep(row, path, value):
+    *head, last = path.split(".")
+    for part in head:
+        row = row[part]
+    row[last] = value
+
+
+def chat_change(**paths):
+    def change(row, root):
+        for path, value in paths.items():
+            setdeep(row, path.replace("__", "."), value(row) if callable(value) else value)
+    return change
+
+
+def later_claim_ref(row, root):
+    """Add a claim of the same participant whose every evidence message comes after the probe."""
+    turns = {m["dayid"]: m["turn"] for m in read(root, "source")}
+    probe = turns[row["probe_dayid"]]
+    claim = next(c for c in read(root, "profile") if c["participant_id"] == row["participant_id"] and c["evidence"]
+                 and min(turns[d] for d in c["evidence"]) > probe)
+    row["required_context"]["profile_refs"].append(claim["claim_id"])
+
+
+def drop_persona_row(root):
+    rows = read(root, "persona")
+    gone = rows.pop(5)
+    write(root, "persona", rows)
+    return gone["participant_id"]
+
+
+def pickle_file(root):
+    import pickle
+
+    (root / "data" / "extra.pkl").write_bytes(pickle.dumps({"x": 1}, protocol=4))
+    return "data/extra.pkl"
+
+
+def set_param(path, value, row):
+    def body(root):
+        def change(d):
+            target = d
+            for part in path[:-1]:
+                target = target[part]
+            target[path[-1]] = value(target[path[-1]]) if callable(value) else value
+        edit_descriptor(root, change)
+        return row
+    return body
+
+
+def first_pid_with_proportional_memory(root):
+    rows = read(root, "chat")
+    pid = next(r["participant_id"] for r in rows if r["stratum"] == "proportional" and r["memory_bearing"]["recorded"])
+    set_param(["realcompanion", "proportional_memory_max_share"], 0.0, None)(root)
+    return pid
+
+
+def escape_path(root):
+    edit_descriptor(root, lambda d: d["resources"][0].update(path="../elsewhere/source.jsonl"))
+    return "../elsewhere/source.jsonl"
+
+
+def clear_inside_window(r, root):
+    turns = {m["dayid"]: m["turn"] for m in read(root, "source")}
+    window = json.loads((root / "datapackage.json").read_text())["realcompanion"]["recent_window"]
+    probe = turns[r["probe_dayid"]]
+    return r["on_screen"] == "clear" and any(probe - window <= turns[d] < probe
+                                             for d in r["required_context"]["episode_refs"])
+
+
+def earlier_uncontexted(row, root):
+    context = set(row["required_context"]["recent_context"]) | set(row["required_context"]["episode_refs"])
+    source = read(root, "source")
+    probe = next(m["turn"] for m in source if m["dayid"] == row["probe_dayid"])
+    extra = next(m["dayid"] for m in source if m["participant_id"] == row["participant_id"]
+                 and m["turn"] < probe and m["dayid"] not in context)
+    row["grounding_dayids"] = row["grounding_dayids"] + [extra]
+    row["trace"]["D"]["grounding_dayids"] = row["grounding_dayids"]
+
+
+def asked_before_evidence(row, root):
+    row["asked_after"] = f"{row['participant_id']}:d001:001"
+
+
+def asked_right_after(row, root):
+    row["asked_after"] = row["evidence"][0]
+
+
+basic_scoreable = chat_where(scoreable=True, tier="basic", recorded=False)
+CASES = [
+    Case("SCH1", on_rows("source", lambda r, root: r["turn"] == 7, lambda r, root: r.update(turn="seven"))),
+    Case("SCH2", on_rows("source", lambda r, root: r["turn"] == 3, lambda r, root: r.update(sender="bot"))),
+    Case("SCH3", on_rows("chat", lambda r, root: True, chat_change(trace__A__result="maybe"))),
+    Case("ID1", on_rows("qa", lambda r, root: r["category"] == "unanswerable",
+                        lambda r, root: r.update(item_id="U99:Q0001"))),
+    Case("FLD1", on_rows("source", uncited_message("companion"), lambda r, root: r.update(text=""))),
+    Case("A", on_rows("chat", chat_where(scoreable=True, tier="basic", recent_needed=False),
+                      chat_change(probe="Not what was said."))),
+    Case("B", on_rows("source", lambda r, root: r["turn"] == 20, lambda r, root: r.update(db_id=1))),
+    Case("C", on_rows("qa", lambda r, root: r["category"] == "basic_fact",
+                      lambda r, root: r["evidence"].__setitem__(0, f"{r['participant_id']}:d999:999"))),
+    Case("D", on_rows("qa", lambda r, root: r["category"] == "basic_fact", asked_before_evidence)),
+    Case("E", on_rows("chat", clear_inside_window,
+                      chat_change(on_screen="borderline", memory_bearing__strict=True))),
+    Case("F", on_rows("chat", basic_scoreable, chat_change(gold_response=None, trace__D__gold_response=None))),
+    Case("REF1", on_rows("chat", chat_where(recorded=True), chat_change(trace__A__referent_text="zebra crossing"))),
+    Case("SIG1", on_rows("chat", lambda r, root: r["withdrawn"] is not None, chat_change(cold_open=True))),
+    Case("SIG2", on_rows("chat", lambda r, root: r["withdrawn"] is not None, chat_change(scoreable=True))),
+    Case("SIG3", on_rows("chat", chat_where(recent_needed=True), chat_change(required_context__recent_needed=False))),
+    Case("SIG4", on_rows("chat", chat_where(locus="current_thread"), chat_change(trace__A__locus="none"))),
+    Case("SIG5", on_rows("chat", chat_where(on_screen="not_on_screen"), chat_change(memory_bearing__strict2=False))),
+    Case("SIG6", on_rows("chat", basic_scoreable, chat_change(trace__E__ok=False))),
+    Case("CAT1", on_rows("chat", basic_scoreable,
+                         chat_change(category="episode_callback", trace__C__category="episode_callback"))),
+    Case("CAT2", on_rows("chat", basic_scoreable, chat_change(trace__C__rule="by intuition"))),
+    Case("ARI1", on_rows("chat", basic_scoreable, chat_change(
+        tier="hard", category="episode_callback", trace__C__tier="hard", trace__C__category="episode_callback",
+        trace__C__rule=lambda r: "only episode_refs is non-empty"))),
+    Case("ARI2", on_rows("chat", basic_scoreable, chat_change(stratum="enriched"))),
+    Case("ARI3", set_param(["realcompanion", "participants", "U01", "chat"], lambda n: n + 1, "U01"), restamp=False),
+    Case("ARI4", on_rows("profile", lambda r, root: r["evidence"],
+                         lambda r, root: r.update(evidence_count=r["evidence_count"] + 1))),
+    Case("ARI5", on_rows("profile", lambda r, root: (r["confidence"] or 0) >= 0.8,
+                         lambda r, root: r.update(confidence_label="low"))),
+    Case("ARI6", on_rows("profile", lambda r, root: r["first_seen"], lambda r, root: r.update(first_seen="2020-01-01"))),
+    Case("ARI7", drop_persona_row),
+    Case("ARI8", on_rows("persona", lambda r, root: r["slot"] == "openness",
+                         lambda r, root: r.update(category="entities"))),
+    Case("ARI9", on_rows("source", uncited_message(), lambda r, root: r.update(session=r["session"] + 5))),
+    Case("STR1", on_rows("qa", lambda r, root: r["category"] == "multi_hop",
+                         lambda r, root: r.update(evidence=r["evidence"][:1]))),
+    Case("STR2", on_rows("qa", lambda r, root: r["category"] == "knowledge_update",
+                         lambda r, root: r.update(evidence=r["evidence"][:1]))),
+    Case("STR3", on_rows("qa", lambda r, root: r["category"] == "long_range", asked_right_after)),
+    Case("STR4", on_rows("qa", lambda r, root: r["category"] == "unanswerable", lambda r, root: r.update(answer="Yes"))),
+    Case("V1", on_rows("chat", chat_where(recorded=True), earlier_uncontexted)),
+    Case("V2", on_rows("chat", basic_scoreable, chat_change(on_screen="clear"))),
+    Case("V3", first_pid_with_proportional_memory),
+    Case("V4", on_rows("chat", chat_where(tier="intermediate", scoreable=True), later_claim_ref)),
+    Case("V5", on_rows("persona", lambda r, root: r["value"] is not None, lambda r, root: r.update(evidence=None))),
+    Case("V6", on_rows("chat", lambda r, root: r["required_context"]["episode_refs"],
+                       chat_change(trace__B__removed=lambda r: r["required_context"]["episode_refs"][:1]))),
+    Case("INT1", set_param(["realcompanion", "sha256", "data/qa.jsonl"], "0" * 64, "data/qa.jsonl"), restamp=False),
+    Case("INT2", set_param(["realcompanion", "rows", "qa"], lambda n: n + 1, "qa"), restamp=False),
+    Case("INT3", escape_path, restamp=False, stops=True),  # nothing outside the package is read
+    Case("INT4", pickle_file),
+    Case("PII1", on_rows("source", uncited_message("companion"),
+                         lambda r, root: r.update(text=r["text"] + " Write to me at someone@example.org"))),
+    Case("NUL1", on_rows("profile", lambda r, root: r["evidence"] and r["claim_id"] not in cited_claims(root),
+                         lambda r, root: r.update(evidence=None, evidence_count=0, first_seen=None, last_seen=None))),
+]
+
+
+@pytest.fixture(scope="module")
+def baseline(repo):
+    report = validate(repo)
+    assert report.errors == 0, report.failure_frame().head().to_string()
+    return report.fired()
+
+
+def test_the_shipped_release_passes_with_zero_errors(baseline):
+    assert baseline == {"NUL1"}  # the one claim without evidence, counted as the paper's release counts it
+
+
+def test_every_rule_has_a_case():
+    assert sorted(c.rule for c in CASES) == sorted(r.id for r in all_rules())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
+def test_rule_fires_alone_naming_the_row(case, specimen, baseline):
+    row = case.fn(specimen)
+    if case.restamp:
+        stamp(specimen)
+    report = validate(specimen)
+    rule = next(r for r in all_rules() if r.id == case.rule)
+    assert report.fired() == (set() if case.stops else baseline) | {case.rule}, report.failure_frame().head(10).to_string()
+    failures = report.failure_frame()
+    assert row in set(failures.loc[failures["rule"] == case.rule, "row"].astype(str))
+    assert (report.errors > 0) == (rule.severity == "error")

@@ -93,3 +93,13 @@ def test_every_tier_category_locus_and_withdrawn_code_in_scoreable_or_withdrawn_
         (t, c) for t, cats in vocab["chat_category"].items() for c in cats}
     assert {r["locus"] for r in scoreable} == set(vocab["locus"])
     assert {r["withdrawn"] for r in chat} - {None} == set(vocab["withdrawn"])
+
+
+def test_paper_scale_release_has_the_paper_counts_and_passes(tmp_path):
+    from realcompanion.synth.plan import PAPER_TOTALS
+    from realcompanion.validators.run import validate
+
+    assert main(["synth", str(tmp_path / "paper"), "--paper-scale"]) == 0
+    release = Release(tmp_path / "paper")
+    assert release.params["rows"] == PAPER_TOTALS
+    assert validate(tmp_path / "paper").errors == 0

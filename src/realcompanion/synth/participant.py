@@ -221,7 +221,8 @@ class Participant:
         return m.dayid(self.pid)
 
     def _ids(self, msgs) -> list[str]:
-        return [self.dayid(m) for m in sorted(msgs, key=lambda m: m.turn)]
+        """dayids of the messages, in stream order, each once."""
+        return [self.dayid(m) for m in sorted({m.turn: m for m in msgs}.values(), key=lambda m: m.turn)]
 
     def source(self) -> list[dict]:
         return [{"participant_id": self.pid, "turn": m.turn, "dayid": self.dayid(m), "db_id": m.db_id,

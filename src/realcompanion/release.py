@@ -119,7 +119,7 @@ class Release:
 
         validate, good = row_validator(self, name), []
         for line, row in rows:
-            errors = sorted(validate.iter_errors(row), key=lambda e: list(e.path))
+            errors = sorted(validate.iter_errors(row), key=lambda e: [str(p) for p in e.instance_path])
             if errors:
                 self.invalid_rows.setdefault(name, []).append({"line": line, "row": row, "error": errors[0]})
             else:

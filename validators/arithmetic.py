@@ -93,8 +93,7 @@ def slot_category(ctx, frame):
               "session indices recompute from the gap rule (a new session after more than session_gap_minutes)")
 def sessions_recompute(ctx) -> pd.DataFrame:
     m = ctx.messages.sort_values(["participant_id", "turn"])
-    instant = pd.to_datetime(m["timestamp"], utc=True, format="ISO8601")
-    gap = instant.groupby(m["participant_id"]).diff()
+    gap = m["instant"].groupby(m["participant_id"]).diff()
     new = gap.isna() | (gap > pd.Timedelta(minutes=ctx.params["session_gap_minutes"]))
     expected = new.astype(int).groupby(m["participant_id"]).cumsum()
     bad = m["session"].notna() & (m["session"] != expected).fillna(False)

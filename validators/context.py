@@ -60,9 +60,10 @@ class Context:
 
     @cached_property
     def messages(self) -> pd.DataFrame:
-        """The source stream indexed by dayid, with local date and turn."""
+        """The source stream indexed by dayid, with local date (the timestamp's own) and UTC instant."""
         frame = self.frame("source").copy()
         frame["date"] = frame["timestamp"].str.slice(0, 10)
+        frame["instant"] = pd.to_datetime(frame["timestamp"], utc=True, format="ISO8601")
         return frame.set_index("dayid", drop=False)
 
     def join_messages(self, cited: pd.DataFrame, on: str = "value") -> pd.DataFrame:

@@ -69,9 +69,9 @@ def gate_b(ctx) -> pd.DataFrame:
     m = ctx.messages.sort_values(["participant_id", "turn"]).reset_index(drop=True)
     g = m.groupby("participant_id", sort=False)
     position = g.cumcount()
-    parts = m["dayid"].str.extract(r":d(\d+):(\d+)$").astype("int64")
-    day, seq = parts[0], parts[1]
-    instant = pd.to_datetime(m["timestamp"], utc=True, format="ISO8601")
+    day = m["dayid"].str.slice(-7, -4).astype("int64")  # the pattern fixes the tail: ...:dDDD:SSS
+    seq = m["dayid"].str.slice(-3).astype("int64")
+    instant = m["instant"]
     local = pd.to_datetime(m["date"])
     first = local.groupby(m["participant_id"]).transform("min")
     expected_day = (local - first).dt.days + 1

@@ -14,6 +14,7 @@ from realcompanion.nested import column_validators
 from realcompanion.schemas import RESOURCES
 
 from .catalogue import FAILURE_COLUMNS, failures, frame_rule, release_rule
+from .context import ROW_ID
 
 STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3")
 
@@ -86,13 +87,18 @@ def nested_fields(ctx) -> pd.DataFrame:
 @release_rule("ID1", "error", "structure", RESOURCES,
               "every record's own identifier carries its participant_id as prefix")
 def own_participant(ctx) -> pd.DataFrame:
+    import pyarrow.compute as pc
+
     parts = []
     for name in RESOURCES:
-        if name == "persona":
+        key = ROW_ID.get(name)
+        if key is None:
             continue
-        frame, key = ctx.frame(name), ctx.row_ids(name)
-        bad = key.str.split(":").str[0] != frame["participant_id"].astype(str)
-        parts.append(failures(name, key[bad], key.name, frame["participant_id"][bad].astype(str),
+        ids = ctx.table(name).column(key)
+        prefix = pc.list_element(pc.split_pattern(ids, ":", max_splits=1), 0)
+        bad = pc.not_equal(prefix, ctx.table(name).column("participant_id")).to_numpy(zero_copy_only=False)
+        frame = ctx.frame(name)
+        parts.append(failures(name, frame[key][bad], key, frame["participant_id"][bad].astype(str),
                               "identifier prefix differs from participant_id"))
     return pd.concat(parts)
 

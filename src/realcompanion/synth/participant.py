@@ -62,7 +62,7 @@ class Participant:
         self.cuts = params["confidence_bands"]
         self.index = index
         self.msgs = skeleton(self.rng, plan.days, plan.active_days, plan.messages, params["session_gap_minutes"],
-                             start_offset_days=7 * index, offset=OFFSETS[index % len(OFFSETS)])
+                             start_offset_days=7 * (index % 52), offset=OFFSETS[index % len(OFFSETS)])
         self.users = [m for m in self.msgs if m.sender == "user"]
         self.claims: list[Claim] = []
         self.rows: list[ChatRow] = []

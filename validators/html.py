@@ -1,0 +1,233 @@
+"""Data Docs HTML for a validation report: Great Expectations renders, the catalogue decides.
+
+Each rule family becomes an expectation suite and each catalogue rule one expectation
+of a render-only type whose validation result is built from the rule's `Outcome`, so
+no rule is evaluated twice. GE's SiteBuilder, run in an ephemeral context (no project
+folder), writes the suite and validation pages into `out_dir` only.
+
+Data Docs fetch Bootstrap, jQuery and Font Awesome from CDNs and fill the index with
+JavaScript, so the site is made to read offline: the remote tags are dropped, a small
+stylesheet ships through GE's custom-styles hook (`assets/custom_data_docs/styles`),
+and the index is rendered server-side from GE content blocks.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from functools import cache
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
+
+from .catalogue import FAILURE_COLUMNS
+
+PLUGINS = Path(__file__).parent / "assets"
+SHOWN = 20  # failing rows listed per rule, as GE's SUMMARY format; the JSON report has them all
+REMOTE = re.compile(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="https?://[^"]*"[^>]*>(?:\s*</script>)?', re.I)
+SITE = "release"
+SEVERITY_BADGE = {"error": "badge-danger", "warning": "badge-warning"}
+
+
+@cache
+def _expectation_type():
+    """The render-only expectation type standing for one catalogue rule (defined once per process)."""
+    from great_expectations.expectations.expectation import BatchExpectation
+    from great_expectations.render import (
+        LegacyDiagnosticRendererType,
+        LegacyRendererType,
+        RenderedStringTemplateContent,
+        RenderedTableContent,
+    )
+    from great_expectations.render.renderer.renderer import renderer
+
+    class ExpectCatalogueRule(BatchExpectation):
+        """A rule of `realcompanion.validators.catalogue`; its result comes from the report."""
+
+        def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
+            raise NotImplementedError("catalogue rules are evaluated by realcompanion.validators, not by GE")
+
+        @classmethod
+        @renderer(renderer_type=LegacyRendererType.PRESCRIPTIVE)
+        def _prescriptive_renderer(cls, configuration=None, result=None, runtime_configuration=None, **kwargs):
+            meta = configuration.meta
+            return [RenderedStringTemplateContent(content_block_type="string_template", string_template={
+                "template": "$rule $severity $family $statement",
+                "params": {k: meta[k] for k in ("rule", "severity", "family", "statement")},
+                "styling": {"params": {
+                    "rule": {"classes": ["badge", "badge-dark", "rule-id"]},
+                    "severity": {"classes": ["badge", SEVERITY_BADGE[meta["severity"]]]},
+                    "family": {"classes": ["badge", "badge-light"]}}}})]
+
+        @classmethod
+        @renderer(renderer_type=LegacyDiagnosticRendererType.STATUS_ICON)
+        def _diagnostic_status_icon_renderer(cls, configuration=None, result=None, runtime_configuration=None):
+            if result.success is False and result.expectation_config.meta["severity"] == "warning":
+                return RenderedStringTemplateContent(content_block_type="string_template", string_template={
+                    "template": "$icon", "params": {"icon": "", "markdown_status_icon": "⚠️"},
+                    "styling": {"params": {"icon": {"tag": "i", "classes": ["fas", "fa-exclamation-circle",
+                                                                            "text-warning"]}}}})
+            return super()._diagnostic_status_icon_renderer(result=result)
+
+        @classmethod
+        @renderer(renderer_type=LegacyDiagnosticRendererType.UNEXPECTED_STATEMENT)
+        def _diagnostic_unexpected_statement_renderer(cls, configuration=None, result=None,
+                                                      runtime_configuration=None):
+            # GE's own statement gives a percentage of one table's rows; a rule's failures may span files.
+            info, count = result.exception_info, result.result.get("unexpected_count", 0)
+            if info.get("raised_exception"):
+                template, params, kind = "$reason", {"reason": info["exception_message"]}, "warning"
+            elif count > SHOWN:
+                template, params, kind = "first $shown of $count failing rows", {"shown": SHOWN, "count": count}, "danger"
+            else:
+                return []
+            return [RenderedStringTemplateContent(content_block_type="string_template", string_template={
+                "template": template, "params": params, "tag": "p",
+                "styling": {"classes": [f"text-{kind}"], "params": {}}})]
+
+        @classmethod
+        @renderer(renderer_type=LegacyDiagnosticRendererType.UNEXPECTED_TABLE)
+        def _diagnostic_unexpected_table_renderer(cls, configuration=None, result=None, runtime_configuration=None):
+            rows = result.result.get("partial_unexpected_list")
+            if not rows:
+                return None
+            return [RenderedTableContent(content_block_type="table", header_row=FAILURE_COLUMNS,
+                                         table=[[_text(row[c]) for c in FAILURE_COLUMNS] for row in rows],
+                                         styling={"body": {"classes": ["table-bordered", "table-sm", "mt-3"]}})]
+
+    return ExpectCatalogueRule
+
+
+def _result(outcome, failures: list[dict]) -> dict:
+    count = len(failures)
+    return {"observed_value": "not evaluated" if outcome.skipped else f"{count} failing row{'s' * (count != 1)}",
+            "unexpected_count": count,
+            "partial_unexpected_list": [{c: row[c] for c in FAILURE_COLUMNS} for row in failures[:SHOWN]]}
+
+
+def render_html(report, path, out_dir) -> Path:
+    """Write Data Docs for `report` (of the release at `path`) into `out_dir`; return its index page."""
+    import great_expectations as gx
+    from great_expectations.core import ExpectationSuite, ExpectationSuiteValidationResult, ExpectationValidationResult
+    from great_expectations.core.run_identifier import RunIdentifier
+    from great_expectations.data_context.types.resource_identifiers import (
+        ExpectationSuiteIdentifier,
+        ValidationResultIdentifier,
+    )
+
+    out_dir = Path(out_dir).resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    context = gx.get_context(mode="ephemeral")
+    context.variables.plugins_directory = str(PLUGINS)
+    context.add_data_docs_site(SITE, {
+        "class_name": "SiteBuilder", "show_how_to_buttons": False,
+        "store_backend": {"class_name": "TupleFilesystemStoreBackend", "base_directory": str(out_dir)}})
+    rule_type = _expectation_type()
+    run_id = RunIdentifier(run_name="validate", run_time=datetime.now(timezone.utc))
+    batch_spec = {"data_asset_name": f"{report.package} {report.version}".strip(),
+                  "format_version": report.format_version, "path": str(Path(path).resolve())}
+    failures: dict[str, list[dict]] = {}
+    for row in report.to_json()["failures"]:
+        failures.setdefault(row["rule"], []).append(row)
+    families: dict[str, list] = {}
+    for outcome in report.outcomes:
+        families.setdefault(outcome.rule.family, []).append(outcome)
+    suites = []
+    for family, outcomes in families.items():
+        suite = context.suites.add(ExpectationSuite(name=family, expectations=[
+            rule_type(meta={"rule": o.rule.id, "severity": o.rule.severity, "family": o.rule.family,
+                            "statement": o.rule.statement},
+                      severity="critical" if o.rule.severity == "error" else "warning") for o in outcomes]))
+        results = [ExpectationValidationResult(
+            success=o.passed, expectation_config=e.configuration, result=_result(o, failures.get(o.rule.id, [])),
+            exception_info={"raised_exception": bool(o.skipped), "exception_message": o.skipped,
+                            "exception_traceback": None})
+            for o, e in zip(outcomes, suite.expectations)]
+        passed = sum(o.passed for o in outcomes)
+        key = ValidationResultIdentifier(ExpectationSuiteIdentifier(family), run_id, SITE)
+        context.validation_results_store.set(key, ExpectationSuiteValidationResult(
+            success=not any(o.rule.severity == "error" and not o.passed for o in outcomes),
+            results=results, suite_name=family,
+            statistics={"evaluated_expectations": len(outcomes), "successful_expectations": passed,
+                        "unsuccessful_expectations": len(outcomes) - passed,
+                        "success_percent": 100 * passed / len(outcomes)},
+            meta={"run_id": run_id.to_json_dict(), "great_expectations_version": gx.__version__,
+                  "batch_spec": batch_spec}))
+        suites.append((family, outcomes, key))
+    context.build_data_docs(site_names=[SITE], build_index=False)
+
+    def page(key) -> str:
+        url = context.get_docs_sites_urls(resource_identifier=key, site_name=SITE)[0]["site_url"]
+        return Path(url2pathname(urlparse(url).path)).relative_to(out_dir).as_posix()
+
+    index = out_dir / "index.html"
+    index.write_text(_index(report, [(family, outcomes, page(key)) for family, outcomes, key in suites], failures),
+                     encoding="utf-8")
+    for html in out_dir.rglob("*.html"):
+        html.write_text(REMOTE.sub("", html.read_text(encoding="utf-8")), encoding="utf-8")
+    return index
+
+
+def _text(value, **styling) -> dict:
+    """A table cell: GE HTML-escapes template params (not bare strings), and cells carry release data."""
+    return {"content_block_type": "string_template", "string_template": {
+        "template": "$value", "params": {"value": "" if value is None else str(value)},
+        "styling": {"params": {"value": styling}}}}
+
+
+def _index(report, suites, failures: dict[str, list[dict]]) -> str:
+    """The site's front page: overall status, one row per suite, every rule that fired with its first rows."""
+    from great_expectations.render import (
+        RenderedDocumentContent,
+        RenderedHeaderContent,
+        RenderedSectionContent,
+        RenderedStringTemplateContent,
+        RenderedTableContent,
+    )
+    from great_expectations.render.view import DefaultJinjaIndexPageView
+
+    def title(text: str) -> RenderedStringTemplateContent:
+        return RenderedStringTemplateContent(content_block_type="string_template",
+                                             string_template={"template": text, "tag": "h5"})
+
+    def table(heading: str, header_row: list[str], rows: list[list]) -> RenderedTableContent:
+        return RenderedTableContent(content_block_type="table", header=title(heading), header_row=header_row,
+                                    table=rows, styling={"classes": ["col-12"], "body": {"classes": ["table"]}})
+
+    def status(outcomes) -> dict:
+        fired = {o.rule.severity for o in outcomes if not o.passed}
+        word, kind = ("failed", "danger") if "error" in fired else ("warnings", "warning") if fired else ("passed",
+                                                                                                         "success")
+        return _text(word, classes=["badge", f"badge-{kind}"])
+
+    valid = report.errors == 0
+    header = RenderedHeaderContent(
+        content_block_type="header",
+        header=RenderedStringTemplateContent(content_block_type="string_template", string_template={
+            "template": "$package $version (format $format)", "tag": "h4", "styling": {"params": {}},
+            "params": {"package": report.package, "version": report.version, "format": report.format_version}}),
+        subheader=RenderedStringTemplateContent(content_block_type="string_template", string_template={
+            "template": "$status $errors error(s), $warnings warning(s)", "tag": "p",
+            "params": {"status": "release is VALID" if valid else "release is INVALID",
+                       "errors": report.errors, "warnings": report.warnings},
+            "styling": {"params": {"status": {"classes": ["badge", "badge-success" if valid else "badge-danger"]}}}}),
+        styling={"classes": ["col-12"], "header": {"classes": ["alert", "alert-secondary"]}})
+    blocks = [header, table(
+        "Expectation suites, one per rule family", ["Suite", "Status", "Rules", "Fired", "Failing rows"],
+        [[_text(family, tag="a", attributes={"href": href}), status(outcomes), len(outcomes),
+          sum(not o.passed for o in outcomes), sum(len(o.failures) for o in outcomes)]
+         for family, outcomes, href in suites])]
+    pages = {family: href for family, _, href in suites}
+    fired = [o for o in report.outcomes if not o.passed]
+    if fired:
+        blocks.append(table("Rules that fired", ["Rule", "Severity", "Statement", "Failing rows", "First failing rows"],
+                            [[_text(o.rule.id, tag="a", attributes={"href": pages[o.rule.family]}),
+                              _text(o.rule.severity, classes=["badge", SEVERITY_BADGE[o.rule.severity]]),
+                              _text(o.rule.statement), _text(o.skipped or len(o.failures)),
+                              _text(", ".join(f"{f['resource']} {f['row']}" for f in failures.get(o.rule.id, [])[:5])
+                                    + (" …" if len(o.failures) > 5 else ""))]
+                             for o in fired]))
+    document = RenderedDocumentContent(
+        renderer_type="SiteIndexPageRenderer", page_title=f"{report.package} {report.version} validation",
+        sections=[RenderedSectionContent(section_name="Overview", content_blocks=blocks)], utm_medium="index-page")
+    styles = PLUGINS / "custom_data_docs" / "styles"
+    return DefaultJinjaIndexPageView(custom_styles_directory=str(styles)).render(document)

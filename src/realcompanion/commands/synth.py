@@ -9,7 +9,7 @@ def register(sub):
     p.add_argument("out", type=Path)
     p.add_argument("--participants", type=int, default=4, help="specimen participants (default 4)")
     p.add_argument("--scale", type=float, default=1.0,
-                   help="specimen: multiply stream lengths; with --paper-scale: copies of the ten participants")
+                   help="specimen: multiply each participant's counts; with --paper-scale: copies of the ten participants")
     p.add_argument("--paper-scale", action="store_true", help="the real release's counts (paper Tables 2, 11)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--template", type=Path, default=None,

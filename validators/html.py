@@ -26,6 +26,7 @@ SHOWN = 20  # failing rows listed per rule, as GE's SUMMARY format; the JSON rep
 REMOTE = re.compile(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="https?://[^"]*"[^>]*>(?:\s*</script>)?', re.I)
 SITE = "release"
 SEVERITY_BADGE = {"error": "badge-danger", "warning": "badge-warning"}
+STATUS_BADGE = {"failed": "badge-danger", "warnings": "badge-warning", "passed": "badge-success"}
 
 
 @cache
@@ -54,7 +55,7 @@ def _expectation_type():
                 "template": "$rule $severity $family $statement",
                 "params": {k: meta[k] for k in ("rule", "severity", "family", "statement")},
                 "styling": {"params": {
-                    "rule": {"classes": ["badge", "badge-dark", "rule-id"]},
+                    "rule": {"classes": ["badge", "badge-dark"]},
                     "severity": {"classes": ["badge", SEVERITY_BADGE[meta["severity"]]]},
                     "family": {"classes": ["badge", "badge-light"]}}}})]
 
@@ -135,8 +136,7 @@ def render_html(report, path, out_dir) -> Path:
     for family, outcomes in families.items():
         suite = context.suites.add(ExpectationSuite(name=family, expectations=[
             rule_type(meta={"rule": o.rule.id, "severity": o.rule.severity, "family": o.rule.family,
-                            "statement": o.rule.statement},
-                      severity="critical" if o.rule.severity == "error" else "warning") for o in outcomes]))
+                            "statement": o.rule.statement}) for o in outcomes]))
         results = [ExpectationValidationResult(
             success=o.passed, expectation_config=e.configuration, result=_result(o, failures.get(o.rule.id, [])),
             exception_info={"raised_exception": bool(o.skipped), "exception_message": o.skipped,
@@ -195,9 +195,8 @@ def _index(report, suites, failures: dict[str, list[dict]]) -> str:
 
     def status(outcomes) -> dict:
         fired = {o.rule.severity for o in outcomes if not o.passed}
-        word, kind = ("failed", "danger") if "error" in fired else ("warnings", "warning") if fired else ("passed",
-                                                                                                         "success")
-        return _text(word, classes=["badge", f"badge-{kind}"])
+        word = "failed" if "error" in fired else "warnings" if fired else "passed"
+        return _text(word, classes=["badge", STATUS_BADGE[word]])
 
     valid = report.errors == 0
     header = RenderedHeaderContent(

@@ -6,8 +6,6 @@ once, as itself, and not as a cascade of downstream failures.
 """
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 
 from realcompanion.nested import column_validators
@@ -26,17 +24,10 @@ def declared_fields(ctx) -> pd.DataFrame:
     for name, bad in ctx.release.invalid_rows.items():
         key = ctx.release.table_schema(name).get("primaryKey", [None])[0]
         for item in bad:
-            error, row = item["error"], item["row"]
-            field = error.instance_path[0] if error.instance_path else _unexpected(error)
-            parts.append(failures(name, [row.get(key) or f"line {item['line']}"], field,
-                                  [str(row.get(field, ""))[:80]], f"line {item['line']}: {error.message[:160]}"))
+            row, field = item["row"], item["field"]
+            parts.append(failures(name, [str(row.get(key) or f"line {item['line']}")], field,
+                                  [str(row.get(field, ""))[:80]], f"line {item['line']}: {item['message'][:160]}"))
     return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)
-
-
-def _unexpected(error) -> str:
-    """The field a whole-record error is about (an unknown or a missing field), quoted in its message."""
-    quoted = re.search(r"""['"]([^'"]+)['"]""", error.message)
-    return quoted.group(1) if quoted else ""
 
 
 def table_model(release, name: str):

@@ -1,3 +1,13 @@
 """RealCompanion: the release format, its validator, loader, generator and reference scorer."""
 __version__ = "0.1.0"
 
+_LAZY = {"load": "loader", "frames": "loader"}
+
+
+def __getattr__(name):
+    """`realcompanion.load` / `realcompanion.frames`, imported on first use so `import realcompanion` stays light."""
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,6 +10,7 @@ failure, reported row by row by the structural rules.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pyarrow as pa
@@ -119,12 +120,28 @@ class Release:
 
         validate, good = row_validator(self, name), []
         for line, row in rows:
-            errors = sorted(validate.iter_errors(row), key=lambda e: [str(p) for p in e.instance_path])
-            if errors:
-                self.invalid_rows.setdefault(name, []).append({"line": line, "row": row, "error": errors[0]})
+            problem = self._first_problem(validate, row, schema)
+            if problem:
+                self.invalid_rows.setdefault(name, []).append({"line": line, "row": row, **problem})
             else:
                 good.append(row)
         return pa.Table.from_pylist(good, schema=schema)
+
+    @staticmethod
+    def _first_problem(validate, row: dict, schema: pa.Schema) -> dict | None:
+        """The first field of a record that breaks its JSON Schema or does not fit its Arrow type."""
+        errors = sorted(validate.iter_errors(row), key=lambda e: [str(p) for p in e.instance_path])
+        if errors:
+            error = errors[0]
+            quoted = re.search(r"""['"]([^'"]+)['"]""", error.message)
+            field = error.instance_path[0] if error.instance_path else (quoted.group(1) if quoted else "")
+            return {"field": str(field), "message": error.message}
+        for field in schema:
+            try:
+                pa.array([row.get(field.name)], type=field.type)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
+                return {"field": field.name, "message": f"does not fit {field.type}: {exc}"}
+        return None
 
     @staticmethod
     def _parse_lines(path: Path) -> list[tuple[int, dict]]:

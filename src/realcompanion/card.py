@@ -1,0 +1,275 @@
+"""The Hugging Face dataset card (README.md), kept current from the release's own files.
+
+`datasets` reads the card's YAML header, not datapackage.json: `configs` tells it
+which file is which config, and `dataset_info` gives the features that make
+nested fields load as lists and structs instead of opaque JSON. Both are
+generated here from datapackage.json and the schemas (through the same Arrow
+schema `Release` reads with), so the two faces of the package cannot drift.
+The body is hand-written prose; only the blocks between
+`<!-- generated:NAME -->` and `<!-- /generated:NAME -->` are generated, which
+DATASHEET.md reuses. CITATION.cff carries the version and date of
+datapackage.json; `card --write` keeps them in step.
+"""
+from __future__ import annotations
+
+import re
+from functools import partial, reduce
+from operator import getitem
+from typing import Callable
+
+from .release import ReadError, Release
+
+CARD = "README.md"
+CITATION = "CITATION.cff"
+SPLIT = "test"
+MAX_LISTED = 13  # vocabularies up to this size are spelled out in the field tables
+GENERATED_KEYS = ("pretty_name", "license", "tags", "size_categories", "configs", "dataset_info")
+# Hugging Face `size_categories` labels; label i covers totals below 10**(3 + i).
+SIZE_LABELS = ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B",
+               "1B<n<10B", "10B<n<100B", "100B<n<1T")
+_BLOCK = re.compile(r"(<!-- generated:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /generated:(?P=name) -->)", re.S)
+_FORMATS = {"datetime": "RFC 3339 date-time with UTC offset", "date": "date, YYYY-MM-DD"}
+_VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
+
+
+# -- generated Markdown blocks (shared with DATASHEET.md) ---------------------
+
+def fill_blocks(text: str, renderers: dict[str, Callable[[], str]]) -> tuple[str, list[str]]:
+    """`text` with every generated block re-rendered, and the blocks that changed, are unknown or are missing.
+
+    Unknown and missing blocks cannot be fixed by rewriting, so they stay listed after a write.
+    """
+    stale, seen = [], set()
+
+    def replace(match):
+        name = match["name"]
+        seen.add(name)
+        if name not in renderers:
+            stale.append(f"{name} (unknown block)")
+            return match.group(0)
+        body = renderers[name]().rstrip("\n") + "\n"
+        if body != match["body"]:
+            stale.append(name)
+        return match.group(1) + body + match.group(4)
+
+    filled = _BLOCK.sub(replace, text)
+    return filled, stale + [f"{name} (markers missing)" for name in renderers if name not in seen]
+
+
+def markdown_table(rows: list[dict]) -> str:
+    """A GitHub-flavoured Markdown table (cells with `|` escaped)."""
+    import pandas as pd
+
+    frame = pd.DataFrame(rows).map(lambda v: str(v).replace("|", "\\|") if isinstance(v, str) else v)
+    return frame.to_markdown(index=False)
+
+
+def status(release: Release) -> str:
+    """The status statement every face of the release opens with: synthetic specimen or real release."""
+    version = release.version
+    if release.params.get("synthetic"):
+        return (
+            f"> **Synthetic specimen (version {version}).** Every record in `data/` was made by the project's "
+            "deterministic generator (`realcompanion synth`), not by people. The conversations of the real "
+            "participants are private and are not in this repository. The specimen exists so that the format, "
+            "the validator, the loader and the scorers can be exercised, forked and tested in the open: it "
+            "carries every field, every vocabulary value, every nullable field both ways, cold opens, "
+            "withdrawn rows and every kind of reference. Numbers computed on it say nothing about people "
+            "or models."
+        )
+    return (f"> **RealCompanion release {version}.** The files in `data/` are the released records of real "
+            "participants; read the personal-information section before use.")
+
+
+# -- the YAML header ----------------------------------------------------------
+
+def features(release: Release, name: str):
+    """`datasets.Features` of one resource, from the Arrow schema the package itself reads with."""
+    import datasets
+
+    return datasets.Features.from_arrow_schema(release.arrow_schema(name))
+
+
+def size_category(total: int) -> str:
+    return next((label for i, label in enumerate(SIZE_LABELS) if total < 10 ** (3 + i)), "n>1T")
+
+
+def _one_or_list(values: list):
+    return values[0] if len(values) == 1 else values
+
+
+def header(release: Release) -> dict:
+    """The generated keys of the card's YAML header (pretty_name: the package title up to its colon)."""
+    from datasets.info import DatasetInfo, DatasetInfosDict
+    from datasets.utils.metadata import MetadataConfigs
+    from huggingface_hub import DatasetCardData
+
+    data = DatasetCardData(
+        pretty_name=release.descriptor["title"].split(":")[0],
+        license=_one_or_list([lic["name"].lower() for lic in release.descriptor["licenses"]]),
+        tags=list(release.descriptor.get("keywords", [])),
+        size_categories=size_category(sum(release.table(name).num_rows for name in release.resources)),
+    )
+    MetadataConfigs({
+        name: {"data_files": [{"split": SPLIT, "path": release.resource(name)["path"]}]} for name in release.resources
+    }).to_dataset_card_data(data)
+    DatasetInfosDict({name: DatasetInfo(features=features(release, name)) for name in release.resources}
+                     ).to_dataset_card_data(data)
+    return {key: data[key] for key in GENERATED_KEYS}
+
+
+# -- generated blocks of the card ---------------------------------------------
+
+def _walk(release: Release, node: dict, prefix: str):
+    """(dotted name, schema node) for a field and, depth first, every member of its objects ($ref resolved)."""
+    if "nestedSchema" in node:
+        node = release.schemas.nested(node["nestedSchema"]) | {"description": node.get("description")}
+    yield prefix, node
+    for key, member in node.get("properties", {}).items():
+        if "$ref" in member:
+            member = release.schemas.nested("nested/" + member["$ref"]) | {
+                k: v for k, v in member.items() if k != "$ref"}
+        yield from _walk(release, member, f"{prefix}.{key}")
+
+
+def members(release: Release, name: str):
+    """(dotted name, schema node, nullable) for every field of a resource and every member of its structs."""
+    for field in release.table_schema(name)["fields"]:
+        for dotted, node in _walk(release, field, field["name"]):
+            kind = node.get("type")
+            nullable = (not field.get("constraints", {}).get("required") if dotted == field["name"]
+                        else isinstance(kind, list) and "null" in kind)
+            yield dotted, node, nullable
+
+
+def _type_label(feature) -> str:
+    if isinstance(feature, dict):
+        return "struct"
+    if hasattr(feature, "feature"):
+        return f"list<{_type_label(feature.feature)}>"
+    return feature.dtype
+
+
+def _values(release: Release, node: dict) -> str:
+    from .schemas import enum_of
+
+    if "vocabulary" in node:
+        values = enum_of(release.schemas.vocabulary, node["vocabulary"])
+        listed = ", ".join(f"`{v}`" for v in values) if len(values) <= MAX_LISTED else f"{len(values)} values"
+        return f"{listed} (vocabulary `{node['vocabulary']}`)"
+    if "identifier" in node or "identifier" in node.get("items", {}):
+        return f"identifier `{node.get('identifier') or node['items']['identifier']}`"
+    return _FORMATS.get(node["type"], "") if isinstance(node.get("type"), str) else ""
+
+
+def field_tables(release: Release) -> str:
+    parts = []
+    for name in release.resources:
+        feats = features(release, name)
+        rows = [{"field": f"`{dotted}`", "type": _type_label(reduce(getitem, dotted.split("."), feats)),
+                 "null": "yes" if nullable else "", "values": _values(release, node),
+                 "description": node.get("description") or ""}
+                for dotted, node, nullable in members(release, name)]
+        parts.append(f"#### `{name}`\n\n{release.resource(name)['description']}\n\n{markdown_table(rows)}\n")
+    return "\n".join(parts)
+
+
+def configs(release: Release) -> str:
+    rows = [{"config": f"`{name}`", "file": f"`{release.resource(name)['path']}`",
+             "records": release.table(name).num_rows,
+             "participants": len(release.table(name).column("participant_id").unique())}
+            for name in release.resources]
+    return markdown_table(rows)
+
+
+def citation(release: Release) -> str:
+    """The version statement and the citations `realcompanion cite` prints, without the git revision."""
+    from .publish.cite import Citation, apa, bibtex
+
+    cited = Citation.of(release.root, revision_from_git=False)
+    return "\n".join([
+        f"This card describes **release {release.version}** (released {released(release)}, format "
+        f"{release.params.get('format_version')}). Cite the paper and the release version you used "
+        "(`realcompanion cite` adds the git revision):",
+        "", "**BibTeX:**", "", "```bibtex", bibtex(cited).strip(), "```", "", "**APA:**", "", apa(cited).strip(),
+    ])
+
+
+def stated_version(text: str) -> str | None:
+    """The release version the card's citation block states (its BibTeX `version` field)."""
+    block = next((m["body"] for m in _BLOCK.finditer(text) if m["name"] == "citation"), "")
+    match = _VERSION.search(block)
+    return match["version"] if match else None
+
+
+def released(release: Release) -> str:
+    """Release date: the date part of datapackage.json `created`."""
+    created = str(release.descriptor.get("created", ""))[:10]
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", created):
+        raise ReadError(release.root / "datapackage.json", "no RFC 3339 'created' date", field="created")
+    return created
+
+
+def renderers(release: Release) -> dict[str, Callable[[], str]]:
+    blocks = {"status": status, "configs": configs, "fields": field_tables, "citation": citation}
+    return {name: partial(render, release) for name, render in blocks.items()}
+
+
+# -- check and write ----------------------------------------------------------
+
+def _cff_stale(release: Release) -> dict:
+    """CITATION.cff keys that disagree with datapackage.json, with the value they should have."""
+    from datetime import date
+
+    from .publish.documents import cff
+
+    current = cff(release.root)
+    want = {"version": release.version, "date-released": date.fromisoformat(released(release))}
+    return {key: value for key, value in want.items() if str(current.get(key)) != str(value)}
+
+
+def _render(release: Release) -> tuple[str, list[str]]:
+    """README.md as it should read, and what is stale in the current one and in CITATION.cff."""
+    import yaml
+    from huggingface_hub import DatasetCard
+
+    path = release.root / CARD
+    if not path.is_file():
+        raise ReadError(path, "no such file")
+    try:
+        card = DatasetCard.load(path)
+    except (yaml.YAMLError, ValueError) as exc:
+        raise ReadError(path, f"YAML header unreadable ({str(exc).splitlines()[0]})") from None
+    generated = header(release)
+    stale = [f"{CARD} header: {key}" for key, value in generated.items() if card.data.get(key) != value]
+    for key, value in generated.items():
+        card.data[key] = value
+    card.text, blocks = fill_blocks(card.text, renderers(release))
+    stale += [f"{CARD} block: {name}" for name in blocks]
+    stale += [f"{CITATION}: {key}" for key in _cff_stale(release)]
+    text = str(card)
+    if text != path.read_text(encoding="utf-8") and not stale:
+        stale.append(f"{CARD} header: layout")
+    return text, stale
+
+
+def stale(root) -> list[str]:
+    """What in README.md / CITATION.cff disagrees with the files (empty = current)."""
+    return _render(Release(root))[1]
+
+
+def write(root) -> list[str]:
+    """Rewrite README.md's generated parts and CITATION.cff's version and date; returns what was stale."""
+    import yaml
+
+    from .publish.documents import cff
+
+    release = Release(root)
+    text, stale_parts = _render(release)
+    (release.root / CARD).write_text(text, encoding="utf-8")
+    fixes = _cff_stale(release)
+    if fixes:
+        data = cff(release.root) | fixes
+        (release.root / CITATION).write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100),
+                                             encoding="utf-8")
+    return stale_parts

@@ -1,0 +1,55 @@
+"""`realcompanion baselines [PATH] --track chat|qa`: the paper's reference rankers and controls (Tables 4, 33, 38)."""
+from __future__ import annotations
+
+
+def register(sub):
+    from ..scoring import options
+
+    p = sub.add_parser("baselines", help="score random, recency, BM25 and oracle rankers on PATH (Tables 4, 33, 38)")
+    options.add_release(p)
+    options.add_track(p)
+    options.add_seed(p)
+    options.add_reading(p)
+    options.add_resamples(p)
+    options.add_outputs(p, "write a PNG of per-participant hit@5 on distant items (Table 38)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from tqdm import tqdm
+
+    from ..release import Release
+    from ..scoring import report as R
+    from ..scoring.baselines import baselines_report
+    from ..scoring.gold import POPULATIONS, load_track
+    from ..scoring.options import check_reading
+
+    release = Release(args.path)
+    reading = check_reading(release, args.reading)
+    track = load_track(release, args.track, reading)
+    plot = R.checked_outputs(release, args)
+    with tqdm(total=len(track.retrievable()), unit="item", desc="baselines", disable=None) as bar:
+        result = baselines_report(track, args.seed, args.resamples, progress=bar.update)
+    out = R.envelope(release, "baselines", track=args.track, seed=args.seed, reading=reading,
+                     resamples=args.resamples)
+    out.update(track=args.track, **result)
+    summaries = result["baselines"]
+    populations = POPULATIONS[args.track]
+    distant_populations = [p for p in populations if p.startswith("distant")]
+    text = [R.exclusions_line(track), R.pool_line(result["pool"]), "",
+            R.retrieval_tables({s["label"]: s["actual"] for s in summaries.values()}, populations, "Baselines"),
+            R.grid({s["label"]: {f"{p} {stat}": s["actual"][p]["hit@5"][stat] for p in distant_populations
+                                 for stat in ("pooled", "macro")} for s in summaries.values()},
+                   "Table 4: hit@5 on distant items, pooled and averaged by participant"),
+            R.grid({s["label"]: {g: s[g]["all"]["recall@5"]["pooled"] for g in s if g != "label"}
+                    for s in summaries.values()}, "Controls (Table 33): recall@5 on all items, by gold set")]
+    distant = {s["label"]: s["actual"]["distant"]["hit@5"]["by_participant"] for s in summaries.values()}
+    text.append(R.grid(distant, "hit@5 on distant items by participant (Table 38)"))
+    if "detectability" in result:
+        text.append("detectability, BM25 top-1 score: " + R.auroc_line(result["detectability"]["bm25_top1"]))
+    R.emit(release, "\n".join(text), out, args.json)
+    if plot:
+        from ..scoring.plot import per_participant
+
+        per_participant(distant, f"hit@5 on distant items, {args.track} track", "hit@5", plot)
+    return 0

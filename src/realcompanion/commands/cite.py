@@ -1,0 +1,21 @@
+"""`realcompanion cite [PATH] [--format bibtex|apa|cff] [--repo-id ORG/NAME]`: the citation of a release."""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def register(sub):
+    from ..publish.cite import RENDERERS
+
+    p = sub.add_parser("cite", help="print the citation of the release at its version and revision")
+    p.add_argument("path", type=Path, nargs="?", default=Path("."))
+    p.add_argument("--format", choices=list(RENDERERS), default="bibtex")
+    p.add_argument("--repo-id", help="Hub dataset ORG/NAME (default: datapackage.json homepage)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..publish.cite import RENDERERS, Citation
+
+    print(RENDERERS[args.format](Citation.of(args.path, repo_id=args.repo_id)), end="")
+    return 0

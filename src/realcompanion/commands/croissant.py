@@ -1,0 +1,33 @@
+"""`realcompanion croissant [PATH]`: write PATH/croissant.json (Croissant 1.0 + RAI) from the release's schemas."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def register(sub):
+    p = sub.add_parser("croissant", help="write PATH/croissant.json (Croissant metadata with the RAI fields)")
+    p.add_argument("path", type=Path, nargs="?", default=Path("."))
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    import mlcroissant as mlc
+
+    from ..publish.croissant import FILE, metadata
+
+    try:
+        described = metadata(args.path)
+    except mlc.ValidationError as exc:
+        print(f"error: {args.path / FILE}: Croissant rejects the description: {str(exc).splitlines()[0]}",
+              file=sys.stderr)
+        return 1
+    (args.path / FILE).write_text(json.dumps(described.to_json(), indent=2, ensure_ascii=False) + "\n",
+                                  encoding="utf-8")
+    warnings = sorted(described.ctx.issues.warnings)
+    print(f"wrote {args.path / FILE} ({len(described.record_sets)} record sets, "
+          f"{len(warnings)} mlcroissant warning(s))")
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0

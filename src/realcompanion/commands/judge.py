@@ -1,0 +1,50 @@
+"""`realcompanion judge [PATH] --track chat|qa --replies R.jsonl --endpoint URL --model NAME --out V.jsonl`."""
+from __future__ import annotations
+
+
+def register(sub):
+    from ..scoring import options
+
+    p = sub.add_parser("judge", help="judge a system's replies with an OpenAI-compatible endpoint; write verdicts")
+    options.add_release(p)
+    options.add_track(p)
+    p.add_argument("--replies", required=True, metavar="R.jsonl",
+                   help='{"item_id", "condition", "reply"} (chat) or {..., "answer"} (qa) per line')
+    p.add_argument("--endpoint", required=True, metavar="URL", help="base URL of a chat-completions API (.../v1)")
+    p.add_argument("--model", required=True, metavar="NAME")
+    p.add_argument("--out", required=True, metavar="V.jsonl", help="verdicts file to write")
+    p.add_argument("--prompt", metavar="FILE", help="prompt template (default: the versioned one in prompts/)")
+    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+                   help="environment variable holding the API key (default OPENAI_API_KEY; unset: none sent)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per request (default 60)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    import json
+    import os
+    import sys
+
+    from tqdm import tqdm
+
+    from ..release import Release
+    from ..scoring.gold import load_track
+    from ..scoring.judge_client import Judge, load_prompt
+    from ..scoring.replies import judge_replies, read_replies
+    from ..scoring.report import output_path
+
+    release = Release(args.path)
+    track = load_track(release, args.track)
+    out = output_path(release, args.out)
+    replies = read_replies(args.replies, track)
+    prompt = load_prompt(args.track, args.prompt)
+    judge = Judge(args.endpoint, args.model, os.environ.get(args.api_key_env) or "none", args.timeout)
+    with tqdm(total=len(replies), unit="reply", desc="judge", disable=None) as bar:
+        verdicts, failures = judge_replies(track, replies, judge, prompt, progress=bar.update)
+    with open(out, "w", encoding="utf-8", newline="\n") as handle:
+        handle.writelines(json.dumps(v, ensure_ascii=False) + "\n" for v in verdicts)
+    for failure in failures:
+        print(f"unjudged: {failure['item_id']} {failure['condition']}: {failure['reason']}", file=sys.stderr)
+    print(f"wrote {out}: {len(verdicts)} verdicts by {args.model} (prompt {prompt.path.name} "
+          f"sha256 {prompt.sha256[:12]}); {len(failures)} replies unjudged")
+    return 1 if failures else 0

@@ -1,0 +1,117 @@
+"""`realcompanion score [PATH] --track chat|qa --run RUN.jsonl [--verdicts V.jsonl]`: score a system."""
+from __future__ import annotations
+
+
+def register(sub):
+    from ..scoring import options
+
+    p = sub.add_parser("score", help="score a system's rankings (--run) and judged replies (--verdicts) on PATH")
+    options.add_release(p)
+    options.add_track(p)
+    p.add_argument("--run", dest="run_file", metavar="RUN.jsonl",
+                   help='rankings: {"item_id", "ranking": [dayid, ...]} per line')
+    p.add_argument("--verdicts", metavar="V.jsonl", help="judged replies (see `realcompanion judge`)")
+    options.add_seed(p)
+    options.add_reading(p)
+    options.add_resamples(p)
+    options.add_outputs(p, "write a PNG of per-participant scores (hit@5 on distant items, or the judged primary "
+                           "quantity by condition)")
+    p.set_defaults(run=run)
+
+
+def _retrieval(track, run, seed, resamples) -> tuple[dict, list[str], dict]:
+    import numpy as np
+    import pandas as pd
+
+    from ..scoring import report as R
+    from ..scoring.auroc import auroc_summary
+    from ..scoring.gold import POPULATIONS
+    from ..scoring.retrieval import evaluate, summarize
+
+    items = track.retrievable()
+    missing = [i.item_id for i in items if i.item_id not in run.rankings]
+    empty = np.array([], dtype=np.int64)
+    frame = pd.DataFrame([evaluate(track, i, run.rankings.get(i.item_id, empty)) for i in items])
+    summary = summarize(frame, POPULATIONS[track.name], seed, resamples) if len(frame) else {}
+    ignored = sorted(set(run.rankings) - {i.item_id for i in items})
+    block = {"file": run.path, "missing_items": missing, "ignored_items": ignored, "summary": summary,
+             "per_item": frame.to_dict("records")}
+    text = [f"run: {len(run.rankings)} rows; {len(missing)} of {len(items)} retrieval-scoreable items missing "
+            f"(each counted as a miss); {len(ignored)} rows for items not retrieval-scored (ignored)"]
+    if summary:
+        text.append(R.retrieval_tables({"run": summary}, POPULATIONS[track.name], "Run"))
+    if track.name == "chat" and run.top_scores:
+        population = track.detectability_items()
+        chosen = [i for i in population if i.item_id in run.top_scores]
+        block["detectability_top1"] = auroc_summary([run.top_scores[i.item_id] for i in chosen],
+                                                    [i.dependent for i in chosen],
+                                                    [i.participant_id for i in chosen], seed, resamples)
+        block["detectability_top1"]["missing"] = len(population) - len(chosen)
+        text.append("detectability of the run's top-1 score: " + R.auroc_line(block["detectability_top1"]))
+    by_participant = summary["distant"]["hit@5"]["by_participant"] if summary else {}
+    return block, text, {"run hit@5 (distant)": by_participant}
+
+
+def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
+    from tqdm import tqdm
+
+    from ..scoring import report as R
+    from ..scoring.judged import judged_report, primary_means
+
+    conditions = verdicts.frame["condition"].nunique()
+    with tqdm(total=conditions, unit="condition", desc="judged", disable=None) as bar:
+        judged = judged_report(track, verdicts, seed, resamples, progress=bar.update)
+    judge = judged["judge"]
+    text = [f"verdicts: {len(verdicts.frame)} rows, judge {judge['model']} (prompt {judge['prompt_sha256'][:12]}, "
+            f"temperature {judge['temperature']})"]
+    text.append(R.grid({c: {k: R.with_ci(v) for k, v in q.items()} for c, q in judged["conditions"].items()},
+                       "Judged quantities by condition, pooled [95% CI over participants]"))
+    text.append(R.grid({c: {k: v["n"] for k, v in q.items()} for c, q in judged["conditions"].items()},
+                       "Items judged (n) per quantity"))
+    if judged["contrasts"]:
+        text.append(R.grid({name: {p: R.with_ci(v) for p, v in c.items()} for name, c in judged["contrasts"].items()},
+                           "Paired contrasts, pooled [95% CI over participants]"))
+    return judged, text, primary_means(judged, track.name)
+
+
+def run(args) -> int:
+    import sys
+
+    from ..release import Release
+    from ..scoring import report as R
+    from ..scoring.gold import load_track
+    from ..scoring.options import check_reading
+    from ..scoring.retrieval import pool_report
+    from ..scoring.runs import read_run
+    from ..scoring.verdicts import read_verdicts
+
+    release = Release(args.path)
+    if not (args.run_file or args.verdicts):
+        print("error: give --run, --verdicts or both", file=sys.stderr)
+        return 2
+    reading = check_reading(release, args.reading)
+    track = load_track(release, args.track, reading)
+    plot = R.checked_outputs(release, args)
+    run_file = read_run(args.run_file, track) if args.run_file else None
+    verdicts = read_verdicts(args.verdicts, track) if args.verdicts else None
+    inputs = {"run": {"file": run_file.path, "sha256": run_file.sha256} if run_file else None,
+              "verdicts": {"file": verdicts.path, "sha256": verdicts.sha256} if verdicts else None}
+    out = R.envelope(release, "score", track=args.track, seed=args.seed, reading=reading,
+                     resamples=args.resamples, inputs=inputs)
+    out.update(track=args.track, excluded=track.excluded(), dropped_citations=track.dropped_citations())
+    text, series = [R.exclusions_line(track)], {}
+    if run_file:
+        out["pool"] = pool_report(track.retrievable())
+        text.append(R.pool_line(out["pool"]))
+        out["retrieval"], lines, series = _retrieval(track, run_file, args.seed, args.resamples)
+        text += lines
+    if verdicts:
+        out["judged"], lines, judged_series = _judged(track, verdicts, args.seed, args.resamples)
+        text += lines
+        series = series or judged_series
+    R.emit(release, "\n".join(text), out, args.json)
+    if plot:
+        from ..scoring.plot import per_participant
+
+        per_participant(series, f"{args.track} track by participant", "score", plot)
+    return 0

@@ -1,0 +1,69 @@
+"""`realcompanion score-reconstruction [PATH] --pred DIR [--pred DIR ...]`: persona / profile P, R, F1 and run agreement."""
+from __future__ import annotations
+
+MATCH_RULES = ("normalized", "judge")
+
+
+def register(sub):
+    from ..scoring import options
+
+    p = sub.add_parser("score-reconstruction",
+                       help="score predicted persona / profile files against PATH (Tables 6, 42, 43)")
+    options.add_release(p)
+    p.add_argument("--pred", action="append", required=True, metavar="DIR",
+                   help="folder with persona.jsonl and/or profile.jsonl; repeat for several runs")
+    p.add_argument("--match", choices=MATCH_RULES, default="normalized",
+                   help="matching rule: normalized exact (default) or a judge")
+    p.add_argument("--endpoint", metavar="URL", help="with --match judge: OpenAI-compatible base URL")
+    p.add_argument("--model", metavar="NAME", help="with --match judge: the judge model")
+    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR")
+    options.add_outputs(p, "write a PNG of per-participant F1 (first run) by layer")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    import os
+    import sys
+
+    from tqdm import tqdm
+
+    from ..release import Release
+    from ..scoring import report as R
+    from ..scoring.reconstruction import judge_match, normalized_match, score_runs
+
+    release = Release(args.path)
+    plot = R.checked_outputs(release, args)
+    failures, judge_stamp, same = [], None, normalized_match
+    if args.match == "judge":
+        if not (args.endpoint and args.model):
+            print("error: --match judge needs --endpoint and --model", file=sys.stderr)
+            return 2
+        from ..scoring.judge_client import Judge, load_prompt
+
+        judge, prompt = Judge(args.endpoint, args.model, os.environ.get(args.api_key_env) or "none"), \
+            load_prompt("match")
+        same, judge_stamp = judge_match(judge, prompt, failures), judge.stamp(prompt)
+    with tqdm(total=len(args.pred), unit="run", desc="reconstruction", disable=None) as bar:
+        result = score_runs(release, args.pred, same, progress=bar.update)
+    out = R.envelope(release, "score-reconstruction", match=args.match, judge=judge_stamp,
+                     predictions=[str(p) for p in args.pred])
+    out.update(result, judge_failures=failures)
+    rows = {}
+    for layer, s in result["summary"].items():
+        rows[layer] = {m: f"{s[m]['mean']:.3f} ({s[m]['min']:.3f}-{s[m]['max']:.3f})" if s[m] else "-"
+                       for m in ("f1", "precision", "recall")}
+        rows[layer]["runs agree"] = f"{s['agreement']['agreement']:.3f}" if s["agreement"] else "-"
+    text = [R.grid(rows, f"Reconstruction over {len(args.pred)} run(s), match: {args.match}; mean (min-max)")]
+    first = result["runs"][0]["layers"]
+    for layer, s in first.items():
+        text.append(R.grid({g: {k: v[k] for k in ("f1", "precision", "recall", "matched", "predicted", "reference")}
+                            for g, v in s["by_group"].items()}, f"{layer} by group, first run"))
+    if failures:
+        text.append(f"{len(failures)} judge answers unreadable (counted as no match)")
+    R.emit(release, "\n".join(text), out, args.json)
+    if plot:
+        from ..scoring.plot import per_participant
+
+        per_participant({layer: {p: v["f1"] for p, v in s["by_participant"].items()} for layer, s in first.items()},
+                        "reconstruction F1 by participant (first run)", "F1", plot)
+    return 1 if failures else 0

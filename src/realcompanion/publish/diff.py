@@ -1,0 +1,120 @@
+"""What a new release adds, removes and changes, resource by resource, by primary key.
+
+Errata and forks are read this way: a correction is a new version whose diff
+against the old one names every record it touches. Rows are compared as the
+release reads them (typed by each side's own schemas); a row that does not match
+its schema is an error here, never silently left out of the comparison.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..release import ReadError, Release
+
+
+@dataclass
+class ResourceDiff:
+    name: str
+    key: list[str]
+    added: list[tuple] = field(default_factory=list)
+    removed: list[tuple] = field(default_factory=list)
+    changed: dict[tuple, list[str]] = field(default_factory=dict)  # key -> fields whose value changed
+    fields_added: list[str] = field(default_factory=list)
+    fields_removed: list[str] = field(default_factory=list)
+    only_in: str | None = None  # "old" / "new" when the resource exists on one side only
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed or self.fields_added or self.fields_removed
+                    or self.only_in)
+
+
+@dataclass
+class ReleaseDiff:
+    old_version: str
+    new_version: str
+    resources: list[ResourceDiff]
+    parameters: list[str]  # keys of the datapackage.json `realcompanion` block whose value changed
+
+    @property
+    def empty(self) -> bool:
+        return not self.parameters and all(r.empty for r in self.resources)
+
+
+def _rows(release: Release, name: str, key: list[str]) -> dict[tuple, dict]:
+    table = release.table(name)
+    bad = release.invalid_rows.get(name)
+    if bad:
+        raise ReadError(release.path(name), f"does not match its schema ({bad[0]['message']}); "
+                        "run `realcompanion validate` first", line=bad[0]["line"], field=bad[0]["field"])
+    rows = {}
+    for row in table.to_pylist():
+        ident = tuple(row[k] for k in key)
+        if ident in rows:
+            raise ReadError(release.path(name), f"primary key {'/'.join(map(str, ident))} is not unique",
+                            field="/".join(key))
+        rows[ident] = row
+    return rows
+
+
+def _key(release: Release, name: str) -> list[str]:
+    key = release.table_schema(name).get("primaryKey")
+    if not key:
+        raise ReadError(release.root / release.resource(name)["schema"], "no primaryKey: rows cannot be matched",
+                        field="primaryKey")
+    return [key] if isinstance(key, str) else list(key)
+
+
+def diff_resource(old: Release, new: Release, name: str) -> ResourceDiff:
+    key = _key(new, name)
+    if _key(old, name) != key:
+        raise ReadError(new.root / new.resource(name)["schema"], f"primary key changed from {_key(old, name)} "
+                        f"to {key}: rows cannot be matched", field="primaryKey")
+    before, after = _rows(old, name, key), _rows(new, name, key)
+    old_fields, new_fields = set(old.table(name).column_names), set(new.table(name).column_names)
+    shared = [f for f in new.table(name).column_names if f in old_fields]
+    result = ResourceDiff(name, key, fields_added=sorted(new_fields - old_fields),
+                          fields_removed=sorted(old_fields - new_fields))
+    result.added = sorted(after.keys() - before.keys())
+    result.removed = sorted(before.keys() - after.keys())
+    for ident in sorted(before.keys() & after.keys()):
+        changed = [f for f in shared if before[ident][f] != after[ident][f]]
+        if changed:
+            result.changed[ident] = changed
+    return result
+
+
+def _one_sided(release: Release, name: str, side: str) -> ResourceDiff:
+    """A resource present in one release only: all its rows are added (new) or removed (old)."""
+    key = _key(release, name)
+    rows = sorted(_rows(release, name, key))
+    return ResourceDiff(name, key, only_in=side, added=rows if side == "new" else [],
+                        removed=rows if side == "old" else [])
+
+
+def diff(old_root, new_root) -> ReleaseDiff:
+    old, new = Release(old_root), Release(new_root)
+    resources = [diff_resource(old, new, name) if name in old.resources else _one_sided(new, name, "new")
+                 for name in new.resources]
+    resources += [_one_sided(old, name, "old") for name in old.resources if name not in new.resources]
+    parameters = sorted(k for k in old.params.keys() | new.params.keys() if old.params.get(k) != new.params.get(k))
+    return ReleaseDiff(old.version, new.version, resources, parameters)
+
+
+def _ident(key: tuple) -> str:
+    return "/".join(map(str, key))
+
+
+def render(d: ReleaseDiff) -> str:
+    """One summary line per resource, then one line per added, removed or changed record."""
+    lines = [f"release {d.old_version} -> {d.new_version}" + (": no differences" if d.empty else "")]
+    if d.parameters:
+        lines.append(f"parameters changed: {', '.join(d.parameters)}")
+    for r in d.resources:
+        head = f"{r.name}: +{len(r.added)} added, -{len(r.removed)} removed, ~{len(r.changed)} changed"
+        notes = ([f"resource only in {r.only_in}"] if r.only_in else []) + \
+                [f"field {f} added" for f in r.fields_added] + [f"field {f} removed" for f in r.fields_removed]
+        lines.append(head + (f" ({'; '.join(notes)})" if notes else ""))
+        lines += [f"  + {_ident(k)}" for k in r.added] + [f"  - {_ident(k)}" for k in r.removed]
+        lines += [f"  ~ {_ident(k)}: {', '.join(fields)}" for k, fields in r.changed.items()]
+    return "\n".join(lines)

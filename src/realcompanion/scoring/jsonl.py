@@ -1,0 +1,57 @@
+"""Reading the JSON Lines files users bring (runs, verdicts, replies, predictions), one clear line per fault.
+
+A fault is a `ReadError` naming the file, the line and the field; the
+command line prints it as one line and exits 2. Field checks are small
+declarations - (name, accepted types, required) - read by `field`.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..release import ReadError
+
+
+def rows(path) -> list[tuple[int, dict]]:
+    """(line number, object) for every non-blank line of `path`."""
+    path = Path(path)
+    if not path.is_file():
+        raise ReadError(path, "no such file")
+    out = []
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, text in enumerate(handle, 1):
+                if not text.strip():
+                    continue
+                try:
+                    row = json.loads(text)
+                except json.JSONDecodeError as exc:
+                    raise ReadError(path, f"malformed JSON ({exc.msg} at column {exc.colno})", line=number) from None
+                if not isinstance(row, dict):
+                    raise ReadError(path, "a line must hold one JSON object", line=number)
+                out.append((number, row))
+    except UnicodeDecodeError as exc:
+        raise ReadError(path, f"not UTF-8 ({exc.reason})") from None
+    return out
+
+
+def problem(value, kinds: tuple, choices=None) -> str | None:
+    """Why `value` is not one of `kinds` (a bool is not an int) among `choices`; None when it is."""
+    if value is None:
+        return "missing"
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        return f"expected {' or '.join(k.__name__ for k in kinds)}, got {json.dumps(value)[:60]}"
+    if choices is not None and value not in choices:
+        return f"{json.dumps(value)[:60]} is not one of {sorted(choices)}"
+    return None
+
+
+def field(row: dict, name: str, kinds: tuple, path, line: int, required: bool = True, choices=None):
+    """row[name], checked with `problem`; None when absent and not required."""
+    value = row.get(name)
+    if value is None and not required:
+        return None
+    why = problem(value, kinds, choices)
+    if why:
+        raise ReadError(path, why if value is not None else "missing field", line=line, field=name)
+    return value

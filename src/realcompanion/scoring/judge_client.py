@@ -1,0 +1,89 @@
+"""A judge behind any OpenAI-compatible chat-completions endpoint, with versioned prompts.
+
+The client is the `openai` library pointed at `--endpoint` (a hosted API, a
+vLLM or llama.cpp server, ...). Every call is made at `JUDGE_TEMPERATURE`
+with one user message: a prompt file from `prompts/` filled in with
+`string.Template`. The model must answer with one JSON object holding the
+fields the caller asks for; an answer that does not is a `JudgeError` for that
+item, never a guessed verdict. Each verdict records the model, the sha256 of
+the prompt file's bytes and the temperature (`stamp`).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from string import Template
+
+from ..paths import REPO_ROOT
+from ..release import ReadError
+from .jsonl import problem
+from .settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
+
+PROMPTS_DIR = REPO_ROOT / "prompts"
+
+
+class JudgeError(Exception):
+    """The model's answer could not be read as the verdict asked for."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    path: Path
+    template: Template
+    sha256: str
+
+
+def load_prompt(use: str, path=None) -> Prompt:
+    """The prompt for `use` ("chat", "qa", "match"), or the file at `path` when given."""
+    path = Path(path) if path else PROMPTS_DIR / JUDGE_PROMPTS[use]
+    if not path.is_file():
+        raise ReadError(path, "no such prompt file")
+    data = path.read_bytes()
+    return Prompt(path, Template(data.decode("utf-8")), hashlib.sha256(data).hexdigest())
+
+
+def parse_verdict(content: str, fields: dict) -> dict:
+    """The first JSON object in `content`, restricted to `fields` {name: (types, choices)} and checked."""
+    start = (content or "").find("{")
+    if start < 0:
+        raise JudgeError(f"no JSON object in the answer: {content[:80]!r}")
+    try:
+        answer, _ = json.JSONDecoder().raw_decode(content[start:])
+    except json.JSONDecodeError as exc:
+        raise JudgeError(f"unreadable JSON in the answer ({exc.msg})") from None
+    if not isinstance(answer, dict):
+        raise JudgeError(f"the answer is not a JSON object: {json.dumps(answer)[:80]}")
+    for name, (kinds, choices) in fields.items():
+        why = problem(answer.get(name), kinds, choices)
+        if why:
+            raise JudgeError(f"field '{name}' in the answer: {why}")
+    return {name: answer[name] for name in fields}
+
+
+class Judge:
+    def __init__(self, endpoint: str, model: str, api_key: str, timeout: float = 60.0):
+        from openai import OpenAI
+
+        self.endpoint, self.model = endpoint, model
+        self.client = OpenAI(base_url=endpoint, api_key=api_key, timeout=timeout, max_retries=2)
+
+    def stamp(self, prompt: Prompt) -> dict:
+        return {"model": self.model, "prompt_sha256": prompt.sha256, "temperature": JUDGE_TEMPERATURE}
+
+    def ask(self, prompt: Prompt, values: dict, fields: dict) -> dict:
+        """Fill the prompt with `values`, ask the model, and return the verdict fields it answered."""
+        import openai
+
+        text = prompt.template.substitute(values)
+        try:
+            response = self.client.chat.completions.create(
+                model=self.model, messages=[{"role": "user", "content": text}], temperature=JUDGE_TEMPERATURE)
+        except openai.APIStatusError as exc:
+            raise ReadError(self.endpoint, f"the endpoint answered HTTP {exc.status_code}: {exc.message}") from None
+        except openai.OpenAIError as exc:
+            raise ReadError(self.endpoint, f"cannot reach the endpoint ({type(exc).__name__}: {exc})") from None
+        if not response.choices:
+            raise JudgeError("the endpoint returned no choices")
+        return parse_verdict(response.choices[0].message.content or "", fields)

@@ -1,0 +1,47 @@
+"""Command-line options shared by the scoring subcommands, declared once."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .settings import BOOTSTRAP_RESAMPLES, TRACKS
+
+
+def add_release(p) -> None:
+    p.add_argument("path", type=Path, nargs="?", default=Path("."), help="release folder (default: .)")
+
+
+def add_track(p) -> None:
+    p.add_argument("--track", choices=TRACKS, required=True)
+
+
+def add_seed(p) -> None:
+    p.add_argument("--seed", type=int, default=0, help="seed of every random draw (default 0)")
+
+
+def add_reading(p) -> None:
+    p.add_argument("--reading", help="memory-bearing reading that defines dependent items "
+                                     "(default: the first the release declares, recorded)")
+
+
+def add_resamples(p) -> None:
+    p.add_argument("--resamples", type=int, default=BOOTSTRAP_RESAMPLES,
+                   help=f"participant bootstrap resamples (default {BOOTSTRAP_RESAMPLES})")
+
+
+def add_outputs(p, plot_help: str) -> None:
+    p.add_argument("--json", metavar="OUT", help="write the JSON report to OUT ('-' for stdout)")
+    p.add_argument("--plot", metavar="PNG", help=plot_help)
+
+
+def check_reading(release, reading: str | None) -> str:
+    """`reading`, or the release's first declared reading when None; an undeclared one is a one-line error."""
+    from ..release import ReadError
+    from .gold import readings
+
+    declared = readings(release)
+    if reading is None:
+        return declared[0]
+    if reading not in declared:
+        raise ReadError(release.root / "schemas" / "nested" / "memory_bearing.schema.json",
+                        f"unknown reading '{reading}' (declared: {', '.join(declared)})", field="reading")
+    return reading

@@ -1,0 +1,39 @@
+"""PNG figures of the reports, drawn with matplotlib's Agg canvas (no display needed)."""
+from __future__ import annotations
+
+
+def _figure(width: float = 8.0, height: float = 4.5):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def per_participant(series: dict[str, dict[str, float]], title: str, ylabel: str, out) -> None:
+    """One line per series across participants (like Table 38's rows)."""
+    figure = _figure()
+    axes = figure.add_subplot()
+    participants = sorted({p for values in series.values() for p in values})
+    for label, values in series.items():
+        axes.plot(participants, [values.get(p, float("nan")) for p in participants], marker="o", label=label)
+    axes.set(title=title, xlabel="participant", ylabel=ylabel)
+    axes.set_ylim(bottom=0)
+    axes.tick_params(axis="x", labelrotation=90 if len(participants) > 12 else 0)
+    axes.legend(fontsize="small")
+    figure.savefig(out, dpi=120)
+
+
+def coverage_by_budget(curves: dict[str, tuple[list, list]], marks, title: str, xlabel: str, out) -> None:
+    """Share of probes covered against a token budget, one curve per reading (Figure 4)."""
+    figure = _figure()
+    axes = figure.add_subplot()
+    for label, (budgets, shares) in curves.items():
+        axes.plot(budgets, shares, label=label)
+    for budget in marks:
+        axes.axvline(budget, color="grey", linewidth=0.5, linestyle=":")
+    axes.set(title=title, xlabel=xlabel, ylabel="share of memory-bearing probes",
+             xscale="log", ylim=(-0.02, 1.02))
+    axes.legend()
+    figure.savefig(out, dpi=120)

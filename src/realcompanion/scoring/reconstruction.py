@@ -1,0 +1,195 @@
+"""Reconstruction (paper Tables 6, 42, 43; Figure 5): a system's persona and profile against the release's.
+
+A prediction folder holds `persona.jsonl` and/or `profile.jsonl` (or the same
+under `data/`) in release format; only the fields compared are required:
+persona rows {participant_id, slot, value}, profile rows {participant_id,
+field, text}.
+
+Units and matching
+  persona  one unit per (participant, slot). The reference fills it when its
+           `value` is not null, the prediction likewise; it matches when both
+           are filled and the values match.
+  profile  claims, grouped by (participant, field). Within a group, reference
+           and predicted claims are paired one to one, greedily in file order
+           (each reference claim takes the first unpaired predicted claim that
+           matches it).
+  match    `normalized` (default): equal after Unicode NFKC, case folding,
+           punctuation removed and whitespace collapsed. `judge`: equal under
+           `normalized`, or a judge (prompts/match.v1.txt) says the two say
+           the same thing about the person; the judge is stamped in the report.
+Scores: precision = matches / predicted units, recall = matches / reference
+units, F1 their harmonic mean; by group (persona category, profile field),
+by participant and pooled. Several runs: per-run scores, mean (min-max)
+(Table 42), and run agreement: for each filled reference unit, the share of
+pairs of runs that agree on whether it is matched, averaged over units, with
+the distribution of how many runs match each unit (Figure 5).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from itertools import combinations
+from pathlib import Path
+
+from ..release import ReadError
+from .jsonl import field, rows
+
+LAYERS = ("persona", "profile")
+
+
+def normalize(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(re.sub(r"[^\w\s]", " ", folded).split())
+
+
+def normalized_match(_attribute: str, reference: str, prediction: str) -> bool:
+    return normalize(reference) == normalize(prediction)
+
+
+def prediction_file(folder, layer: str) -> Path | None:
+    for candidate in (Path(folder) / f"{layer}.jsonl", Path(folder) / "data" / f"{layer}.jsonl"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def read_prediction(path, layer: str, vocabulary: dict, participants: set) -> list[dict]:
+    key, allowed, text = ("slot", vocabulary["persona_slot"], "value") if layer == "persona" else (
+        "field", vocabulary["profile_field"], "text")
+    out, seen = [], set()
+    for line, row in rows(path):
+        pid = field(row, "participant_id", (str,), path, line, choices=participants)
+        group = field(row, key, (str,), path, line, choices=allowed)
+        value = field(row, text, (str,), path, line, required=layer == "profile")
+        if layer == "persona":
+            if (pid, group) in seen:
+                raise ReadError(path, f"slot '{group}' of {pid} appears twice", line=line, field="slot")
+            seen.add((pid, group))
+        out.append({"participant_id": pid, key: group, text: value})
+    return out
+
+
+def persona_units(reference: list[dict], predicted: list[dict], same, categories: dict) -> list[dict]:
+    guess = {(r["participant_id"], r["slot"]): r["value"] for r in predicted}
+    units = []
+    for r in reference:
+        value, pred = r["value"], guess.get((r["participant_id"], r["slot"]))
+        units.append({"participant_id": r["participant_id"], "group": categories[r["slot"]],
+                      "unit": f"{r['participant_id']}:{r['slot']}", "reference": value is not None,
+                      "predicted": pred is not None,
+                      "match": value is not None and pred is not None and same(r["slot"], value, pred)})
+    return units
+
+
+def profile_units(reference: list[dict], predicted: list[dict], same) -> list[dict]:
+    groups: dict[tuple, list] = {}
+    for r in predicted:
+        groups.setdefault((r["participant_id"], r["field"]), []).append(r["text"])
+    units = []
+    for r in reference:
+        pool = groups.get((r["participant_id"], r["field"]), [])
+        hit = next((k for k, text in enumerate(pool) if text is not None and same(r["field"], r["text"], text)), None)
+        if hit is not None:
+            pool[hit] = None
+        units.append({"participant_id": r["participant_id"], "group": r["field"], "unit": r["claim_id"],
+                      "reference": True, "predicted": hit is not None, "match": hit is not None})
+    for (pid, group), pool in groups.items():
+        units += [{"participant_id": pid, "group": group, "unit": None, "reference": False, "predicted": True,
+                   "match": False} for text in pool if text is not None]
+    return units
+
+
+def prf(units) -> dict:
+    """Precision, recall and F1 of a set of units (null where a denominator is zero)."""
+    matched = sum(u["match"] for u in units)
+    predicted, reference = sum(u["predicted"] for u in units), sum(u["reference"] for u in units)
+    precision = matched / predicted if predicted else None
+    recall = matched / reference if reference else None
+    f1 = (2 * precision * recall / (precision + recall) if precision + recall else 0.0) \
+        if precision is not None and recall is not None else None
+    return {"precision": precision, "recall": recall, "f1": f1, "matched": matched, "predicted": predicted,
+            "reference": reference}
+
+
+def scores(units: list[dict]) -> dict:
+    def by(key):
+        out: dict[str, list] = {}
+        for u in units:
+            out.setdefault(u[key], []).append(u)
+        return {k: prf(v) for k, v in sorted(out.items())}
+
+    return {"pooled": prf(units), "by_group": by("group"), "by_participant": by("participant_id")}
+
+
+def agreement(runs_units: list[list[dict]]) -> dict | None:
+    """Run agreement and the vote distribution over filled reference units (needs two runs or more)."""
+    if len(runs_units) < 2:
+        return None
+    votes: dict[str, list[bool]] = {}
+    for units in runs_units:
+        for u in units:
+            if u["reference"]:
+                votes.setdefault(u["unit"], []).append(u["match"])
+    n = len(runs_units)
+    pairs = [sum(a == b for a, b in combinations(v, 2)) / (n * (n - 1) / 2) for v in votes.values()]
+    counts = [sum(v) for v in votes.values()]
+    return {"runs": n, "units": len(votes), "agreement": sum(pairs) / len(pairs) if pairs else None,
+            "votes": {str(m): counts.count(m) / len(counts) for m in range(n, -1, -1)} if counts else {}}
+
+
+def spread(values: list) -> dict:
+    values = [v for v in values if v is not None]
+    return {"mean": sum(values) / len(values), "min": min(values), "max": max(values)} if values else {}
+
+
+def judge_match(judge, prompt, failures: list):
+    """A matcher: `normalized_match`, else the judge's word (cached per pair); unreadable answers are
+    recorded in `failures` and count as no match."""
+    from .judge_client import JudgeError
+
+    cache: dict[tuple, bool] = {}
+
+    def same(attribute: str, reference: str, prediction: str) -> bool:
+        if normalized_match(attribute, reference, prediction):
+            return True
+        key = (attribute, reference, prediction)
+        if key not in cache:
+            values = {"attribute": attribute.replace("_", " "), "reference": reference, "prediction": prediction}
+            try:
+                cache[key] = judge.ask(prompt, values, {"match": ((bool,), None)})["match"]
+            except JudgeError as exc:
+                failures.append({"attribute": attribute, "reference": reference, "prediction": prediction,
+                                 "reason": str(exc)})
+                cache[key] = False
+        return cache[key]
+
+    return same
+
+
+def score_runs(release, folders, same, progress=None) -> dict:
+    """Per run and layer: scores; across runs: spread of pooled scores and agreement."""
+    vocabulary = release.schemas.vocabulary
+    participants = set(release.table("persona").column("participant_id").to_pylist()) | set(
+        release.table("profile").column("participant_id").to_pylist())
+    reference = {layer: release.table(layer).to_pylist() for layer in LAYERS}
+    runs, units = [], {layer: [] for layer in LAYERS}
+    for folder in folders:
+        run = {"folder": str(folder), "layers": {}}
+        for layer in LAYERS:
+            path = prediction_file(folder, layer)
+            if path is None:
+                continue
+            predicted = read_prediction(path, layer, vocabulary, participants)
+            found = persona_units(reference[layer], predicted, same, vocabulary["persona_slot"]) \
+                if layer == "persona" else profile_units(reference[layer], predicted, same)
+            units[layer].append(found)
+            run["layers"][layer] = scores(found)
+        if not run["layers"]:
+            raise ReadError(folder, "holds neither persona.jsonl nor profile.jsonl (nor under data/)")
+        runs.append(run)
+        if progress:
+            progress()
+    summary = {layer: {metric: spread([r["layers"][layer]["pooled"][metric] for r in runs if layer in r["layers"]])
+                       for metric in ("f1", "precision", "recall")} | {"agreement": agreement(units[layer])}
+               for layer in LAYERS if units[layer]}
+    return {"runs": runs, "summary": summary}

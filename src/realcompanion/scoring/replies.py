@@ -1,0 +1,59 @@
+"""A system's replies, and turning them into verdicts with a judge.
+
+Replies file: one JSON object per line, {"item_id", "condition", "reply"} on
+the chat track (items put to a system: scored rows and cold opens) or
+{"item_id", "condition", "answer"} on the question track. The judge sees the
+probe or question, the reference (the gold response or answer; a stated
+absence when there is none) and the reply, and returns the track's verdict
+fields (`verdicts.FIELDS`).
+"""
+from __future__ import annotations
+
+from ..release import ReadError
+from .jsonl import field, rows
+from .verdicts import FIELDS
+
+REPLY_FIELD = {"chat": "reply", "qa": "answer"}
+NO_REFERENCE = {"chat": "(none: the probe opens a conversation and has no reference reply)",
+                "qa": "(none: the conversation history does not answer this question)"}
+
+
+def read_replies(path, track) -> list[dict]:
+    items, out, seen = track.by_id, [], set()
+    for line, row in rows(path):
+        item_id = field(row, "item_id", (str,), path, line)
+        if item_id not in items or not items[item_id].posed:
+            raise ReadError(path, f"'{item_id}' is not an item of the {track.name} track put to a system",
+                            line=line, field="item_id")
+        condition = field(row, "condition", (str,), path, line)
+        if (item_id, condition) in seen:
+            raise ReadError(path, f"'{item_id}' under '{condition}' appears twice", line=line, field="condition")
+        seen.add((item_id, condition))
+        out.append({"item_id": item_id, "condition": condition,
+                    "reply": field(row, REPLY_FIELD[track.name], (str,), path, line)})
+    return out
+
+
+def prompt_values(track, item, reply: str) -> dict:
+    reference = item.reference if item.reference is not None else NO_REFERENCE[track.name]
+    if track.name == "chat":
+        return {"probe": item.query, "reference": reference, "reply": reply}
+    return {"question": item.query, "reference": reference, "answer": reply}
+
+
+def judge_replies(track, replies: list[dict], judge, prompt, progress=None) -> tuple[list[dict], list[dict]]:
+    """(verdict rows, failures): one verdict per reply the judge answered readably."""
+    from .judge_client import JudgeError
+
+    verdicts, failures, items = [], [], track.by_id
+    for reply in replies:
+        try:
+            verdict = judge.ask(prompt, prompt_values(track, items[reply["item_id"]], reply["reply"]),
+                                FIELDS[track.name])
+            verdicts.append({"item_id": reply["item_id"], "condition": reply["condition"], **verdict,
+                             "judge": judge.stamp(prompt)})
+        except JudgeError as exc:
+            failures.append({"item_id": reply["item_id"], "condition": reply["condition"], "reason": str(exc)})
+        if progress:
+            progress()
+    return verdicts, failures

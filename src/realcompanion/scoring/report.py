@@ -1,0 +1,128 @@
+"""What every score report carries, where it goes, and how it reads in a terminal.
+
+A JSON report opens with the release it scored (path, version, format
+version, synthetic flag, the data files' sha256) and every parameter used:
+the release's own (`recent_window`), the method's (`settings`) and the run's
+(seed, reading, resamples, input files with their sha256). A report is never
+written into the scored release's `data/`, `schemas/` or descriptor.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from .. import __version__
+from ..release import ReadError
+from . import settings
+
+
+def sha256_of(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def envelope(release, command: str, **parameters) -> dict:
+    params = release.params
+    return {
+        "command": command,
+        "scorer_version": __version__,
+        "release": {"path": str(release.root), "version": release.version,
+                    "format_version": params.get("format_version"), "synthetic": params.get("synthetic"),
+                    "sha256": params.get("sha256")},
+        "parameters": {"release": {"recent_window": params["recent_window"]}, "scoring": settings.as_dict(),
+                       **parameters},
+    }
+
+
+def output_path(release, path) -> Path:
+    """`path`, unless it would write into the release being read (then a one-line error)."""
+    target, root = Path(path).resolve(), release.root.resolve()
+    protected = [root / "data", root / "schemas"]
+    if target == root / "datapackage.json" or any(target.is_relative_to(p) for p in protected):
+        raise ReadError(path, "refusing to write into the release being scored (its data/, schemas/ or descriptor)")
+    return Path(path)
+
+
+def checked_outputs(release, args) -> Path | None:
+    """Check --json and --plot before any work; return the plot path (or None)."""
+    if args.json not in (None, "-"):
+        output_path(release, args.json)
+    return output_path(release, args.plot) if args.plot else None
+
+
+def emit(release, text: str, report: dict, json_dest: str | None) -> None:
+    """Print the terminal report; write the JSON report to a file, or to stdout (`-`, tables then go to stderr).
+
+    Rows the release reader set aside because they fail their schema are not scored; both reports say so.
+    """
+    invalid = {name: len(found) for name, found in release.invalid_rows.items() if found}
+    report["release"]["invalid_rows"] = invalid
+    if invalid:
+        listed = ", ".join(f"{name} {n}" for name, n in invalid.items())
+        text = f"warning: rows failing their schema are not scored ({listed}); run `realcompanion validate`\n" + text
+    payload = json.dumps(report, indent=2, ensure_ascii=False) + "\n" if json_dest else ""
+    if json_dest not in (None, "-"):
+        output_path(release, json_dest).write_text(payload, encoding="utf-8")
+    print(text, file=sys.stderr if json_dest == "-" else sys.stdout)
+    if json_dest == "-":
+        sys.stdout.write(payload)
+
+
+def grid(rows: dict[str, dict], title: str) -> str:
+    """A titled table: one row per key, one column per inner key; floats to three places."""
+    import pandas as pd
+
+    frame = pd.DataFrame.from_dict(rows, orient="index").replace({None: float("nan")}).infer_objects()
+    body = frame.to_string(float_format=lambda v: f"{v:.3f}", na_rep="-") if len(frame) else "(no rows)"
+    return f"{title}\n{body}\n"
+
+
+def retrieval_tables(summaries: dict[str, dict], populations, what: str) -> str:
+    """Pooled and macro metrics of several rankers (keys of `summaries`), one block per population."""
+    from .metrics import metric_names
+
+    out = []
+    for population in populations:
+        n = next(iter(summaries.values()))[population]["n"] if summaries else 0
+        rows = {name: {m: s[population][m]["pooled"] for m in metric_names()} | {
+            "hit@5 macro": s[population]["hit@5"]["macro"]} for name, s in summaries.items()}
+        out.append(grid(rows, f"{what}, {population} items (n={n}), pooled"))
+    return "\n".join(out)
+
+
+def with_ci(block: dict) -> str:
+    """'value [low, high]' of a mean block (pooled) or an AUROC block; '-' when undefined."""
+    value = block.get("auroc", block.get("pooled"))
+    if value is None:
+        return "-"
+    ci = block.get("ci")
+    ci = ci.get("pooled", ci) if ci and "pooled" in ci else ci
+    return f"{value:.3f}" + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else "")
+
+
+def auroc_line(block: dict) -> str:
+    """An AUROC block in one line; an undefined AUROC says why."""
+    where = f"n={block['n']}, {block['positives']} positive"
+    if block["auroc"] is None:
+        return f"AUROC undefined: one class only ({where})"
+    return f"AUROC {with_ci(block)} ({where})"
+
+
+def exclusions_line(track) -> str:
+    from collections import Counter
+
+    counts = Counter(row["reason"] for row in track.excluded())
+    listed = ", ".join(f"{reason} {n}" for reason, n in sorted(counts.items())) or "none"
+    dropped = track.dropped_citations()
+    note = (f"; {sum(dropped.values())} citations on {len(dropped)} items left out of the gold (unresolved or "
+            "after the pool)") if dropped else ""
+    return f"{track.name}: {len(track.retrievable())} retrieval-scoreable items; not retrieval-scored: {listed}{note}"
+
+
+def pool_line(pool: dict) -> str:
+    if not pool.get("items"):
+        return "pool: no items"
+    flags = ", ".join(f"{len(ids)} at k={k}" for k, ids in pool["k_at_least_pool"].items() if ids) or "none"
+    return (f"candidate pool: min {pool['min']}, median {pool['median']:g}, max {pool['max']} messages;"
+            f" k >= pool: {flags}")

@@ -1,0 +1,49 @@
+"""Each participant's message stream, indexed by position, as scoring needs it.
+
+Positions are the order of `turn` within the participant (gate B makes them
+equal to `turn` on a valid release); every ranking, pool and gold set is a set
+of positions, and dayids are used only at the edges (run files, reports).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Stream:
+    participant_id: str
+    dayids: list[str]
+    senders: np.ndarray
+    texts: list[str]
+    timestamps: list[str]
+    position: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.position = {dayid: i for i, dayid in enumerate(self.dayids)}
+
+    def __len__(self) -> int:
+        return len(self.dayids)
+
+    def user_positions(self) -> np.ndarray:
+        return np.flatnonzero(self.senders == "user")
+
+    def message(self, position: int) -> dict:
+        return {"dayid": self.dayids[position], "sender": str(self.senders[position]),
+                "timestamp": self.timestamps[position], "text": self.texts[position]}
+
+
+def load_streams(release) -> dict[str, Stream]:
+    """One `Stream` per participant of the release's `source` file."""
+    source = release.frame("source").sort_values(["participant_id", "turn"], kind="stable")
+    streams = {}
+    for pid, rows in source.groupby("participant_id", sort=True):
+        streams[str(pid)] = Stream(
+            participant_id=str(pid),
+            dayids=rows["dayid"].tolist(),
+            senders=rows["sender"].to_numpy(dtype=object),
+            texts=rows["text"].fillna("").tolist(),
+            timestamps=rows["timestamp"].tolist(),
+        )
+    return streams

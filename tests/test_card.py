@@ -1,0 +1,132 @@
+"""The Hugging Face card: its header is generated from the schemas and kept current, and it says what it must."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from datasets.info import DatasetInfosDict
+from datasets.utils.metadata import MetadataConfigs
+from huggingface_hub import DatasetCard
+
+from realcompanion import card
+from realcompanion.cli import main
+from realcompanion.release import Release
+
+QUICK_START = (
+    "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/realcompanion validate .",
+    'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/pytest',
+)
+TEMPLATE_SECTIONS = ("Dataset Details", "Uses", "Out-of-Scope Use", "Dataset Structure", "Dataset Creation",
+                     "Personal and Sensitive Information", "Bias, Risks, and Limitations", "Recommendations",
+                     "Citation", "Glossary", "Dataset Card Contact", "Versions and errata", "Quick start")
+
+
+@pytest.fixture
+def documented(specimen, repo):
+    """The specimen copy with its card and citation file."""
+    for name in (card.CARD, card.CITATION):
+        shutil.copy2(repo / name, specimen / name)
+    return specimen
+
+
+def test_shipped_card_is_current(repo):
+    assert card.stale(repo) == []
+
+
+def test_configs_name_exactly_the_data_files(repo):
+    release = Release(repo)
+    configs = MetadataConfigs.from_dataset_card_data(DatasetCard.load(repo / card.CARD).data)
+    assert set(configs) == set(release.resources)
+    for name, config in configs.items():
+        assert config["data_files"] == [{"split": "test", "path": release.resource(name)["path"]}]
+        assert (repo / release.resource(name)["path"]).is_file()
+
+
+def test_declared_features_are_the_release_schema(repo):
+    release = Release(repo)
+    infos = DatasetInfosDict.from_dataset_card_data(DatasetCard.load(repo / card.CARD).data)
+    for name in release.resources:
+        assert infos[name].features == card.features(release, name)
+        assert infos[name].features.arrow_schema.names == release.arrow_schema(name).names
+    trace = infos["chat"].features["trace"]
+    assert isinstance(trace, dict) and isinstance(trace["D"], dict)
+    assert trace["D"]["grounding_dayids"].feature.dtype == "string"
+
+
+def test_header_carries_license_and_size_from_the_package(repo):
+    data = DatasetCard.load(repo / card.CARD).data
+    release = Release(repo)
+    assert data["license"] == release.descriptor["licenses"][0]["name"].lower() == "cc-by-nc-4.0"
+    assert data["tags"] == release.descriptor["keywords"]
+    total = sum(release.params["rows"].values())
+    assert data["size_categories"] == card.size_category(total)
+    assert {"language", "task_categories", "pretty_name"} <= set(data.to_dict())
+
+
+@pytest.mark.parametrize("total, label", [(0, "n<1K"), (999, "n<1K"), (1000, "1K<n<10K"), (36_534, "10K<n<100K"),
+                                          (10**12, "n>1T")])
+def test_size_category_buckets(total, label):
+    assert card.size_category(total) == label
+
+
+def test_card_says_what_a_user_needs(repo):
+    text = (repo / card.CARD).read_text(encoding="utf-8")
+    sections = {line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#")}
+    assert set(TEMPLATE_SECTIONS) <= sections
+    for command in QUICK_START:
+        assert command in text
+    assert "realcompanion validate . --html report/" in text and "report/index.html" in text
+    for name in ("baselines", "score", "contexts", "judge", "windows", "score-reconstruction", "publish",
+                 "croissant", "diff", "cite"):
+        assert f"`{name}`" in text or f"realcompanion {name}" in text, name
+    assert "docs/scoring.md" in text and "docs/publishing.md" in text and "CHANGELOG.md" in text
+
+
+def test_status_notice_follows_the_synthetic_flag(documented):
+    assert "Synthetic specimen" in card.status(Release(documented))
+    descriptor = json.loads((documented / "datapackage.json").read_text())
+    descriptor["realcompanion"]["synthetic"] = False
+    (documented / "datapackage.json").write_text(json.dumps(descriptor))
+    assert "Synthetic specimen" not in card.status(Release(documented))
+    assert f"{card.CARD} block: status" in card.stale(documented)
+
+
+def test_a_changed_schema_makes_the_card_stale_until_written(documented):
+    path = documented / "schemas" / "qa.schema.json"
+    schema = json.loads(path.read_text())
+    schema["fields"][2]["description"] = "An authored question, reworded."
+    path.write_text(json.dumps(schema))
+    assert card.stale(documented) == [f"{card.CARD} block: fields"]
+    assert main(["card", str(documented)]) == 1
+    assert main(["card", str(documented), "--write"]) == 0
+    assert card.stale(documented) == []
+    assert "An authored question, reworded." in (documented / card.CARD).read_text()
+
+
+def test_a_new_version_reaches_the_card_and_citation_file(documented):
+    descriptor = json.loads((documented / "datapackage.json").read_text())
+    descriptor.update(version="0.2.0", created="2027-01-15T00:00:00Z")
+    (documented / "datapackage.json").write_text(json.dumps(descriptor))
+    assert set(card.stale(documented)) == {f"{card.CARD} block: citation", f"{card.CARD} block: status",
+                                           f"{card.CITATION}: version", f"{card.CITATION}: date-released"}
+    card.write(documented)
+    assert card.stale(documented) == []
+    assert card.stated_version((documented / card.CARD).read_text()) == "0.2.0"
+    cff = (documented / card.CITATION).read_text()
+    assert "version: 0.2.0" in cff and "date-released: 2027-01-15" in cff
+
+
+def test_damaged_markers_are_reported_not_repaired(documented):
+    path = documented / card.CARD
+    text = path.read_text().replace("<!-- generated:fields -->", "<!-- generated:feelds -->")
+    path.write_text(text.replace("<!-- /generated:fields -->", "<!-- /generated:feelds -->"))
+    assert main(["card", str(documented), "--write"]) == 1
+    assert {f"{card.CARD} block: feelds (unknown block)", f"{card.CARD} block: fields (markers missing)"} <= set(
+        card.stale(documented))
+
+
+def test_missing_card_is_one_line_exit_2(specimen, capsys):
+    assert main(["card", str(specimen)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "README.md" in err[0]

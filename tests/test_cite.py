@@ -1,0 +1,108 @@
+"""`realcompanion cite`: the release's citation at its version and revision, as BibTeX, APA and CFF."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+from realcompanion.cli import main
+
+CFF = """cff-version: 1.2.0
+message: Cite the paper and the release you used.
+title: "RealCompanion: longitudinal conversations"
+type: dataset
+version: "0.0.9"
+authors:
+  - given-names: Arman
+    family-names: Behnam
+  - given-names: Ludwig
+    name-particle: van
+    family-names: Beethoven
+  - name: Quis Lab
+preferred-citation:
+  type: article
+  title: "RealCompanion: Benchmarking Human Understanding"
+  authors:
+    - given-names: Arman
+      family-names: Behnam
+  year: 2026
+"""
+
+
+@pytest.fixture
+def cited(specimen):
+    (specimen / "CITATION.cff").write_text(CFF, encoding="utf-8")
+    return specimen
+
+
+def cite(capsys, *args) -> str:
+    assert main(["cite", *map(str, args)]) == 0
+    return capsys.readouterr().out
+
+
+def git(root, *args) -> str:
+    done = subprocess.run(["git", "-C", str(root), "-c", "user.name=Release", "-c", "user.email=release@example.org",
+                           "-c", "init.defaultBranch=main", *args], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def test_bibtex_names_version_revision_and_hub_url(cited, capsys):
+    from pybtex.database import parse_string
+
+    entries = parse_string(cite(capsys, cited, "--repo-id", "org/realcompanion"), "bibtex").entries
+    release, paper = entries["realcompanion_0_1_0"], entries["behnam2026realcompanion"]
+    assert release.type == "misc"
+    assert release.fields["version"] == "0.1.0"  # datapackage.json's, not the stale CITATION.cff's
+    assert release.fields["url"] == "https://huggingface.co/datasets/org/realcompanion"
+    assert release.fields["year"] == "2026"
+    assert release.fields["note"] == "Version 0.1.0, revision v0.1.0; synthetic specimen release"
+    assert [str(p) for p in release.persons["author"]] == ["Behnam, Arman", "van Beethoven, Ludwig", "{Quis Lab}"]
+    assert paper.fields["title"] == "RealCompanion: Benchmarking Human Understanding"
+
+
+def test_url_falls_back_to_the_package_homepage(cited, capsys):
+    descriptor = json.loads((cited / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["homepage"] = "https://example.org/realcompanion"
+    (cited / "datapackage.json").write_text(json.dumps(descriptor), encoding="utf-8")
+    assert "url = \"https://example.org/realcompanion\"" in cite(capsys, cited)
+
+
+def test_apa(cited, capsys):
+    out = cite(capsys, cited, "--format", "apa", "--repo-id", "org/realcompanion")
+    release, paper = out.strip().split("\n\n")
+    assert release.startswith("Behnam, A., van Beethoven, L., & Quis Lab. (2026). RealCompanion: longitudinal "
+                              "conversations (Revision v0.1.0, synthetic specimen; Version 0.1.0) [Dataset].")
+    assert release.endswith("https://huggingface.co/datasets/org/realcompanion")
+    assert paper.startswith("Behnam, A. (2026). RealCompanion: Benchmarking Human Understanding")
+
+
+def test_cff_carries_version_and_revision(cited, capsys):
+    out = yaml.safe_load(cite(capsys, cited, "--format", "cff", "--repo-id", "org/realcompanion"))
+    assert out["version"] == "0.1.0" and out["commit"] == "v0.1.0"
+    assert out["date-released"] == "2026-11-29"
+    assert out["url"] == "https://huggingface.co/datasets/org/realcompanion"
+    assert out["authors"] == yaml.safe_load(CFF)["authors"] and out["preferred-citation"]["year"] == 2026
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_revision_is_the_tagged_commit_in_a_git_checkout(cited, capsys):
+    git(cited, "init", "-q")
+    git(cited, "add", "-A")
+    git(cited, "commit", "-q", "-m", "release")
+    head = git(cited, "rev-parse", "HEAD")
+    assert f"revision v0.1.0 (commit {head})" in cite(capsys, cited)
+    git(cited, "tag", "v0.1.0")
+    (cited / "notes.txt").write_text("after the release\n")
+    git(cited, "add", "-A")
+    git(cited, "commit", "-q", "-m", "later")
+    assert git(cited, "rev-parse", "HEAD") != head
+    assert yaml.safe_load(cite(capsys, cited, "--format", "cff"))["commit"] == head
+
+
+def test_missing_citation_file_is_one_line(specimen, capsys):
+    assert main(["cite", str(specimen)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("CITATION.cff: no such file") and len(err.splitlines()) == 1

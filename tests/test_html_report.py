@@ -1,0 +1,70 @@
+"""`validate --html DIR`: Data Docs that name the failing rule and row, read offline, and touch nothing else."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from realcompanion.validators.html import render_html
+from realcompanion.validators.run import validate
+
+REMOTE_ASSET = re.compile(r'<(?:script|link)\b[^>]*\b(?:src|href)=["\']?https?://', re.I)
+INJECTED = "<script>alert(1)</script>"
+
+
+def digest(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def corrupt_probe(release: Path) -> str:
+    """Rewrite one chat row's probe so gate A fails on it; return the row's item_id."""
+    path = release / "data" / "chat.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    row = json.loads(lines[2])
+    row["probe"] = f"{INJECTED} not what the participant wrote"
+    lines[2] = json.dumps(row, ensure_ascii=False) + "\n"
+    path.write_text("".join(lines), encoding="utf-8")
+    return row["item_id"]
+
+
+def test_html_report_names_the_failure_offline_and_writes_only_into_dir(specimen, tmp_path):
+    item_id = corrupt_probe(specimen)
+    before = digest(specimen)
+    out, home, cwd = tmp_path / "docs", tmp_path / "home", tmp_path / "cwd"
+    home.mkdir()
+    cwd.mkdir()
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    done = subprocess.run([sys.executable, "-m", "realcompanion.cli", "validate", str(specimen), "--html", str(out)],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+    assert done.returncode == 1, done.stderr
+    index = (out / "index.html").read_text(encoding="utf-8")
+    link = re.search(r'<a href="([^"]+)"\s*>A</a>', index)
+    assert link, "gate A is not listed as fired on the index page"
+    assert item_id in index
+    page = (out / link.group(1)).read_text(encoding="utf-8")
+    assert item_id in page and "not what the participant wrote" in page
+    pages = list(out.rglob("*.html"))
+    assert not [p for p in pages if REMOTE_ASSET.search(p.read_text(encoding="utf-8"))]
+    assert not [p for p in pages if INJECTED in p.read_text(encoding="utf-8")], "release text reached the page unescaped"
+    assert digest(specimen) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cwd", "docs", "home", "release"]
+    assert not any(cwd.iterdir()) and not any(home.iterdir())
+
+
+def test_valid_release_index_links_every_suite(specimen, tmp_path):
+    report = validate(specimen)
+    index = render_html(report, specimen, tmp_path / "docs")
+
+    html = index.read_text(encoding="utf-8")
+    assert index == (tmp_path / "docs" / "index.html").resolve()
+    assert "release is VALID" in html
+    links = re.findall(r'<a href="(validations/[^"]+)"', html)
+    families = {o.rule.family for o in report.outcomes}
+    assert {link.split("/")[1] for link in links} == families
+    assert all((index.parent / link).is_file() for link in links)

@@ -1,0 +1,83 @@
+"""`realcompanion.load` / `frames`: every config loads offline, typed, from a local clone; Hub ids pass through."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import datasets
+import huggingface_hub
+import pandas as pd
+import pytest
+
+import realcompanion
+from realcompanion import card
+from realcompanion.release import Release
+
+
+@pytest.fixture
+def offline(monkeypatch, tmp_path):
+    """No network and a throwaway cache, also for modules imported before the variables were set."""
+    cache = tmp_path / "hf"
+    for name, value in {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_HOME": str(cache),
+                        "HF_DATASETS_CACHE": str(cache / "datasets")}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache / "datasets")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    return cache / "datasets"
+
+
+@pytest.mark.parametrize("config", ["source", "profile", "persona", "chat", "qa"])
+def test_every_config_loads_offline_with_its_declared_rows_and_features(repo, offline, config):
+    release = Release(repo)
+    ds = realcompanion.load(repo, config, cache_dir=str(offline))
+    assert isinstance(ds, datasets.Dataset)
+    assert ds.num_rows == release.params["rows"][config]
+    assert ds.features == card.features(release, config)
+
+
+def test_nested_fields_arrive_as_lists_and_structs(repo, offline):
+    """With `datasets` alone: the card's header is what makes the clone load typed."""
+    chat = datasets.load_dataset(str(repo), "chat", split="test", cache_dir=str(offline))
+    row = next(r for r in chat if r["required_context"]["episode_refs"])
+    assert isinstance(row["required_context"], dict)
+    assert all(isinstance(row["required_context"][k], list) for k in ("recent_context", "profile_refs",
+                                                                       "episode_refs"))
+    assert isinstance(row["required_context"]["recent_needed"], bool)
+    assert set(row["trace"]) == set("ABCDE") and isinstance(row["trace"]["B"]["removed"], list)
+    assert isinstance(row["memory_bearing"]["strict2"], bool)
+    profile = datasets.load_dataset(str(repo), "profile", split="test", cache_dir=str(offline))
+    assert any(e is None for e in profile["evidence"]) and any(isinstance(e, list) for e in profile["evidence"])
+
+
+def test_current_folder_is_loaded_by_its_absolute_path(repo, monkeypatch):
+    calls = []
+    monkeypatch.setattr(datasets, "load_dataset", lambda *a, **k: calls.append((a, k)))
+    monkeypatch.chdir(repo)
+    realcompanion.load(".", "qa")
+    assert calls == [((str(repo), "qa"), {"split": "test", "revision": None})]
+
+
+def test_hub_id_and_revision_pass_through_unchanged(monkeypatch):
+    calls = []
+    monkeypatch.setattr(datasets, "load_dataset", lambda *a, **k: calls.append((a, k)) or "dataset")
+    assert realcompanion.load("some-org/RealCompanion", "chat", revision="v0.1.0") == "dataset"
+    assert calls == [(("some-org/RealCompanion", "chat"), {"split": "test", "revision": "v0.1.0"})]
+
+
+def test_frames_are_the_validators_typed_frames(repo):
+    frames = realcompanion.frames(repo)
+    release = Release(repo)
+    assert list(frames) == release.resources
+    for name, frame in frames.items():
+        pd.testing.assert_frame_equal(frame, release.frame(name))
+        assert all(isinstance(dtype, pd.ArrowDtype) for dtype in frame.dtypes)
+    assert len(frames["source"]) == release.params["rows"]["source"]
+
+
+def test_import_stays_light_until_load_is_used():
+    code = ("import sys, realcompanion; heavy = {'datasets', 'pyarrow', 'pandas'} & set(sys.modules); "
+            "print(sorted(heavy)); from realcompanion.loader import load; print(realcompanion.load is load)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:2] == ["[]", "True"]

@@ -1,0 +1,152 @@
+"""`realcompanion judge` against a local OpenAI-compatible server (127.0.0.1 only), then `score`."""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from realcompanion.cli import main
+from realcompanion.release import Release
+from realcompanion.scoring.gold import load_track
+from realcompanion.scoring.judge_client import PROMPTS_DIR
+
+
+class Endpoint(BaseHTTPRequestHandler):
+    """Answers /v1/chat/completions like a chat-completions API; the verdict depends on the prompt."""
+
+    requests: list = []
+    status = 200
+
+    def do_POST(self):  # noqa: N802 (http.server API)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.requests.append((self.path, body))
+        prompt = body["messages"][0]["content"]
+        if "UNREADABLE" in prompt:
+            content = "I would rather not say."
+        elif "<prediction>" in prompt:
+            content = '{"match": true}'
+        elif "<reply>" in prompt:
+            match = 2 if "remember" in prompt.split("<reply>")[1] else 0
+            content = f'Verdict: {{"content_match": {match}, "used_memory": {str(match == 2).lower()}}}'
+        else:
+            content = '{"answer_correct": true, "abstained": false}'
+        payload = {"error": {"message": "bad model", "type": "invalid_request_error"}} if self.status != 200 else {
+            "id": "cmpl-1", "object": "chat.completion", "created": 0, "model": body["model"],
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+        data = json.dumps(payload).encode()
+        self.send_response(self.status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def endpoint():
+    Endpoint.requests, Endpoint.status = [], 200
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Endpoint)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+def replies(track, tmp_path, special=None):
+    rows = [{"item_id": i.item_id, "condition": "C1", "reply": "I remember that." if k % 2 else "Okay."}
+            for k, i in enumerate(i for i in track.items if i.posed)][:12]
+    if special:
+        rows[0]["reply"] = special
+    path = tmp_path / "replies.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path, rows
+
+
+def test_judge_writes_stamped_verdicts_that_score(repo, tmp_path, endpoint, capsys):
+    track = load_track(Release(repo), "chat")
+    path, rows = replies(track, tmp_path)
+    out = tmp_path / "verdicts.jsonl"
+    args = ["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint,
+            "--model", "local-judge", "--out", str(out), "--api-key-env", "REALCOMPANION_TEST_UNSET_KEY"]
+    assert main(args) == 0
+    verdicts = [json.loads(line) for line in out.read_text().splitlines()]
+    sha = hashlib.sha256((PROMPTS_DIR / "judge-chat.v1.txt").read_bytes()).hexdigest()
+    assert len(verdicts) == len(rows)
+    assert all(v["judge"] == {"model": "local-judge", "prompt_sha256": sha, "temperature": 0} for v in verdicts)
+    assert [v["content_match"] for v in verdicts] == [2 if "remember" in r["reply"] else 0 for r in rows]
+    assert all(path_ == "/v1/chat/completions" and body["temperature"] == 0 and body["model"] == "local-judge"
+               for path_, body in Endpoint.requests)
+    first_prompt = Endpoint.requests[0][1]["messages"][0]["content"]
+    assert track.by_id[rows[0]["item_id"]].query in first_prompt
+    report = tmp_path / "score.json"
+    assert main(["score", str(repo), "--track", "chat", "--verdicts", str(out), "--resamples", "20",
+                 "--json", str(report)]) == 0
+    assert json.loads(report.read_text())["judged"]["judge"]["prompt_sha256"] == sha
+
+
+def test_unreadable_answer_is_counted_never_guessed(repo, tmp_path, endpoint, capsys):
+    track = load_track(Release(repo), "chat")
+    path, rows = replies(track, tmp_path, special="UNREADABLE")
+    out = tmp_path / "verdicts.jsonl"
+    assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint,
+                 "--model", "m", "--out", str(out)]) == 1
+    assert len(out.read_text().splitlines()) == len(rows) - 1
+    captured = capsys.readouterr()
+    assert f"unjudged: {rows[0]['item_id']}" in captured.err and "1 replies unjudged" in captured.out
+
+
+def test_qa_answers_are_judged(repo, tmp_path, endpoint):
+    track = load_track(Release(repo), "qa")
+    path = tmp_path / "answers.jsonl"
+    path.write_text(json.dumps({"item_id": track.items[0].item_id, "condition": "full", "answer": "baking"}) + "\n")
+    out = tmp_path / "verdicts.jsonl"
+    assert main(["judge", str(repo), "--track", "qa", "--replies", str(path), "--endpoint", endpoint,
+                 "--model", "m", "--out", str(out)]) == 0
+    verdict = json.loads(out.read_text())
+    assert verdict["answer_correct"] is True and verdict["abstained"] is False
+    assert track.items[0].reference in Endpoint.requests[0][1]["messages"][0]["content"]
+
+
+def test_endpoint_refusal_is_a_one_line_error(repo, tmp_path, endpoint, capsys):
+    Endpoint.status = 400
+    track = load_track(Release(repo), "chat")
+    path, _ = replies(track, tmp_path)
+    assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint,
+                 "--model", "m", "--out", str(tmp_path / "v.jsonl")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "HTTP 400" in err and "\n" not in err
+
+
+def test_replies_for_withdrawn_rows_are_rejected(repo, tmp_path, capsys):
+    track = load_track(Release(repo), "chat")
+    withdrawn = next(i for i in track.items if i.status.startswith("withdrawn"))
+    path = tmp_path / "replies.jsonl"
+    path.write_text(json.dumps({"item_id": withdrawn.item_id, "condition": "C1", "reply": "x"}) + "\n")
+    assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", "http://127.0.0.1:9/v1",
+                 "--model", "m", "--out", str(tmp_path / "v.jsonl")]) == 2
+    assert "not an item of the chat track put to a system" in capsys.readouterr().err
+
+
+def test_reconstruction_with_a_judge_matches_paraphrases(repo, tmp_path, endpoint):
+    rows = [json.loads(line) for line in (repo / "data" / "persona.jsonl").read_text().splitlines()]
+    for row in rows:
+        if row["value"] is not None:
+            row["value"] = f"In other words: {row['value']}"
+    (tmp_path / "persona.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "r.json"
+    base = ["score-reconstruction", str(repo), "--pred", str(tmp_path), "--json", str(out)]
+    assert main(base) == 0
+    assert json.loads(out.read_text())["runs"][0]["layers"]["persona"]["pooled"]["f1"] == 0.0
+    assert main([*base, "--match", "judge", "--endpoint", endpoint, "--model", "matcher"]) == 0
+    report = json.loads(out.read_text())
+    assert report["runs"][0]["layers"]["persona"]["pooled"]["f1"] == 1.0
+    assert report["parameters"]["judge"]["model"] == "matcher"
+    assert report["parameters"]["judge"]["prompt_sha256"] == hashlib.sha256(
+        (PROMPTS_DIR / "match.v1.txt").read_bytes()).hexdigest()

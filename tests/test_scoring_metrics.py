@@ -1,0 +1,71 @@
+"""Metric functions on small hand-computed fixtures: exact values."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from realcompanion.scoring.auroc import auroc, auroc_summary, resampled_auroc
+from realcompanion.scoring.bootstrap import mean_intervals
+from realcompanion.scoring.metrics import item_metrics, pooled_and_macro
+
+
+def test_two_gold_messages_at_ranks_two_and_four():
+    m = item_metrics([5, 3, 9, 1], [1, 3])
+    assert m == {"hit@1": 0.0, "hit@5": 1.0, "hit@20": 1.0, "recall@1": 0.0, "recall@5": 1.0, "recall@20": 1.0,
+                 "mrr": 0.5}
+
+
+def test_recall_is_capped_by_what_the_cutoff_can_hold():
+    m = item_metrics([4, 0, 1, 2], [4, 7, 8])
+    assert m["recall@1"] == 1.0 and m["hit@1"] == 1.0
+    assert m["recall@5"] == pytest.approx(1 / 3) and m["recall@20"] == pytest.approx(1 / 3)
+    assert m["mrr"] == 1.0
+
+
+def test_gold_beyond_twenty_counts_only_for_mrr():
+    ranking = list(range(100, 125)) + [7]
+    m = item_metrics(ranking, [7])
+    assert m["hit@20"] == 0.0 and m["recall@20"] == 0.0 and m["mrr"] == pytest.approx(1 / 26)
+
+
+@pytest.mark.parametrize("ranking", [[], [8, 9]])
+def test_no_gold_ranked_is_zero_everywhere(ranking):
+    assert set(item_metrics(ranking, [2]).values()) == {0.0}
+
+
+def test_pooled_and_macro():
+    s = pooled_and_macro([1, 0, 0, 1, 1], ["A", "A", "A", "B", "B"])
+    assert s["n"] == 5 and s["pooled"] == pytest.approx(0.6) and s["macro"] == pytest.approx((1 / 3 + 1) / 2)
+    assert s["by_participant"] == {"A": pytest.approx(1 / 3), "B": 1.0}
+
+
+def test_auroc_counts_ties_as_half():
+    assert auroc([0.9, 0.8, 0.1, 0.8], [1, 0, 0, 1]) == pytest.approx(3.5 / 4)
+    assert auroc([0.2, 0.3], [1, 1]) is None
+
+
+def test_resampled_auroc_equals_auroc_of_the_resampled_items():
+    rng = np.random.default_rng(3)
+    scores, labels = rng.integers(0, 5, 60).astype(float), rng.random(60) < 0.4
+    participants = np.repeat(["A", "B", "C"], 20)
+    statistic = resampled_auroc(scores, labels, participants)
+    idx = np.array([[0, 0, 2], [1, 2, 2]])
+    expected = [auroc(np.concatenate([scores[participants == "ABC"[i]] for i in row]),
+                      np.concatenate([labels[participants == "ABC"[i]] for i in row])) for row in idx]
+    assert statistic(idx) == pytest.approx(expected)
+
+
+def test_intervals_are_seeded():
+    values, participants = [1, 0, 1, 1, 0, 0, 1, 0], list("AABBCCDD")
+    first, again = mean_intervals(values, participants, 7, 300), mean_intervals(values, participants, 7, 300)
+    assert first == again
+    assert first["pooled"]["low"] <= 0.5 <= first["pooled"]["high"]
+    assert mean_intervals([1, 0], ["A", "A"], 7, 300) == {"pooled": None, "macro": None}
+
+
+def test_auroc_interval_brackets_the_estimate():
+    rng = np.random.default_rng(0)
+    labels = rng.random(80) < 0.5
+    scores = labels + rng.normal(0, 0.8, 80)
+    s = auroc_summary(scores, labels, np.repeat(list("ABCD"), 20), 0, 400)
+    assert s["ci"]["low"] <= s["auroc"] <= s["ci"]["high"] and s["positives"] == int(labels.sum())

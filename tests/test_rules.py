@@ -225,7 +225,7 @@ CASES = [
     Case("INT4", pickle_file),
     Case("PII1", on_rows("source", uncited_message("companion"),
                          lambda r, root: r.update(text=r["text"] + " Write to me at someone@example.org"))),
-    Case("NUL1", on_rows("profile", lambda r, root: r["evidence"] and r["claim_id"] not in cited_claims(root),
+    Case("NUL1", on_rows("profile", lambda r, root: r["first_seen"] and r["claim_id"] not in cited_claims(root),
                          lambda r, root: r.update(evidence=None, evidence_count=0, first_seen=None, last_seen=None))),
 ]
 

@@ -131,7 +131,7 @@ def test_replies_for_withdrawn_rows_are_rejected(repo, tmp_path, capsys):
     path.write_text(json.dumps({"item_id": withdrawn.item_id, "condition": "C1", "reply": "x"}) + "\n")
     assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", "http://127.0.0.1:9/v1",
                  "--model", "m", "--out", str(tmp_path / "v.jsonl")]) == 2
-    assert "not an item of the chat track put to a system" in capsys.readouterr().err
+    assert "is not put to a system (withdrawn:" in capsys.readouterr().err
 
 
 def test_reconstruction_with_a_judge_matches_paraphrases(repo, tmp_path, endpoint):

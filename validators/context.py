@@ -14,6 +14,21 @@ import pyarrow.compute as pc
 
 from realcompanion.release import Release
 
+# every place a record cites another record (a dayid or a claim_id): (resource, dotted path)
+CITATIONS = [
+    ("chat", "probe_dayid"),
+    ("chat", "required_context.recent_context"),
+    ("chat", "required_context.episode_refs"),
+    ("chat", "required_context.profile_refs"),
+    ("chat", "grounding_dayids"),
+    ("chat", "trace.B.removed"),
+    ("chat", "trace.D.grounding_dayids"),
+    ("profile", "evidence"),
+    ("persona", "evidence"),
+    ("qa", "evidence"),
+    ("qa", "asked_after"),
+]
+
 ROW_ID = {"source": "dayid", "profile": "claim_id", "chat": "item_id", "qa": "item_id"}
 
 
@@ -90,3 +105,19 @@ class Context:
         refs = self.exploded("chat", "required_context.profile_refs").rename(columns={"value": "claim_id"})
         ev = self.claim_evidence[["claim_id", "value", "turn"]].rename(columns={"value": "dayid"})
         return refs.merge(ev, on="claim_id", how="inner")
+
+    @cached_property
+    def citations(self) -> pd.DataFrame:
+        """Every cited identifier: resource, idx (row position), field, value, pid (citing row's participant)."""
+        parts = []
+        for resource, path in CITATIONS:
+            column = self.column(resource, path)
+            if str(column.type).startswith("list"):
+                part = self.exploded(resource, path)
+            else:
+                part = pd.DataFrame({"idx": np.arange(len(column)),
+                                     "value": column.to_pandas(types_mapper=pd.ArrowDtype)})
+            part["resource"], part["field"] = resource, path
+            part["pid"] = self.frame(resource)["participant_id"].to_numpy()[part["idx"]]
+            parts.append(part.dropna(subset=["value"]))
+        return pd.concat(parts, ignore_index=True)

@@ -6,38 +6,6 @@ import pandas as pd
 
 from .catalogue import FAILURE_COLUMNS, failures, release_rule
 
-# every place a record cites another record: (resource, dotted path, kind)
-CITATIONS = [
-    ("chat", "probe_dayid", "dayid"),
-    ("chat", "required_context.recent_context", "dayid"),
-    ("chat", "required_context.episode_refs", "dayid"),
-    ("chat", "required_context.profile_refs", "claim_id"),
-    ("chat", "grounding_dayids", "dayid"),
-    ("chat", "trace.B.removed", "any"),
-    ("chat", "trace.D.grounding_dayids", "dayid"),
-    ("profile", "evidence", "dayid"),
-    ("persona", "evidence", "dayid"),
-    ("qa", "evidence", "dayid"),
-    ("qa", "asked_after", "dayid"),
-]
-
-
-def citations(ctx) -> pd.DataFrame:
-    """Every cited identifier: resource, idx (row position), field, value, pid (citing row's participant)."""
-    parts = []
-    for resource, path, _kind in CITATIONS:
-        column = ctx.column(resource, path)
-        if str(column.type).startswith("list"):
-            part = ctx.exploded(resource, path)
-        else:
-            part = pd.DataFrame({"idx": np.arange(len(column)),
-                                 "value": column.to_pandas(types_mapper=pd.ArrowDtype)})
-        part["resource"], part["field"] = resource, path
-        part["pid"] = ctx.frame(resource)["participant_id"].to_numpy()[part["idx"]]
-        parts.append(part.dropna(subset=["value"]))
-    return pd.concat(parts, ignore_index=True)
-
-
 def _rows(ctx, frame: pd.DataFrame) -> list[str]:
     return [ctx.row_ids(r).iloc[i] for r, i in zip(frame["resource"], frame["idx"])]
 
@@ -92,7 +60,7 @@ def gate_b(ctx) -> pd.DataFrame:
 @release_rule("C", "error", "gate", ("source", "profile", "persona", "chat", "qa"),
               "every cited identifier resolves to a released record of the same participant")
 def gate_c(ctx) -> pd.DataFrame:
-    cited = citations(ctx)
+    cited = ctx.citations
     claims = ctx.frame("profile").set_index("claim_id")["participant_id"]
     owner = cited["value"].map(ctx.messages["participant_id"]).fillna(cited["value"].map(claims))
     bad = cited[owner.isna() | (owner != cited["pid"])]
@@ -104,7 +72,7 @@ def gate_c(ctx) -> pd.DataFrame:
 @release_rule("D", "error", "gate", ("source", "chat", "qa"),
               "every cited message precedes its probe (chat) or is at or before asked_after (qa)")
 def gate_d(ctx) -> pd.DataFrame:
-    cited = citations(ctx)
+    cited = ctx.citations
     turn = cited["value"].map(ctx.messages["turn"]).astype("float64")
     anchors = {
         "chat": ctx.probe_turns - 0.5,  # strictly before the probe

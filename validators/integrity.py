@@ -95,8 +95,11 @@ def personal_data(ctx) -> pd.DataFrame:
 
 
 @release_rule("NUL1", "warning", "coverage", ("profile",),
-              "profile claims without evidence are allowed and counted (the real release has one)")
-def claims_without_evidence(ctx) -> pd.DataFrame:
+              "allowed nulls are counted: profile claims without evidence, or without first_seen / last_seen")
+def allowed_nulls(ctx) -> pd.DataFrame:
     profile = ctx.frame("profile")
-    bad = profile["evidence"].isna()
-    return failures("profile", profile["claim_id"][bad], "evidence", "null", "claim cites no message")
+    parts = [failures("profile", profile["claim_id"][bad], field, "null", message) for field, bad, message in (
+        ("evidence", profile["evidence"].isna(), "claim cites no message"),
+        ("first_seen", profile["first_seen"].isna() | profile["last_seen"].isna(), "observation window not recorded"),
+    )]
+    return pd.concat(parts)

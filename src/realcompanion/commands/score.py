@@ -63,7 +63,8 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
         judged = judged_report(track, verdicts, seed, resamples, progress=bar.update)
     judge = judged["judge"]
     text = [f"verdicts: {len(verdicts.frame)} rows, judge {judge['model']} (prompt {judge['prompt_sha256'][:12]}, "
-            f"temperature {judge['temperature']})"]
+            f"temperature {judge['temperature']}); {len(judged['verdicts_on_unposed_items'])} items judged that are "
+            "not put to a system (withdrawn or unscored; ignored)"]
     text.append(R.grid({c: {k: R.with_ci(v) for k, v in q.items()} for c, q in judged["conditions"].items()},
                        "Judged quantities by condition, pooled [95% CI over participants]"))
     text.append(R.grid({c: {k: v["n"] for k, v in q.items()} for c, q in judged["conditions"].items()},

@@ -1,4 +1,4 @@
-"""`realcompanion score-reconstruction [PATH] --pred DIR [--pred DIR ...]`: persona / profile P, R, F1 and run agreement."""
+"""`realcompanion score-reconstruction [PATH] --pred DIR ...`: persona / profile P, R, F1 and run agreement."""
 from __future__ import annotations
 
 MATCH_RULES = ("normalized", "judge")

@@ -81,6 +81,10 @@ class Item:
         return self.scored or self.status == COLD_OPEN
 
     @property
+    def in_detectability(self) -> bool:
+        return self.scored and self.stratum == PROPORTIONAL
+
+    @property
     def retrievable(self) -> bool:
         return self.scored and self.gold.size > 0
 
@@ -111,7 +115,7 @@ class Track:
         return out
 
     def detectability_items(self) -> list[Item]:
-        return [i for i in self.items if i.scored and i.stratum == PROPORTIONAL]
+        return [i for i in self.items if i.in_detectability]
 
     def dropped_citations(self) -> dict[str, int]:
         """Items citing messages that do not resolve or lie after the pool, with how many."""

@@ -55,3 +55,12 @@ def field(row: dict, name: str, kinds: tuple, path, line: int, required: bool = 
     if why:
         raise ReadError(path, why if value is not None else "missing field", line=line, field=name)
     return value
+
+
+def known_item(row: dict, track, path, line: int):
+    """The track's item named by row["item_id"]; an unknown id is an error naming the file and line."""
+    item_id = field(row, "item_id", (str,), path, line)
+    if item_id not in track.by_id:
+        raise ReadError(path, f"unknown item_id '{item_id}' (not in the {track.name} track)", line=line,
+                        field="item_id")
+    return track.by_id[item_id]

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from .auroc import auroc_summary
 from .bootstrap import mean_intervals
-from .gold import COLD_OPEN, PROPORTIONAL
+from .gold import COLD_OPEN
 from .metrics import pooled_and_macro
 from .settings import CONDITIONS
 
@@ -41,7 +41,7 @@ POPULATIONS = {
     "no_reference_set": lambda i: i.scored and not i.gold.size,
     "locus_none": lambda i: i.scored and i.locus == "none",
     "cold_open": lambda i: i.status == COLD_OPEN,
-    "proportional": lambda i: i.scored and i.stratum == PROPORTIONAL,
+    "proportional": lambda i: i.in_detectability,
     "answerable": lambda i: i.scored and bool(i.answerable),
     "unanswerable": lambda i: i.scored and not i.answerable,
 }
@@ -99,7 +99,7 @@ def _mean_block(values, participants, missing: int, seed: int, resamples: int) -
 def quantity(track, rows: dict, name: str, seed: int, resamples: int) -> dict:
     column, negate, population = QUANTITIES[track.name][name]
     items, rows = _joined(track, rows, population)
-    judged = [(i, r) for i, r in zip(items, rows) if r is not None]
+    judged = [(i, r) for i, r in zip(items, rows, strict=True) if r is not None]
     values = [float(not r[column]) if negate else float(r[column]) for _, r in judged]
     block = _mean_block(values, [i.participant_id for i, _ in judged], len(items) - len(judged), seed, resamples)
     return {"population": population, **block}
@@ -108,7 +108,7 @@ def quantity(track, rows: dict, name: str, seed: int, resamples: int) -> dict:
 def auroc_block(track, rows: dict, name: str, seed: int, resamples: int) -> dict:
     column, label, population = AUROCS[track.name][name]
     items, rows = _joined(track, rows, population)
-    judged = [(i, r) for i, r in zip(items, rows) if r is not None]
+    judged = [(i, r) for i, r in zip(items, rows, strict=True) if r is not None]
     summary = auroc_summary([float(r[column]) for _, r in judged], [label(i) for i, _ in judged],
                             [i.participant_id for i, _ in judged], seed, resamples)
     return {"population": population, "missing": len(items) - len(judged), **summary}
@@ -119,7 +119,7 @@ def contrast(track, first: dict, second: dict, population: str, seed: int, resam
     column = PRIMARY[track.name][0]
     items, a = _joined(track, first, population)
     _, b = _joined(track, second, population)
-    pairs = [(i, float(y[column]) - float(x[column])) for i, x, y in zip(items, a, b)
+    pairs = [(i, float(y[column]) - float(x[column])) for i, x, y in zip(items, a, b, strict=True)
              if x is not None and y is not None]
     block = _mean_block([d for _, d in pairs], [i.participant_id for i, _ in pairs], len(items) - len(pairs),
                         seed, resamples)

@@ -10,7 +10,7 @@ fields (`verdicts.FIELDS`).
 from __future__ import annotations
 
 from ..release import ReadError
-from .jsonl import field, rows
+from .jsonl import field, known_item, rows
 from .verdicts import FIELDS
 
 REPLY_FIELD = {"chat": "reply", "qa": "answer"}
@@ -19,12 +19,12 @@ NO_REFERENCE = {"chat": "(none: the probe opens a conversation and has no refere
 
 
 def read_replies(path, track) -> list[dict]:
-    items, out, seen = track.by_id, [], set()
+    out, seen = [], set()
     for line, row in rows(path):
-        item_id = field(row, "item_id", (str,), path, line)
-        if item_id not in items or not items[item_id].posed:
-            raise ReadError(path, f"'{item_id}' is not an item of the {track.name} track put to a system",
-                            line=line, field="item_id")
+        item = known_item(row, track, path, line)
+        item_id = item.item_id
+        if not item.posed:
+            raise ReadError(path, f"'{item_id}' is not put to a system ({item.status})", line=line, field="item_id")
         condition = field(row, "condition", (str,), path, line)
         if (item_id, condition) in seen:
             raise ReadError(path, f"'{item_id}' under '{condition}' appears twice", line=line, field="condition")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field as dc_field
 import numpy as np
 
 from ..release import ReadError
-from .jsonl import field, rows
+from .jsonl import field, known_item, rows
 from .report import sha256_of
 
 
@@ -29,16 +29,13 @@ class Run:
 
 def read_run(path, track) -> Run:
     lines = rows(path)
-    items, run = track.by_id, Run(str(path), sha256_of(path))
+    run = Run(str(path), sha256_of(path))
     pool_word = "before the probe" if track.name == "chat" else "at or before asked_after"
     for line, row in lines:
-        item_id = field(row, "item_id", (str,), path, line)
-        if item_id not in items:
-            raise ReadError(path, f"unknown item_id '{item_id}' (not in the {track.name} track)", line=line,
-                            field="item_id")
+        item = known_item(row, track, path, line)
+        item_id, stream = item.item_id, track.streams.get(item.participant_id)
         if item_id in run.rankings:
             raise ReadError(path, f"item_id '{item_id}' appears twice", line=line, field="item_id")
-        item, stream = items[item_id], track.streams.get(items[item_id].participant_id)
         ranking = field(row, "ranking", (list,), path, line)
         positions = []
         for k, dayid in enumerate(ranking):

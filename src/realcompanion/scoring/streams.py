@@ -18,7 +18,7 @@ class Stream:
     senders: np.ndarray
     texts: list[str]
     timestamps: list[str]
-    position: dict[str, int] = field(default_factory=dict)
+    position: dict[str, int] = field(init=False)
 
     def __post_init__(self):
         self.position = {dayid: i for i, dayid in enumerate(self.dayids)}

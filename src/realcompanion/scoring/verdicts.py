@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..release import ReadError
-from .jsonl import field, rows
+from .jsonl import field, known_item, rows
 from .report import sha256_of
 
 FIELDS = {
@@ -33,13 +33,10 @@ class Verdicts:
 def read_verdicts(path, track) -> Verdicts:
     import pandas as pd
 
-    lines, items = rows(path), track.by_id
+    lines = rows(path)
     records, judge, seen = [], None, {}
     for line, row in lines:
-        item_id = field(row, "item_id", (str,), path, line)
-        if item_id not in items:
-            raise ReadError(path, f"unknown item_id '{item_id}' (not in the {track.name} track)", line=line,
-                            field="item_id")
+        item_id = known_item(row, track, path, line).item_id
         condition = field(row, "condition", (str,), path, line)
         if (item_id, condition) in seen:
             raise ReadError(path, f"'{item_id}' under '{condition}' is already judged at line "

@@ -51,7 +51,7 @@ def test_html_report_names_the_failure_offline_and_writes_only_into_dir(specimen
     assert item_id in page and "not what the participant wrote" in page
     pages = list(out.rglob("*.html"))
     assert not [p for p in pages if REMOTE_ASSET.search(p.read_text(encoding="utf-8"))]
-    assert not [p for p in pages if INJECTED in p.read_text(encoding="utf-8")], "release text reached the page unescaped"
+    assert not [p for p in pages if INJECTED in p.read_text(encoding="utf-8")], "release text reached a page raw"
     assert digest(specimen) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cwd", "docs", "home", "release"]
     assert not any(cwd.iterdir()) and not any(home.iterdir())

@@ -39,6 +39,15 @@ class Context:
         self.vocab = release.schemas.vocabulary
         self._frames: dict[str, pd.DataFrame] = {}
 
+    def warm(self) -> None:
+        """Compute the shared views once, before worker processes fork and inherit them."""
+        from realcompanion.schemas import RESOURCES
+
+        for name in RESOURCES:
+            self.frame(name)
+        for view in ("messages", "citations", "claim_evidence", "cited_claims", "probe_turns"):
+            getattr(self, view)
+
     def table(self, name: str) -> pa.Table:
         return self.release.table(name)
 
@@ -78,7 +87,8 @@ class Context:
         """The source stream indexed by dayid, with local date (the timestamp's own) and UTC instant."""
         frame = self.frame("source").copy()
         frame["date"] = frame["timestamp"].str.slice(0, 10)
-        frame["instant"] = pd.to_datetime(frame["timestamp"], utc=True, format="ISO8601")
+        instant = pc.cast(self.table("source").column("timestamp"), pa.timestamp("s", tz="UTC"))
+        frame["instant"] = instant.to_pandas().to_numpy()
         return frame.set_index("dayid", drop=False)
 
     def join_messages(self, cited: pd.DataFrame, on: str = "value") -> pd.DataFrame:

@@ -76,14 +76,14 @@ def _expectation_type():
             # GE's own statement gives a percentage of one table's rows; a rule's failures may span files.
             info, count = result.exception_info, result.result.get("unexpected_count", 0)
             if info.get("raised_exception"):
-                template, params, kind = "$reason", {"reason": info["exception_message"]}, "warning"
+                template, kind = "$reason", "warning"
             elif count > SHOWN:
-                template, params, kind = "first $shown of $count failing rows", {"shown": SHOWN, "count": count}, "danger"
+                template, kind = "first $shown of $count failing rows", "danger"
             else:
                 return []
             return [RenderedStringTemplateContent(content_block_type="string_template", string_template={
-                "template": template, "params": params, "tag": "p",
-                "styling": {"classes": [f"text-{kind}"], "params": {}}})]
+                "template": template, "tag": "p", "styling": {"classes": [f"text-{kind}"], "params": {}},
+                "params": {"reason": info.get("exception_message"), "shown": SHOWN, "count": count}})]
 
         @classmethod
         @renderer(renderer_type=LegacyDiagnosticRendererType.UNEXPECTED_TABLE)
@@ -155,15 +155,16 @@ def render_html(report, path, out_dir) -> Path:
         suites.append((family, outcomes, key))
     context.build_data_docs(site_names=[SITE], build_index=False)
 
-    def page(key) -> str:
-        url = context.get_docs_sites_urls(resource_identifier=key, site_name=SITE)[0]["site_url"]
-        return Path(url2pathname(urlparse(url).path)).relative_to(out_dir).as_posix()
+    def page(identifier) -> Path:
+        url = context.get_docs_sites_urls(resource_identifier=identifier, site_name=SITE)[0]["site_url"]
+        return Path(url2pathname(urlparse(url).path))
 
+    for family, _, key in suites:
+        for written in (page(key), page(ExpectationSuiteIdentifier(family))):
+            written.write_text(REMOTE.sub("", written.read_text(encoding="utf-8")), encoding="utf-8")
     index = out_dir / "index.html"
-    index.write_text(_index(report, [(family, outcomes, page(key)) for family, outcomes, key in suites], failures),
-                     encoding="utf-8")
-    for html in out_dir.rglob("*.html"):
-        html.write_text(REMOTE.sub("", html.read_text(encoding="utf-8")), encoding="utf-8")
+    links = [(family, outcomes, page(key).relative_to(out_dir).as_posix()) for family, outcomes, key in suites]
+    index.write_text(REMOTE.sub("", _index(report, links, failures)), encoding="utf-8")
     return index
 
 

@@ -1,14 +1,16 @@
 """Run the catalogue over a release and collect one report.
 
 Order: resource paths are checked before anything is read (INT3); each table is
-read once (an unreadable file raises `ReadError`, exit 2); the structure rules
-run; a resource with a structure error is withheld from the rules that read it
-(they are reported as skipped, with the reason); frame rules run as pandera
-checks, one schema per resource; release rules run as joins. Nothing is
-written to the release folder.
+read once (an unreadable file raises `ReadError`, exit 2); then every rule runs,
+frame rules as pandera checks (one schema per resource) and release rules as
+joins, on both cores for large releases. A rule reading a resource that failed
+a structure rule is reported as skipped, with the reason, so a type error is
+reported once, as itself. Nothing is written to the release folder.
 """
 from __future__ import annotations
 
+import multiprocessing
+import os
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -106,13 +108,58 @@ def _frame_outcomes(ctx: Context, resource: str, rules: list[Rule]) -> list[Outc
     return out
 
 
-def _guarded(rule: Rule, ctx: Context) -> Outcome:
+def _crashed(rule: Rule, exc: Exception) -> Outcome:
+    """A rule that cannot evaluate this release is a failure to report, not a crash."""
+    return Outcome(rule, pd.DataFrame(columns=FAILURE_COLUMNS), skipped=f"could not be evaluated: {exc}",
+                   crashed=True)
+
+
+def _run_unit(unit) -> list[Outcome]:
+    """One unit of work: all frame rules of a resource (one pandera schema), or one release rule."""
+    resource, rules = unit
     try:
-        found = rule.check(ctx)
-    except Exception as exc:  # a rule that cannot evaluate this release is a failure to report, not a crash
-        return Outcome(rule, pd.DataFrame(columns=FAILURE_COLUMNS), skipped=f"could not be evaluated: {exc}",
-                       crashed=True)
-    return Outcome(rule, found.reset_index(drop=True))
+        if resource:
+            return _frame_outcomes(_CTX, resource, rules)
+        return [Outcome(rules[0], rules[0].check(_CTX).reset_index(drop=True))]
+    except Exception as exc:  # noqa: BLE001 - see _crashed
+        return [_crashed(rule, exc) for rule in rules]
+
+
+# Below this many rows, forking workers costs more than the second core saves.
+PARALLEL_MIN_ROWS = 200_000
+_CTX: Context | None = None
+
+
+def _execute(ctx: Context, rules: list[Rule], progress, rows: int = 0) -> list[Outcome]:
+    """Run rules as units, on every core for large releases (forked workers inherit the read tables)."""
+    global _CTX
+    frame_units: dict[str, list[Rule]] = {}
+    units = []
+    for rule in rules:
+        if rule.kind == "frame":
+            frame_units.setdefault(rule.resource, []).append(rule)
+        else:
+            units.append((None, [rule]))
+    units = [*frame_units.items(), *units]
+    workers = min(os.cpu_count() or 1, len(units)) if rows >= PARALLEL_MIN_ROWS else 1
+    _CTX, out = ctx, []
+    try:
+        if workers > 1:
+            ctx.warm()
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                results = pool.imap_unordered(_run_unit, units)
+                for outcomes in results:
+                    out += outcomes
+                    if progress:
+                        progress(len(outcomes))
+        else:
+            for unit in units:
+                out += _run_unit(unit)
+                if progress:
+                    progress(len(unit[1]))
+    finally:
+        _CTX = None
+    return out
 
 
 def validate(path=".", rules: str | None = None, progress=None) -> Report:
@@ -120,37 +167,26 @@ def validate(path=".", rules: str | None = None, progress=None) -> Report:
     release = Release(path)
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
     chosen = select(rules)
-    chosen_ids = {r.id for r in chosen}
     ctx = Context(release)
-    escaping = escapes(release)
-    by_id = {r.id: r for r in select(None)}
-    if escaping:
-        report.outcomes.append(_guarded(by_id["INT3"], ctx))
+    if escapes(release):
+        report.outcomes = _execute(ctx, [r for r in select(None) if r.id == "INT3"], progress)
         return report
-    for name in RESOURCES:
-        release.table(name)
-    structure = [_guarded(by_id[i], ctx) for i in STRUCTURE_RULES]
-    blocked = {res for o in structure for res in o.failures["resource"].unique()} | set(release.invalid_rows)
-    report.outcomes += [o for o in structure if o.rule.id in chosen_ids or not o.passed]
-    pending = [r for r in chosen if r.id not in STRUCTURE_RULES]
-    ready = [r for r in pending if not set(r.reads) & blocked]
-    for rule in pending:
-        if rule not in ready:
-            reason = "skipped: " + ", ".join(sorted(set(rule.reads) & blocked)) + " failed structure"
-            report.outcomes.append(Outcome(rule, pd.DataFrame(columns=FAILURE_COLUMNS), skipped=reason))
-    frame_rules: dict[str, list[Rule]] = {}
-    for rule in ready:
-        if rule.kind == "frame":
-            frame_rules.setdefault(rule.resource, []).append(rule)
-    for resource, rules_ in frame_rules.items():
-        report.outcomes += _frame_outcomes(ctx, resource, rules_)
-        if progress:
-            progress(len(rules_))
-    for rule in ready:
-        if rule.kind == "release":
-            report.outcomes.append(_guarded(rule, ctx))
-            if progress:
-                progress(1)
+    rows = sum(release.table(name).num_rows for name in RESOURCES)
+    structure_ids = set(STRUCTURE_RULES)
+    outcomes = _execute(ctx, [r for r in select(None) if r.id in structure_ids]
+                        + [r for r in chosen if r.id not in structure_ids], progress, rows)
+    blocked = {res for o in outcomes if o.rule.id in structure_ids for res in o.failures["resource"].unique()}
+    blocked |= set(release.invalid_rows)
+    chosen_ids = {r.id for r in chosen}
+    for o in outcomes:
+        if o.rule.id in structure_ids:
+            if o.rule.id in chosen_ids or not o.passed:
+                report.outcomes.append(o)
+        elif set(o.rule.reads) & blocked:
+            reason = "skipped: " + ", ".join(sorted(set(o.rule.reads) & blocked)) + " failed structure"
+            report.outcomes.append(Outcome(o.rule, pd.DataFrame(columns=FAILURE_COLUMNS), skipped=reason))
+        else:
+            report.outcomes.append(o)
     order = {r.id: i for i, r in enumerate(select(None))}
     report.outcomes.sort(key=lambda o: order[o.rule.id])
     return report

@@ -1,8 +1,8 @@
 """Structure: fields, types and constraints, straight from the schemas in `schemas/`.
 
-These rules run first; a resource that fails one of them is not handed to the
-rules that read it (they are reported as skipped), so a type error is reported
-once, as itself, and not as a cascade of downstream failures.
+A resource that fails one of the STRUCTURE_RULES blocks the rules that read it
+(they are reported as skipped), so a type error is reported once, as itself,
+and not as a cascade of downstream failures.
 """
 from __future__ import annotations
 
@@ -25,8 +25,9 @@ def declared_fields(ctx) -> pd.DataFrame:
         key = ctx.release.table_schema(name).get("primaryKey", [None])[0]
         for item in bad:
             row, field = item["row"], item["field"]
-            parts.append(failures(name, [str(row.get(key) or f"line {item['line']}")], field,
-                                  [str(row.get(field, ""))[:80]], f"line {item['line']}: {item['message'][:160]}"))
+            value = str(row.get(field, ""))[:80].encode("utf-8", "backslashreplace").decode()
+            parts.append(failures(name, [str(row.get(key) or f"line {item['line']}")], field, [value],
+                                  f"line {item['line']}: {item['message'][:160]}"))
     return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)
 
 

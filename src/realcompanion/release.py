@@ -16,6 +16,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.json as pajson
 
+from .errors import ReadError
 from .schemas import RESOURCES, Schemas, read_json
 
 _SCALARS = {
@@ -26,15 +27,6 @@ _SCALARS = {
     "datetime": pa.string(),
     "date": pa.string(),
 }
-
-
-class ReadError(Exception):
-    """The package cannot be read; the message is one line naming file, line and field."""
-
-    def __init__(self, file, message, line=None, field=None):
-        self.file, self.line, self.field = str(file), line, field
-        where = self.file + (f":{line}" if line else "") + (f" field '{field}'" if field else "")
-        super().__init__(f"{where}: {message}")
 
 
 def arrow_type(node: dict, schemas: Schemas) -> pa.DataType:
@@ -61,16 +53,29 @@ class Release:
         descriptor = self.root / "datapackage.json"
         if not descriptor.is_file():
             raise ReadError(descriptor, "no such file: not a release folder")
-        try:
-            self.descriptor = read_json(descriptor)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ReadError(descriptor, f"not valid JSON ({exc})") from None
-        if "realcompanion" not in self.descriptor:
-            raise ReadError(descriptor, "no 'realcompanion' block", field="realcompanion")
+        self.descriptor = read_json(descriptor)
+        self._check_descriptor(descriptor)
         self.params = self.descriptor["realcompanion"]
         self.schemas = Schemas(self.root)
         self.invalid_rows: dict[str, list[dict]] = {}
         self._tables: dict[str, pa.Table] = {}
+
+    def _check_descriptor(self, path: Path) -> None:
+        """Frictionless judges the descriptor; resource paths leaving the folder are left to rule INT3."""
+        from frictionless import FrictionlessException, Package
+
+        if not isinstance(self.descriptor, dict) or not isinstance(self.descriptor.get("realcompanion"), dict):
+            raise ReadError(path, "no 'realcompanion' block (an object)", field="realcompanion")
+        try:
+            Package.from_descriptor(self.descriptor, basepath=str(self.root))
+        except FrictionlessException as exc:
+            reasons = [r.message for r in getattr(exc, "reasons", [])] or [exc.error.message]
+            kept = [r for r in reasons if "is not safe" not in r]
+            if kept:
+                raise ReadError(path, kept[0]) from None
+        for res in self.descriptor.get("resources", []):
+            if not isinstance(res.get("schema"), (str, dict)):
+                raise ReadError(path, f"resource '{res.get('name')}' declares no schema", field="schema")
 
     @property
     def version(self) -> str:
@@ -139,7 +144,7 @@ class Release:
         for field in schema:
             try:
                 pa.array([row.get(field.name)], type=field.type)
-            except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
+            except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError) as exc:
                 return {"field": field.name, "message": f"does not fit {field.type}: {exc}"}
         return None
 

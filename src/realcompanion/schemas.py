@@ -14,11 +14,19 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from .errors import ReadError
+
 RESOURCES = ("source", "profile", "persona", "chat", "qa")
 
 
 def read_json(path: Path):
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    """A JSON file of the release; one that cannot be read makes the package unreadable."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ReadError(path, "no such file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, IsADirectoryError) as exc:
+        raise ReadError(path, f"not readable JSON ({exc})") from None
 
 
 def dump_json(obj) -> str:

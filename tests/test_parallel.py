@@ -1,0 +1,20 @@
+"""Large releases are validated on every core; the report must not depend on it."""
+from __future__ import annotations
+
+import json
+
+from realcompanion.stamp import stamp
+from realcompanion.validators import run
+
+
+def test_forked_workers_give_the_same_report(specimen, monkeypatch):
+    path = specimen / "data" / "chat.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[3]["probe"] = "changed"
+    rows[5]["trace"]["C"]["rule"] = "by intuition"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    stamp(specimen)
+    sequential = run.validate(specimen).to_json()
+    monkeypatch.setattr(run, "PARALLEL_MIN_ROWS", 0)
+    parallel = run.validate(specimen).to_json()
+    assert parallel == sequential and {"A", "CAT2"} <= {r["id"] for r in parallel["rules"] if not r["passed"]}

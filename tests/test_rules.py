@@ -173,6 +173,7 @@ CASES = [
     Case("ID1", on_rows("qa", lambda r, root: r["category"] == "unanswerable",
                         lambda r, root: r.update(item_id="U99:Q0001"))),
     Case("FLD1", on_rows("source", uncited_message("companion"), lambda r, root: r.update(text=""))),
+    Case("FLD2", on_rows("source", uncited_message(), lambda r, root: r.update(timestamp=r["timestamp"][:19]))),
     Case("A", on_rows("chat", chat_where(scoreable=True, tier="basic", recent_needed=False),
                       chat_change(probe="Not what was said."))),
     Case("B", on_rows("source", lambda r, root: r["turn"] == 20, lambda r, root: r.update(db_id=1))),

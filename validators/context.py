@@ -87,7 +87,7 @@ class Context:
         """The source stream indexed by dayid, with local date (the timestamp's own) and UTC instant."""
         frame = self.frame("source").copy()
         frame["date"] = frame["timestamp"].str.slice(0, 10)
-        instant = pc.cast(self.table("source").column("timestamp"), pa.timestamp("s", tz="UTC"))
+        instant = pc.cast(self.table("source").column("timestamp"), pa.timestamp("us", tz="UTC"))
         frame["instant"] = instant.to_pandas().to_numpy()
         return frame.set_index("dayid", drop=False)
 

@@ -69,7 +69,7 @@ def gate_c(ctx) -> pd.DataFrame:
     return _report(ctx, bad, why)
 
 
-@release_rule("D", "error", "gate", ("source", "chat", "qa"),
+@release_rule("D", "error", "gate", ("source", "profile", "persona", "chat", "qa"),
               "every cited message precedes its probe (chat) or is at or before asked_after (qa)")
 def gate_d(ctx) -> pd.DataFrame:
     cited = ctx.citations

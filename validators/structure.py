@@ -14,7 +14,9 @@ from realcompanion.schemas import RESOURCES
 from .catalogue import FAILURE_COLUMNS, failures, frame_rule, release_rule
 from .context import ROW_ID
 
-STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3")
+STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3", "FLD2")
+# RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the rule carries it
+RFC3339 = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"
 
 
 @release_rule("SCH1", "error", "structure", RESOURCES,
@@ -99,3 +101,9 @@ def own_participant(ctx) -> pd.DataFrame:
             "a message's text is empty only when it carries a media marker")
 def text_or_media(ctx, frame):
     return (frame["text"].str.len() > 0) | frame["media"].notna()
+
+
+@frame_rule("FLD2", "error", "structure", "source", "timestamp",
+            "a timestamp is RFC 3339 with an explicit UTC offset (its date is the participant's local day)")
+def rfc3339(ctx, frame):
+    return frame["timestamp"].str.match(RFC3339)

@@ -10,7 +10,7 @@ import pandas as pd
 from .catalogue import failures, frame_rule, release_rule
 
 
-@release_rule("V1", "error", "validity", ("profile", "chat"),
+@release_rule("V1", "error", "validity", ("source", "profile", "chat"),
               "sufficiency: every grounding_dayids entry is in the row's recorded context "
               "(recent_context, episode_refs, or evidence of profile_refs)")
 def sufficiency(ctx) -> pd.DataFrame:

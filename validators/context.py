@@ -67,6 +67,10 @@ class Context:
     def series(self, name: str, path: str) -> pd.Series:
         return self.column(name, path).to_pandas(types_mapper=pd.ArrowDtype)
 
+    def readings(self) -> tuple[pd.Series, pd.Series, pd.Series]:
+        """memory_bearing under the recorded, strict and strict2 readings."""
+        return tuple(self.series("chat", f"memory_bearing.{r}") for r in ("recorded", "strict", "strict2"))
+
     def row_ids(self, name: str) -> pd.Series:
         if name == "persona":
             frame = self.frame(name)

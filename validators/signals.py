@@ -65,9 +65,7 @@ def trace_copies(ctx, frame):
             "on recorded memory-bearing rows the readings recompute from the on-screen verdict: "
             "strict = not clear, strict2 = not_on_screen")
 def readings(ctx, frame):
-    recorded = ctx.series("chat", "memory_bearing.recorded")
-    strict = ctx.series("chat", "memory_bearing.strict")
-    strict2 = ctx.series("chat", "memory_bearing.strict2")
+    recorded, strict, strict2 = ctx.readings()
     verdict = frame["on_screen"]
     ok = (strict == (verdict != "clear")) & (strict2 == (verdict == "not_on_screen"))
     return ~recorded | ok.fillna(False)

@@ -81,9 +81,7 @@ def cited_layer(ctx) -> pd.DataFrame:
             "refutation only demotes: strict2 implies strict implies recorded, and trace B's removed references are "
             "not among the final ones")
 def only_demotes(ctx, frame):
-    recorded = ctx.series("chat", "memory_bearing.recorded")
-    strict = ctx.series("chat", "memory_bearing.strict")
-    strict2 = ctx.series("chat", "memory_bearing.strict2")
+    recorded, strict, strict2 = ctx.readings()
     nested = (~strict2 | strict) & (~strict | recorded)
     final = [set(a) | set(b) | set(c) for a, b, c in zip(
         ctx.series("chat", "required_context.recent_context").tolist(),

@@ -9,7 +9,6 @@ failure, reported row by row by the structural rules.
 """
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pyarrow as pa
 import pyarrow.json as pajson
 
 from .errors import ReadError
+from .jsonlines import objects
 from .schemas import RESOURCES, Schemas, read_json
 
 _SCALARS = {
@@ -120,7 +120,7 @@ class Release:
         try:
             return pajson.read_json(path, parse_options=options)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
-            rows = self._parse_lines(path)
+            rows = objects(path)
         from .nested import row_validator
 
         validate, good = row_validator(self, name), []
@@ -147,25 +147,3 @@ class Release:
             except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError) as exc:
                 return {"field": field.name, "message": f"does not fit {field.type}: {exc}"}
         return None
-
-    @staticmethod
-    def _parse_lines(path: Path) -> list[tuple[int, dict]]:
-        rows = []
-        with open(path, encoding="utf-8", errors="strict") as handle:
-            try:
-                for number, text in enumerate(handle, 1):
-                    if not text.strip():
-                        raise ReadError(path, "empty line", line=number)
-                    try:
-                        row = json.loads(text)
-                    except json.JSONDecodeError as exc:
-                        raise ReadError(path, f"malformed JSON ({exc.msg} at column {exc.colno})", line=number) from None
-                    if not isinstance(row, dict):
-                        raise ReadError(path, "a line must hold one JSON object", line=number)
-                    rows.append((number, row))
-            except UnicodeDecodeError as exc:
-                raise ReadError(path, f"not UTF-8 ({exc.reason})") from None
-        return rows
-
-    def all_tables(self) -> dict[str, pa.Table]:
-        return {name: self.table(name) for name in RESOURCES}

@@ -7,32 +7,14 @@ declarations - (name, accepted types, required) - read by `field`.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
+from ..jsonlines import objects
 from ..release import ReadError
 
 
 def rows(path) -> list[tuple[int, dict]]:
     """(line number, object) for every non-blank line of `path`."""
-    path = Path(path)
-    if not path.is_file():
-        raise ReadError(path, "no such file")
-    out = []
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for number, text in enumerate(handle, 1):
-                if not text.strip():
-                    continue
-                try:
-                    row = json.loads(text)
-                except json.JSONDecodeError as exc:
-                    raise ReadError(path, f"malformed JSON ({exc.msg} at column {exc.colno})", line=number) from None
-                if not isinstance(row, dict):
-                    raise ReadError(path, "a line must hold one JSON object", line=number)
-                out.append((number, row))
-    except UnicodeDecodeError as exc:
-        raise ReadError(path, f"not UTF-8 ({exc.reason})") from None
-    return out
+    return objects(path, blank_lines_allowed=True)
 
 
 def problem(value, kinds: tuple, choices=None) -> str | None:

@@ -67,6 +67,12 @@ class Context:
     def series(self, name: str, path: str) -> pd.Series:
         return self.column(name, path).to_pandas(types_mapper=pd.ArrowDtype)
 
+    def same_lists(self, name: str, left: str, right: str) -> np.ndarray:
+        """Row by row, whether two list columns hold the same items in the same order (nulls equal)."""
+        joined = [pc.binary_join(self.column(name, p).combine_chunks(), "\x1f") for p in (left, right)]
+        both_null = pc.and_(pc.is_null(joined[0]), pc.is_null(joined[1]))
+        return pc.or_(both_null, pc.fill_null(pc.equal(*joined), False)).to_numpy(zero_copy_only=False)
+
     def readings(self) -> tuple[pd.Series, pd.Series, pd.Series]:
         """memory_bearing under the recorded, strict and strict2 readings."""
         return tuple(self.series("chat", f"memory_bearing.{r}") for r in ("recorded", "strict", "strict2"))

@@ -7,11 +7,6 @@ import pandas as pd
 from .catalogue import failures, frame_rule, release_rule
 
 
-def _lists_equal(a: pd.Series, b: pd.Series) -> pd.Series:
-    return pd.Series([list(x) == list(y) if x is not None and y is not None else x is y
-                      for x, y in zip(a.tolist(), b.tolist())], index=a.index)
-
-
 @release_rule("REF1", "warning", "referent", ("source", "profile", "chat"),
               "the trace A referent_text is present in the probe or the turns the row cites (lexical check)")
 def referent(ctx) -> pd.DataFrame:
@@ -57,7 +52,7 @@ def recent_needed(ctx, frame):
 def trace_copies(ctx, frame):
     gold = ctx.series("chat", "trace.D.gold_response")
     same_gold = (gold == frame["gold_response"]).fillna(False) | (gold.isna() & frame["gold_response"].isna())
-    same_grounding = _lists_equal(ctx.series("chat", "trace.D.grounding_dayids"), frame["grounding_dayids"])
+    same_grounding = ctx.same_lists("chat", "trace.D.grounding_dayids", "grounding_dayids")
     return (ctx.series("chat", "trace.A.locus") == frame["locus"]) & same_gold & same_grounding
 
 
@@ -79,8 +74,8 @@ def withdrawn_is_failed_e(ctx, frame):
 
 @frame_rule("CAT1", "error", "category", "chat", "category", "the category belongs to its tier")
 def category_in_tier(ctx, frame):
-    allowed = {(t, c) for t, cats in ctx.vocab["chat_category"].items() for c in cats}
-    return pd.Series([(t, c) in allowed for t, c in zip(frame["tier"], frame["category"])], index=frame.index)
+    allowed = [f"{t}/{c}" for t, cats in ctx.vocab["chat_category"].items() for c in cats]
+    return (frame["tier"] + "/" + frame["category"]).isin(allowed)
 
 
 @frame_rule("CAT2", "error", "category", "chat", "trace.C",

@@ -83,10 +83,8 @@ def cited_layer(ctx) -> pd.DataFrame:
 def only_demotes(ctx, frame):
     recorded, strict, strict2 = ctx.readings()
     nested = (~strict2 | strict) & (~strict | recorded)
-    final = [set(a) | set(b) | set(c) for a, b, c in zip(
-        ctx.series("chat", "required_context.recent_context").tolist(),
-        ctx.series("chat", "required_context.episode_refs").tolist(),
-        ctx.series("chat", "required_context.profile_refs").tolist())]
-    removed = ctx.series("chat", "trace.B.removed").tolist()
-    disjoint = pd.Series([not (set(r) & f) for r, f in zip(removed, final)], index=frame.index)
-    return nested & disjoint
+    final = pd.concat([ctx.exploded("chat", f"required_context.{p}")
+                       for p in ("recent_context", "episode_refs", "profile_refs")])
+    removed = ctx.exploded("chat", "trace.B.removed")
+    readded = removed.merge(final, on=["idx", "value"])["idx"].unique()
+    return nested & ~frame.index.isin(readded)

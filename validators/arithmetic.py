@@ -126,7 +126,7 @@ def long_range(ctx) -> pd.DataFrame:
     qa = ctx.frame("qa")
     earliest = pd.to_datetime(_qa_evidence(ctx).groupby("idx")["date"].min())
     first = pd.Series(range(len(qa))).map(earliest)
-    asked = pd.to_datetime(qa["asked_after"].map(ctx.messages["date"]))
+    asked = pd.to_datetime(ctx.lookup(qa["asked_after"], "date"))
     span = (asked.to_numpy() - first.to_numpy()) / np.timedelta64(1, "D")
     bad = (qa["category"] == "long_range").to_numpy() & ~(span >= ctx.params["long_range_min_days"])
     return failures("qa", qa["item_id"][bad], "evidence", [f"{s:.0f} days" for s in span[bad]],

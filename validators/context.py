@@ -45,7 +45,7 @@ class Context:
 
         for name in RESOURCES:
             self.frame(name)
-        for view in ("messages", "citations", "claim_evidence", "cited_claims", "probe_turns"):
+        for view in ("messages", "_message_index", "citations", "claim_evidence", "cited_claims", "probe_turns"):
             getattr(self, view)
 
     def table(self, name: str) -> pa.Table:
@@ -98,19 +98,36 @@ class Context:
         frame = self.frame("source").copy()
         frame["date"] = frame["timestamp"].str.slice(0, 10)
         instant = pc.cast(self.table("source").column("timestamp"), pa.timestamp("us", tz="UTC"))
-        frame["instant"] = instant.to_pandas().to_numpy()
+        frame["instant"] = pc.cast(instant, pa.timestamp("us")).to_numpy()  # naive UTC: numpy-native, fast
         return frame.set_index("dayid", drop=False)
+
+    @cached_property
+    def _message_index(self) -> pd.Index:
+        """dayid -> position; pandas builds the hash table once and every lookup reuses it."""
+        return pd.Index(self.table("source").column("dayid").to_numpy(zero_copy_only=False))
+
+    def locate(self, dayids) -> np.ndarray:
+        """Positions of the named messages in `messages` (-1 where an id does not resolve)."""
+        return self._message_index.get_indexer(np.asarray(dayids, dtype=object))
+
+    def lookup(self, dayids: pd.Series, column: str) -> pd.Series:
+        """A column of the messages named by `dayids`, aligned with them (null where an id does not resolve)."""
+        taken = self.messages[column].array.take(self.locate(dayids), allow_fill=True)
+        return pd.Series(taken, index=dayids.index)
 
     def join_messages(self, cited: pd.DataFrame, on: str = "value") -> pd.DataFrame:
         """Attach the cited message's participant, turn, date, session, text; drops ids that do not resolve."""
-        cols = ["participant_id", "turn", "date", "session", "text", "sender"]
-        return cited.merge(self.messages[cols].rename(columns={"participant_id": "msg_pid"}),
-                           left_on=on, right_index=True, how="inner")
+        position = self.locate(cited[on])
+        found = cited[position >= 0].copy()
+        rows = self.messages.iloc[position[position >= 0]]
+        for column in ("participant_id", "turn", "date", "session", "text", "sender"):
+            found["msg_pid" if column == "participant_id" else column] = rows[column].to_numpy()
+        return found
 
     @cached_property
     def probe_turns(self) -> pd.Series:
         """Turn of each chat row's probe (NaN when the probe does not resolve)."""
-        return self.frame("chat")["probe_dayid"].map(self.messages["turn"]).astype("float64")
+        return self.lookup(self.frame("chat")["probe_dayid"], "turn").astype("float64")
 
     @cached_property
     def claim_evidence(self) -> pd.DataFrame:

@@ -21,10 +21,9 @@ def _report(ctx, bad: pd.DataFrame, message) -> pd.DataFrame:
 @release_rule("A", "error", "gate", ("chat", "source"), "the probe is a real user turn, reproduced verbatim")
 def gate_a(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
-    msgs = ctx.messages
-    found = chat["probe_dayid"].isin(msgs.index)
-    text = chat["probe_dayid"].map(msgs["text"])
-    sender = chat["probe_dayid"].map(msgs["sender"])
+    found = pd.Series(ctx.locate(chat["probe_dayid"]) >= 0, index=chat.index)
+    text = ctx.lookup(chat["probe_dayid"], "text")
+    sender = ctx.lookup(chat["probe_dayid"], "sender")
     bad = found & ((text != chat["probe"]).fillna(True) | (sender != "user").fillna(True))
     why = np.where((sender[bad] != "user").fillna(True), "probe message is not a user turn",
                    "probe differs from the text of probe_dayid")
@@ -62,7 +61,7 @@ def gate_b(ctx) -> pd.DataFrame:
 def gate_c(ctx) -> pd.DataFrame:
     cited = ctx.citations
     claims = ctx.frame("profile").set_index("claim_id")["participant_id"]
-    owner = cited["value"].map(ctx.messages["participant_id"]).fillna(cited["value"].map(claims))
+    owner = ctx.lookup(cited["value"], "participant_id").fillna(cited["value"].map(claims))
     bad = cited[owner.isna() | (owner != cited["pid"])]
     why = np.where(owner[bad.index].isna(), "cited identifier does not exist",
                    "cited identifier belongs to another participant")
@@ -73,10 +72,10 @@ def gate_c(ctx) -> pd.DataFrame:
               "every cited message precedes its probe (chat) or is at or before asked_after (qa)")
 def gate_d(ctx) -> pd.DataFrame:
     cited = ctx.citations
-    turn = cited["value"].map(ctx.messages["turn"]).astype("float64")
+    turn = ctx.lookup(cited["value"], "turn").astype("float64")
     anchors = {
         "chat": ctx.probe_turns - 0.5,  # strictly before the probe
-        "qa": ctx.frame("qa")["asked_after"].map(ctx.messages["turn"]).astype("float64"),
+        "qa": ctx.lookup(ctx.frame("qa")["asked_after"], "turn").astype("float64"),
     }
     parts = []
     for resource, anchor in anchors.items():

@@ -16,7 +16,7 @@ def referent(ctx) -> pd.DataFrame:
         ctx.exploded("chat", "required_context.episode_refs"),
         ctx.cited_claims[["idx", "dayid"]].rename(columns={"dayid": "value"}),
     ])
-    text = cited["value"].map(ctx.messages["text"]).fillna("").str.lower()
+    text = ctx.lookup(cited["value"], "text").fillna("").str.lower()
     corpus = text.groupby(cited["idx"].to_numpy()).agg(" ".join)
     corpus = (chat["probe"].str.lower() + " " + corpus.reindex(range(len(chat))).fillna("").to_numpy())
     referent_text = ctx.series("chat", "trace.A.referent_text")

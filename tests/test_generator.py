@@ -103,3 +103,12 @@ def test_paper_scale_release_has_the_paper_counts_and_passes(tmp_path):
     release = Release(tmp_path / "paper")
     assert release.params["rows"] == PAPER_TOTALS
     assert validate(tmp_path / "paper").errors == 0
+
+
+def test_claim_evidence_contains_what_the_claim_says(repo):
+    source = {json.loads(line)["dayid"]: json.loads(line)["text"].lower()
+              for line in (repo / "data" / "source.jsonl").read_text().splitlines()}
+    claims = [json.loads(line) for line in (repo / "data" / "profile.jsonl").read_text().splitlines()]
+    missing = [(c["claim_id"], d) for c in claims for d in c["evidence"] or []
+               if c["text"].rstrip(".").split()[-1].lower() not in source[d]]
+    assert missing == [] and sum(bool(c["evidence"]) for c in claims) > 100

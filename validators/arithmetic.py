@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from realcompanion.stamp import participant_counts
+
 from .catalogue import FAILURE_COLUMNS, failures, frame_rule, release_rule
 
 
@@ -32,11 +34,11 @@ def no_stratum_exception(ctx, frame):
 def counts_reconcile(ctx) -> pd.DataFrame:
     declared = ctx.params.get("participants", {})
     rows = []
-    streams = set(ctx.frame("source")["participant_id"].astype(str))
+    streams = participant_counts(ctx.table("source"))
     for name in ("source", "profile", "persona", "chat", "qa"):
-        actual = ctx.frame(name)["participant_id"].astype(str).value_counts()
-        for pid in sorted(set(actual.index) | {p for p, c in declared.items() if name in c}):
-            want, got = declared.get(pid, {}).get(name), int(actual.get(pid, 0))
+        actual = participant_counts(ctx.table(name))
+        for pid in sorted(set(actual) | {p for p, c in declared.items() if name in c}):
+            want, got = declared.get(pid, {}).get(name), actual.get(pid, 0)
             if want != got:
                 rows.append((name, pid, "participant_id", got, f"declared {want} rows, found {got}"))
             elif pid not in streams:

@@ -119,9 +119,9 @@ class Context:
         """Attach the cited message's participant, turn, date, session, text; drops ids that do not resolve."""
         position = self.locate(cited[on])
         found = cited[position >= 0].copy()
-        rows = self.messages.iloc[position[position >= 0]]
         for column in ("participant_id", "turn", "date", "session", "text", "sender"):
-            found["msg_pid" if column == "participant_id" else column] = rows[column].to_numpy()
+            values = self.messages[column].array.take(position[position >= 0])
+            found["msg_pid" if column == "participant_id" else column] = values
         return found
 
     @cached_property

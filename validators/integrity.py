@@ -86,11 +86,12 @@ def personal_data(ctx) -> pd.DataFrame:
         frame, ids = ctx.frame(name), ctx.row_ids(name)
         for field in fields:
             text = frame[field].fillna("")
+            text = text[text.str.contains("|".join(patterns.values()), regex=True)]  # one pass, then name it
             for label, pattern in patterns.items():
                 hit = text.str.contains(pattern, regex=True)
                 if hit.any():
-                    parts.append(failures(name, ids[hit], field, text[hit].str.extract(f"({pattern})")[0],
-                                          f"looks like a {label}"))
+                    found = text[hit].str.extract(f"({pattern})")[0]
+                    parts.append(failures(name, ids.loc[found.index], field, found, f"looks like a {label}"))
     return pd.concat(parts) if parts else _rows([])
 
 

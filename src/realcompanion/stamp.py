@@ -22,6 +22,11 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def participant_counts(table) -> dict[str, int]:
+    """Rows per participant_id of one resource's table."""
+    return {c["values"]: c["counts"] for c in table.column("participant_id").value_counts().to_pylist()}
+
+
 def declared(release: Release) -> dict:
     """The generated part of the `realcompanion` block, computed from the files."""
     rows, per_participant, hashes = {}, {}, {}
@@ -29,9 +34,8 @@ def declared(release: Release) -> dict:
         table = release.table(name)
         with open(release.path(name), "rb") as handle:
             rows[name] = sum(1 for _ in handle)
-        counts = table.column("participant_id").value_counts().to_pylist()
-        for item in sorted(counts, key=lambda c: c["values"]):
-            per_participant.setdefault(item["values"], {})[name] = item["counts"]
+        for pid, count in sorted(participant_counts(table).items()):
+            per_participant.setdefault(pid, {})[name] = count
         hashes[release.resource(name)["path"]] = sha256_of(release.path(name))
     return {"rows": rows, "participants": per_participant, "sha256": hashes}
 

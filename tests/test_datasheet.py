@@ -5,11 +5,11 @@ import re
 import shutil
 
 import pytest
+from realcompanion.validators.catalogue import all_rules
 
 from realcompanion import datasheet
 from realcompanion.cli import main
 from realcompanion.release import Release
-from realcompanion.validators.catalogue import all_rules
 
 SECTIONS = ("Motivation", "Composition", "Collection process", "Preprocessing, cleaning and labelling", "Uses",
             "Distribution", "Maintenance", "Format decisions", "Validation rules")

@@ -4,8 +4,6 @@ from __future__ import annotations
 import filecmp
 import json
 
-import pytest
-
 from realcompanion.cli import main
 from realcompanion.release import Release
 from realcompanion.schemas import RESOURCES, Schemas, enum_of
@@ -96,8 +94,9 @@ def test_every_tier_category_locus_and_withdrawn_code_in_scoreable_or_withdrawn_
 
 
 def test_paper_scale_release_has_the_paper_counts_and_passes(tmp_path):
-    from realcompanion.synth.plan import PAPER_TOTALS
     from realcompanion.validators.run import validate
+
+    from realcompanion.synth.plan import PAPER_TOTALS
 
     assert main(["synth", str(tmp_path / "paper"), "--paper-scale"]) == 0
     release = Release(tmp_path / "paper")

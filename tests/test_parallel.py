@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import json
 
-from realcompanion.stamp import stamp
 from realcompanion.validators import run
+
+from realcompanion.stamp import stamp
 
 
 def test_forked_workers_give_the_same_report(specimen, monkeypatch):

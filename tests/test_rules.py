@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-from realcompanion.stamp import stamp
 from realcompanion.validators.catalogue import all_rules
 from realcompanion.validators.run import validate
+
+from realcompanion.stamp import stamp
 
 
 def read(root: Path, name: str) -> list[dict]:

@@ -7,8 +7,14 @@ import shutil
 import pytest
 
 from realcompanion.cli import main
-from realcompanion.scoring.reconstruction import agreement, normalize, persona_units, prf, profile_units, \
-    normalized_match
+from realcompanion.scoring.reconstruction import (
+    agreement,
+    normalize,
+    normalized_match,
+    persona_units,
+    prf,
+    profile_units,
+)
 
 CATEGORIES = {"openness": "big_five", "pets": "entities", "location": "demographics"}
 REFERENCE_PERSONA = [

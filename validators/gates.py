@@ -6,6 +6,7 @@ import pandas as pd
 
 from .catalogue import FAILURE_COLUMNS, failures, release_rule
 
+
 def _rows(ctx, frame: pd.DataFrame) -> list[str]:
     return [ctx.row_ids(r).iloc[i] for r, i in zip(frame["resource"], frame["idx"])]
 

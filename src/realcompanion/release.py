@@ -17,7 +17,7 @@ import pyarrow.json as pajson
 
 from .errors import ReadError
 from .jsonlines import objects
-from .schemas import RESOURCES, Schemas, read_json
+from .schemas import Schemas, read_json
 
 _SCALARS = {
     "string": pa.string(),

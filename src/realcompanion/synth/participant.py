@@ -314,7 +314,7 @@ class Participant:
         return out
 
     def qa(self) -> list[dict]:
-        rng, cats = self.rng, self.vocab["qa_category"]
+        cats = self.vocab["qa_category"]
         with_ev = [c for c in self.claims if c.evidence]
         out = []
         for n in range(1, self.plan.qa + 1):

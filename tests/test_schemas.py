@@ -1,0 +1,35 @@
+"""The schemas are complete, valid Table Schemas and JSON Schemas, and agree with the vocabulary."""
+from __future__ import annotations
+
+import jsonschema
+import pytest
+from frictionless import Schema
+
+from realcompanion.release import Release
+from realcompanion.schemas import RESOURCES, Schemas, read_json
+
+
+@pytest.mark.parametrize("resource", RESOURCES)
+def test_table_schema_is_valid_and_every_field_is_documented(repo, resource):
+    descriptor = read_json(repo / "schemas" / f"{resource}.schema.json")
+    assert Schema.validate_descriptor(descriptor).valid
+    for field in descriptor["fields"]:
+        assert {"name", "type", "description", "example", "constraints"} <= set(field), field["name"]
+    assert descriptor["primaryKey"]
+
+
+def test_single_field_citations_are_foreign_keys(repo):
+    keys = {(r, fk["fields"][0], fk["reference"]["resource"]) for r in RESOURCES
+            for fk in read_json(repo / "schemas" / f"{r}.schema.json").get("foreignKeys", [])}
+    assert keys == {("chat", "probe_dayid", "source"), ("qa", "asked_after", "source")}
+
+
+def test_nested_schemas_are_valid_json_schemas(repo):
+    for path in Schemas(repo).nested_paths():
+        jsonschema.Draft202012Validator.check_schema(read_json(path))
+
+
+def test_every_declared_resource_reads_with_its_arrow_schema(repo):
+    release = Release(repo)
+    for name in RESOURCES:
+        assert release.table(name).schema.names == [f["name"] for f in release.table_schema(name)["fields"]]

@@ -85,8 +85,7 @@ class Context:
 
     def exploded(self, name: str, path: str) -> pd.DataFrame:
         """One row per list element: `idx` (row position in the resource) and `value`."""
-        column = pa.chunked_array(self.column(name, path).combine_chunks())
-        array = column.chunk(0) if column.num_chunks else pa.array([], pa.list_(pa.string()))
+        array = self.column(name, path).combine_chunks()
         return pd.DataFrame({
             "idx": np.asarray(pc.list_parent_indices(array)),
             "value": pc.list_flatten(array).to_pandas(types_mapper=pd.ArrowDtype),

@@ -166,14 +166,14 @@ def validate(path=".", rules: str | None = None, progress=None) -> Report:
     """Validate the release at `path`; `rules` is a comma-separated list of ids or families."""
     release = Release(path)
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
-    chosen = select(rules)
+    chosen, every = select(rules), select(None)
     ctx = Context(release)
     if escapes(release):
-        report.outcomes = _execute(ctx, [r for r in select(None) if r.id == "INT3"], progress)
+        report.outcomes = _execute(ctx, [r for r in every if r.id == "INT3"], progress)
         return report
     rows = sum(release.table(name).num_rows for name in RESOURCES)
     structure_ids = set(STRUCTURE_RULES)
-    outcomes = _execute(ctx, [r for r in select(None) if r.id in structure_ids]
+    outcomes = _execute(ctx, [r for r in every if r.id in structure_ids]
                         + [r for r in chosen if r.id not in structure_ids], progress, rows)
     blocked = {res for o in outcomes if o.rule.id in structure_ids for res in o.failures["resource"].unique()}
     blocked |= set(release.invalid_rows)
@@ -187,6 +187,6 @@ def validate(path=".", rules: str | None = None, progress=None) -> Report:
             report.outcomes.append(Outcome(o.rule, pd.DataFrame(columns=FAILURE_COLUMNS), skipped=reason))
         else:
             report.outcomes.append(o)
-    order = {r.id: i for i, r in enumerate(select(None))}
+    order = {r.id: i for i, r in enumerate(every)}
     report.outcomes.sort(key=lambda o: order[o.rule.id])
     return report

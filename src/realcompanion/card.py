@@ -5,9 +5,8 @@ which file is which config, and `dataset_info` gives the features that make
 nested fields load as lists and structs instead of opaque JSON. Both are
 generated here from datapackage.json and the schemas (through the same Arrow
 schema `Release` reads with), so the two faces of the package cannot drift.
-The body is hand-written prose; only the blocks between
-`<!-- generated:NAME -->` and `<!-- /generated:NAME -->` are generated, which
-DATASHEET.md reuses. CITATION.cff carries the version and date of
+The body is hand-written prose; only its generated blocks (`generated.py`) are
+rewritten. CITATION.cff carries the version and date of
 datapackage.json; `card --write` keeps them in step.
 """
 from __future__ import annotations
@@ -17,6 +16,7 @@ from functools import partial, reduce
 from operator import getitem
 from typing import Callable
 
+from .generated import block_body, fill_blocks, markdown_table
 from .release import ReadError, Release
 
 CARD = "README.md"
@@ -27,41 +27,8 @@ GENERATED_KEYS = ("pretty_name", "license", "tags", "size_categories", "configs"
 # Hugging Face `size_categories` labels; label i covers totals below 10**(3 + i).
 SIZE_LABELS = ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B",
                "1B<n<10B", "10B<n<100B", "100B<n<1T")
-_BLOCK = re.compile(r"(<!-- generated:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /generated:(?P=name) -->)", re.S)
 _FORMATS = {"datetime": "RFC 3339 date-time with UTC offset", "date": "date, YYYY-MM-DD"}
 _VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
-
-
-# -- generated Markdown blocks (shared with DATASHEET.md) ---------------------
-
-def fill_blocks(text: str, renderers: dict[str, Callable[[], str]]) -> tuple[str, list[str]]:
-    """`text` with every generated block re-rendered, and the blocks that changed, are unknown or are missing.
-
-    Unknown and missing blocks cannot be fixed by rewriting, so they stay listed after a write.
-    """
-    stale, seen = [], set()
-
-    def replace(match):
-        name = match["name"]
-        seen.add(name)
-        if name not in renderers:
-            stale.append(f"{name} (unknown block)")
-            return match.group(0)
-        body = renderers[name]().rstrip("\n") + "\n"
-        if body != match["body"]:
-            stale.append(name)
-        return match.group(1) + body + match.group(4)
-
-    filled = _BLOCK.sub(replace, text)
-    return filled, stale + [f"{name} (markers missing)" for name in renderers if name not in seen]
-
-
-def markdown_table(rows: list[dict]) -> str:
-    """A GitHub-flavoured Markdown table (cells with `|` escaped)."""
-    import pandas as pd
-
-    frame = pd.DataFrame(rows).map(lambda v: str(v).replace("|", "\\|") if isinstance(v, str) else v)
-    return frame.to_markdown(index=False)
 
 
 def status(release: Release) -> str:
@@ -197,7 +164,7 @@ def citation(release: Release) -> str:
 
 def stated_version(text: str) -> str | None:
     """The release version the card's citation block states (its BibTeX `version` field)."""
-    block = next((m["body"] for m in _BLOCK.finditer(text) if m["name"] == "citation"), "")
+    block = block_body(text, "citation")
     match = _VERSION.search(block)
     return match["version"] if match else None
 

@@ -12,7 +12,8 @@ import json
 from functools import partial
 from typing import Callable
 
-from .card import fill_blocks, markdown_table, members, status
+from .card import members, status
+from .generated import fill_blocks, markdown_table
 from .release import ReadError, Release
 from .schemas import enum_of
 

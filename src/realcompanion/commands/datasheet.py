@@ -1,7 +1,7 @@
 """`realcompanion datasheet [PATH] [--check|--write]`: are DATASHEET.md's generated numbers those of the files?"""
 from __future__ import annotations
 
-from .card import add_mode, check_or_write
+from ..generated import add_mode, check_or_write
 
 
 def register(sub):

@@ -16,8 +16,6 @@ from . import text as T
 from .plan import ParticipantPlan
 from .stream import OFFSETS, Message, skeleton
 
-PHASES = "ABCDE"
-
 
 @dataclass
 class Claim:

@@ -103,14 +103,10 @@ def sessions_recompute(ctx) -> pd.DataFrame:
                     "expected session " + expected[bad].astype(str))
 
 
-def _qa_evidence(ctx) -> pd.DataFrame:
-    return ctx.join_messages(ctx.exploded("qa", "evidence"))
-
-
 @release_rule("STR1", "error", "structural", ("source", "qa"), "multi_hop evidence spans at least two sessions")
 def multi_hop(ctx) -> pd.DataFrame:
     qa = ctx.frame("qa")
-    sessions = _qa_evidence(ctx).groupby("idx")["session"].nunique()
+    sessions = ctx.cited("qa", "evidence", "session").groupby("idx")["session"].nunique()
     spans = pd.Series(range(len(qa))).map(sessions).fillna(0)
     bad = (qa["category"] == "multi_hop") & (spans.to_numpy() < 2)
     return failures("qa", qa["item_id"][bad], "evidence", spans[bad.to_numpy()].astype(int).astype(str),
@@ -126,9 +122,9 @@ def knowledge_update(ctx, frame):
               "long_range: from the earliest evidence message to asked_after spans at least long_range_min_days")
 def long_range(ctx) -> pd.DataFrame:
     qa = ctx.frame("qa")
-    earliest = pd.to_datetime(_qa_evidence(ctx).groupby("idx")["date"].min())
+    earliest = pd.to_datetime(ctx.cited("qa", "evidence", "date").groupby("idx")["date"].min())
     first = pd.Series(range(len(qa))).map(earliest)
-    asked = pd.to_datetime(ctx.lookup(qa["asked_after"], "date"))
+    asked = pd.to_datetime(ctx.at(ctx.positions("qa", "asked_after"), "date"))
     span = (asked.to_numpy() - first.to_numpy()) / np.timedelta64(1, "D")
     bad = (qa["category"] == "long_range").to_numpy() & ~(span >= ctx.params["long_range_min_days"])
     return failures("qa", qa["item_id"][bad], "evidence", [f"{s:.0f} days" for s in span[bad]],

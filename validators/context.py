@@ -45,7 +45,7 @@ class Context:
 
         for name in RESOURCES:
             self.frame(name)
-        for view in ("messages", "_message_index", "citations", "claim_evidence", "cited_claims", "probe_turns"):
+        for view in ("messages", "citations", "claim_evidence", "cited_claims", "recorded_context", "probe_turns"):
             getattr(self, view)
 
     def table(self, name: str) -> pa.Table:
@@ -100,60 +100,82 @@ class Context:
         frame["instant"] = pc.cast(instant, pa.timestamp("us")).to_numpy()  # naive UTC: numpy-native, fast
         return frame.set_index("dayid", drop=False)
 
+    def at(self, positions: pd.Series, column: str) -> pd.Series:
+        """A column of the messages at `positions`, aligned with them (null where a position is -1)."""
+        return pd.Series(self.messages[column].array.take(positions.to_numpy(), allow_fill=True), index=positions.index)
+
     @cached_property
-    def _message_index(self) -> pd.Index:
-        """dayid -> position; pandas builds the hash table once and every lookup reuses it."""
-        return pd.Index(self.table("source").column("dayid").to_numpy(zero_copy_only=False))
+    def _citing_fields(self) -> dict[tuple[str, str], pd.DataFrame]:
+        """Each citing field's identifiers: idx (citing row), value, position (of the message; -1: none).
 
-    def locate(self, dayids) -> np.ndarray:
-        """Positions of the named messages in `messages` (-1 where an id does not resolve)."""
-        return self._message_index.get_indexer(np.asarray(dayids, dtype=object))
+        Every cited id of the release is resolved in one Arrow hash lookup against the dayid column.
+        """
+        cells = {}
+        for resource, path in CITATIONS:
+            column = self.column(resource, path).combine_chunks()
+            if pa.types.is_list(column.type):
+                idx, column = np.asarray(pc.list_parent_indices(column)), pc.list_flatten(column)
+            else:
+                idx = np.arange(len(column))
+            present = column.is_valid()
+            cells[resource, path] = (idx[present.to_numpy(zero_copy_only=False)], column.filter(present))
+        values = pa.chunked_array([value for _, value in cells.values()], type=pa.string())
+        found = pc.index_in(values, value_set=self.table("source").column("dayid"))
+        positions = np.split(pc.fill_null(found, -1).to_numpy(), np.cumsum([len(v) for _, v in cells.values()])[:-1])
+        return {key: pd.DataFrame({"idx": idx, "value": pd.Series(value, dtype=pd.ArrowDtype(pa.string())),
+                                   "position": position})
+                for (key, (idx, value)), position in zip(cells.items(), positions)}
 
-    def lookup(self, dayids: pd.Series, column: str) -> pd.Series:
-        """A column of the messages named by `dayids`, aligned with them (null where an id does not resolve)."""
-        taken = self.messages[column].array.take(self.locate(dayids), allow_fill=True)
-        return pd.Series(taken, index=dayids.index)
+    def positions(self, resource: str, path: str) -> pd.Series:
+        """For a single-id field, each row's message position (-1 where the id is null or does not resolve)."""
+        part = self._citing_fields[resource, path]
+        out = np.full(len(self.table(resource)), -1)
+        out[part["idx"].to_numpy()] = part["position"].to_numpy()
+        return pd.Series(out)
 
-    def join_messages(self, cited: pd.DataFrame, on: str = "value") -> pd.DataFrame:
-        """Attach the cited message's participant, turn, date, session, text; drops ids that do not resolve."""
-        position = self.locate(cited[on])
-        found = cited[position >= 0].copy()
-        for column in ("participant_id", "turn", "date", "session", "text", "sender"):
-            values = self.messages[column].array.take(position[position >= 0])
-            found["msg_pid" if column == "participant_id" else column] = values
-        return found
+    @cached_property
+    def probe_positions(self) -> pd.Series:
+        return self.positions("chat", "probe_dayid")
 
     @cached_property
     def probe_turns(self) -> pd.Series:
         """Turn of each chat row's probe (NaN when the probe does not resolve)."""
-        return self.lookup(self.frame("chat")["probe_dayid"], "turn").astype("float64")
+        return self.at(self.probe_positions, "turn").astype("float64")
+
+    def cited(self, resource: str, path: str, *columns: str) -> pd.DataFrame:
+        """The messages one field cites that resolve: idx, value, position and the named message columns."""
+        part = self._citing_fields[resource, path]
+        found = part[part["position"] >= 0].copy()
+        for column in columns:
+            found[column] = self.at(found["position"], column)
+        return found
 
     @cached_property
     def claim_evidence(self) -> pd.DataFrame:
-        """Each profile claim's evidence messages: claim_id, dayid, turn, date."""
-        ev = self.exploded("profile", "evidence")
+        """Each profile claim's evidence messages: claim_id, value (dayid), position, turn, date."""
+        ev = self.cited("profile", "evidence", "turn", "date")
         ev["claim_id"] = self.frame("profile")["claim_id"].to_numpy()[ev["idx"]]
-        return self.join_messages(ev)
+        return ev
 
     @cached_property
     def cited_claims(self) -> pd.DataFrame:
-        """chat rows x profile_refs, with the cited claims' evidence turns (one row per evidence message)."""
+        """chat rows x profile_refs, with the cited claims' evidence (one row per evidence message)."""
         refs = self.exploded("chat", "required_context.profile_refs").rename(columns={"value": "claim_id"})
-        ev = self.claim_evidence[["claim_id", "value", "turn"]].rename(columns={"value": "dayid"})
+        ev = self.claim_evidence[["claim_id", "value", "position", "turn"]].rename(columns={"value": "dayid"})
         return refs.merge(ev, on="claim_id", how="inner")
 
     @cached_property
+    def recorded_context(self) -> pd.DataFrame:
+        """A chat row's recorded context: recent_context, episode_refs and its profile_refs' evidence (idx, value, position)."""
+        own = [self._citing_fields["chat", f"required_context.{f}"] for f in ("recent_context", "episode_refs")]
+        claims = self.cited_claims[["idx", "dayid", "position"]].rename(columns={"dayid": "value"})
+        return pd.concat([*own, claims], ignore_index=True)
+
+    @cached_property
     def citations(self) -> pd.DataFrame:
-        """Every cited identifier: resource, idx (row position), field, value, pid (citing row's participant)."""
+        """Every cited identifier: resource, idx (row position), field, value, position, pid (citing row's participant)."""
         parts = []
-        for resource, path in CITATIONS:
-            column = self.column(resource, path)
-            if str(column.type).startswith("list"):
-                part = self.exploded(resource, path)
-            else:
-                part = pd.DataFrame({"idx": np.arange(len(column)),
-                                     "value": column.to_pandas(types_mapper=pd.ArrowDtype)})
-            part["resource"], part["field"] = resource, path
-            part["pid"] = self.frame(resource)["participant_id"].to_numpy()[part["idx"]]
-            parts.append(part.dropna(subset=["value"]))
+        for (resource, path), part in self._citing_fields.items():
+            parts.append(part.assign(resource=resource, field=path,
+                                     pid=self.frame(resource)["participant_id"].to_numpy()[part["idx"]]))
         return pd.concat(parts, ignore_index=True)

@@ -22,9 +22,8 @@ def _report(ctx, bad: pd.DataFrame, message) -> pd.DataFrame:
 @release_rule("A", "error", "gate", ("chat", "source"), "the probe is a real user turn, reproduced verbatim")
 def gate_a(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
-    found = pd.Series(ctx.locate(chat["probe_dayid"]) >= 0, index=chat.index)
-    text = ctx.lookup(chat["probe_dayid"], "text")
-    sender = ctx.lookup(chat["probe_dayid"], "sender")
+    found = ctx.probe_positions >= 0
+    text, sender = ctx.at(ctx.probe_positions, "text"), ctx.at(ctx.probe_positions, "sender")
     bad = found & ((text != chat["probe"]).fillna(True) | (sender != "user").fillna(True))
     why = np.where((sender[bad] != "user").fillna(True), "probe message is not a user turn",
                    "probe differs from the text of probe_dayid")
@@ -62,7 +61,7 @@ def gate_b(ctx) -> pd.DataFrame:
 def gate_c(ctx) -> pd.DataFrame:
     cited = ctx.citations
     claims = ctx.frame("profile").set_index("claim_id")["participant_id"]
-    owner = ctx.lookup(cited["value"], "participant_id").fillna(cited["value"].map(claims))
+    owner = ctx.at(cited["position"], "participant_id").fillna(cited["value"].map(claims))
     bad = cited[owner.isna() | (owner != cited["pid"])]
     why = np.where(owner[bad.index].isna(), "cited identifier does not exist",
                    "cited identifier belongs to another participant")
@@ -73,10 +72,10 @@ def gate_c(ctx) -> pd.DataFrame:
               "every cited message precedes its probe (chat) or is at or before asked_after (qa)")
 def gate_d(ctx) -> pd.DataFrame:
     cited = ctx.citations
-    turn = ctx.lookup(cited["value"], "turn").astype("float64")
+    turn = ctx.at(cited["position"], "turn").astype("float64")
     anchors = {
         "chat": ctx.probe_turns - 0.5,  # strictly before the probe
-        "qa": ctx.lookup(ctx.frame("qa")["asked_after"], "turn").astype("float64"),
+        "qa": ctx.at(ctx.positions("qa", "asked_after"), "turn").astype("float64"),
     }
     parts = []
     for resource, anchor in anchors.items():
@@ -93,7 +92,7 @@ def gate_e(ctx) -> pd.DataFrame:
     window = ctx.params["recent_window"]
     chat = ctx.frame("chat")
     strict = ctx.series("chat", "memory_bearing.strict").fillna(False).to_numpy(dtype=bool)
-    episodes = ctx.join_messages(ctx.exploded("chat", "required_context.episode_refs"))
+    episodes = ctx.cited("chat", "required_context.episode_refs", "turn")
     episodes["field"] = "required_context.episode_refs"
     claims = ctx.cited_claims.rename(columns={"claim_id": "ref"})
     claims["value"], claims["field"] = claims["ref"], "required_context.profile_refs"

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .catalogue import failures, frame_rule, release_rule
 
@@ -11,14 +13,14 @@ from .catalogue import failures, frame_rule, release_rule
               "the trace A referent_text is present in the probe or the turns the row cites (lexical check)")
 def referent(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
-    cited = pd.concat([
-        ctx.exploded("chat", "required_context.recent_context"),
-        ctx.exploded("chat", "required_context.episode_refs"),
-        ctx.cited_claims[["idx", "dayid"]].rename(columns={"dayid": "value"}),
-    ])
-    text = ctx.lookup(cited["value"], "text").fillna("").str.lower()
-    corpus = text.groupby(cited["idx"].to_numpy()).agg(" ".join)
-    corpus = (chat["probe"].str.lower() + " " + corpus.reindex(range(len(chat))).fillna("").to_numpy())
+    context = ctx.recorded_context
+    context = context[context["position"] >= 0]
+    turns = pa.table({"idx": context["idx"].to_numpy(),
+                      "text": pc.take(ctx.table("source").column("text"), context["position"].to_numpy())})
+    grouped = turns.group_by("idx", use_threads=False).aggregate([("text", "list")])
+    corpus = np.full(len(chat), "", dtype=object)
+    corpus[grouped["idx"].to_numpy()] = pc.binary_join(grouped["text_list"], " ").to_pylist()
+    corpus = chat["probe"].str.lower() + " " + pd.Series(corpus, index=chat.index).str.lower()
     referent_text = ctx.series("chat", "trace.A.referent_text")
     has = referent_text.notna()
     present = [r.lower() in c for r, c in zip(referent_text[has], corpus[has])]

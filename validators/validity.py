@@ -14,13 +14,9 @@ from .catalogue import failures, frame_rule, release_rule
               "sufficiency: every grounding_dayids entry is in the row's recorded context "
               "(recent_context, episode_refs, or evidence of profile_refs)")
 def sufficiency(ctx) -> pd.DataFrame:
-    context = pd.concat([
-        ctx.exploded("chat", "required_context.recent_context"),
-        ctx.exploded("chat", "required_context.episode_refs"),
-        ctx.cited_claims[["idx", "dayid"]].rename(columns={"dayid": "value"}),
-    ])
+    context = ctx.recorded_context[["idx", "value"]].drop_duplicates()
     grounding = ctx.exploded("chat", "grounding_dayids")
-    merged = grounding.merge(context.drop_duplicates(), on=["idx", "value"], how="left", indicator=True)
+    merged = grounding.merge(context, on=["idx", "value"], how="left", indicator=True)
     bad = merged[merged["_merge"] == "left_only"]
     return failures("chat", ctx.frame("chat")["item_id"].to_numpy()[bad["idx"]], "grounding_dayids",
                     bad["value"].astype(str), "grounding message is not in the recorded context")

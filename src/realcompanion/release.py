@@ -46,26 +46,32 @@ def arrow_type(node: dict, schemas: Schemas) -> pa.DataType:
 
 
 class Release:
-    """A release folder: `datapackage.json`, `schemas/`, `data/`."""
+    """A release folder: `datapackage.json`, `schemas/`, `data/`.
 
-    def __init__(self, root="."):
+    Frictionless judges the descriptor on opening; `validate` opens with `check=False` and
+    calls `check_descriptor` beside the table reads, where its Python work costs no wall time.
+    """
+
+    def __init__(self, root=".", *, check: bool = True):
         self.root = Path(root)
         descriptor = self.root / "datapackage.json"
         if not descriptor.is_file():
             raise ReadError(descriptor, "no such file: not a release folder")
         self.descriptor = read_json(descriptor)
-        self._check_descriptor(descriptor)
+        if not isinstance(self.descriptor, dict) or not isinstance(self.descriptor.get("realcompanion"), dict):
+            raise ReadError(descriptor, "no 'realcompanion' block (an object)", field="realcompanion")
+        if check:
+            self.check_descriptor()
         self.params = self.descriptor["realcompanion"]
         self.schemas = Schemas(self.root)
         self.invalid_rows: dict[str, list[dict]] = {}
         self._tables: dict[str, pa.Table] = {}
 
-    def _check_descriptor(self, path: Path) -> None:
+    def check_descriptor(self) -> None:
         """Frictionless judges the descriptor, trusting paths: whether one leaves the folder is rule INT3's call."""
         from frictionless import FrictionlessException, Package, system
 
-        if not isinstance(self.descriptor, dict) or not isinstance(self.descriptor.get("realcompanion"), dict):
-            raise ReadError(path, "no 'realcompanion' block (an object)", field="realcompanion")
+        path = self.root / "datapackage.json"
         try:
             with system.use_context(trusted=True):
                 Package.from_descriptor(self.descriptor, basepath=str(self.root))

@@ -40,13 +40,20 @@ class Context:
         self._frames: dict[str, pd.DataFrame] = {}
 
     def warm(self) -> None:
-        """Compute the shared views once, before worker processes fork and inherit them."""
+        """Compute the shared views once, before worker processes fork and inherit them.
+
+        A view this release cannot yield is left uncomputed: each rule that needs it then
+        fails on its own and is reported as not evaluable.
+        """
         from realcompanion.schemas import RESOURCES
 
         for name in RESOURCES:
             self.frame(name)
-        for view in ("messages", "citations", "claim_evidence", "cited_claims", "recorded_context", "probe_turns"):
-            getattr(self, view)
+        for view in ("messages", "_citing_fields", "claim_evidence", "cited_claims", "recorded_context", "probe_turns"):
+            try:
+                getattr(self, view)
+            except Exception:  # noqa: BLE001, S110 - reported by the rules that read the view
+                pass
 
     def table(self, name: str) -> pa.Table:
         return self.release.table(name)
@@ -93,12 +100,12 @@ class Context:
 
     @cached_property
     def messages(self) -> pd.DataFrame:
-        """The source stream indexed by dayid, with local date (the timestamp's own) and UTC instant."""
+        """The source stream, in file order, with local date (the timestamp's own) and UTC instant."""
         frame = self.frame("source").copy()
         frame["date"] = frame["timestamp"].str.slice(0, 10)
         instant = pc.cast(self.table("source").column("timestamp"), pa.timestamp("us", tz="UTC"))
         frame["instant"] = pc.cast(instant, pa.timestamp("us")).to_numpy()  # naive UTC: numpy-native, fast
-        return frame.set_index("dayid", drop=False)
+        return frame
 
     def at(self, positions: pd.Series, column: str) -> pd.Series:
         """A column of the messages at `positions`, aligned with them (null where a position is -1)."""

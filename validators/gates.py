@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .catalogue import FAILURE_COLUMNS, failures, release_rule
 
@@ -36,10 +38,11 @@ def gate_b(ctx) -> pd.DataFrame:
     m = ctx.messages.sort_values(["participant_id", "turn"]).reset_index(drop=True)
     g = m.groupby("participant_id", sort=False)
     position = g.cumcount()
-    day = m["dayid"].str.slice(-7, -4).astype("int64")  # the pattern fixes the tail: ...:dDDD:SSS
-    seq = m["dayid"].str.slice(-3).astype("int64")
+    dayid = pa.array(m["dayid"].array)  # the pattern fixes the tail: ...:dDDD:SSS
+    day = pc.cast(pc.utf8_slice_codeunits(dayid, -7, -4), pa.int64()).to_numpy(zero_copy_only=False)
+    seq = pc.cast(pc.utf8_slice_codeunits(dayid, -3), pa.int64()).to_numpy(zero_copy_only=False)
     instant = m["instant"]
-    local = pd.to_datetime(m["date"])
+    local = pd.Series(pc.cast(pa.array(m["date"].array), pa.date32()).to_numpy(zero_copy_only=False).astype("datetime64[ns]"))
     first = local.groupby(m["participant_id"]).transform("min")
     expected_day = (local - first).dt.days + 1
     expected_seq = m.groupby(["participant_id", "date"], sort=False).cumcount() + 1

@@ -131,8 +131,8 @@ PARALLEL_MIN_ROWS = 200_000
 _CTX: Context | None = None
 
 
-def _execute(ctx: Context, rules: list[Rule], progress, rows: int = 0) -> list[Outcome]:
-    """Run rules as units, on every core for large releases (forked workers inherit the read tables)."""
+def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False) -> list[Outcome]:
+    """Run rules as units, on every core when `parallel` (forked workers inherit the read tables and views)."""
     global _CTX
     frame_units: dict[str, list[Rule]] = {}
     units = []
@@ -142,11 +142,10 @@ def _execute(ctx: Context, rules: list[Rule], progress, rows: int = 0) -> list[O
         else:
             units.append((None, [rule]))
     units = [*frame_units.items(), *units]
-    workers = min(os.cpu_count() or 1, len(units)) if rows >= PARALLEL_MIN_ROWS else 1
+    workers = min(os.cpu_count() or 1, len(units)) if parallel else 1
     _CTX, out = ctx, []
     try:
         if workers > 1:
-            ctx.warm()
             with multiprocessing.get_context("fork").Pool(workers) as pool:
                 results = pool.imap_unordered(_run_unit, units)
                 for outcomes in results:
@@ -168,33 +167,41 @@ def _judge(release: Release) -> None:
     import pandera.pandas  # noqa: F401 - imported here once, not in every worker
 
 
-def _read(release: Release) -> int | None:
-    """Read every table (None when a path leaves the folder) while a thread judges the descriptor.
+def _prepare(ctx: Context) -> int | None:
+    """Read every table and, for a large release, the shared views, while a thread judges the descriptor.
 
+    Returns the row count, or None when a resource path leaves the folder (nothing is read).
     Frictionless's check and pandera's import are Python work that the GIL-free Arrow reads leave
-    room for. A descriptor Frictionless rejects is reported in preference to what the read ran into.
+    room for; the thread is joined before workers fork. A descriptor Frictionless rejects is
+    reported in preference to whatever the read ran into.
     """
+    release = ctx.release
     with ThreadPoolExecutor(1) as beside:
         judged = beside.submit(_judge, release)
         try:
-            return None if escapes(release) else sum(release.table(name).num_rows for name in RESOURCES)
+            if escapes(release):
+                return None
+            rows = sum(release.table(name).num_rows for name in RESOURCES)
+            if rows >= PARALLEL_MIN_ROWS:
+                ctx.warm()
+            return rows
         finally:
             judged.result()
 
 
 def validate(path=".", rules: str | None = None, progress=None) -> Report:
     """Validate the release at `path`; `rules` is a comma-separated list of ids or families."""
-    release = Release(path, check=False)
-    rows = _read(release)
+    ctx = Context(Release(path, check=False))
+    rows = _prepare(ctx)
+    release = ctx.release
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
     chosen, every = select(rules), select(None)
-    ctx = Context(release)
     if rows is None:
         report.outcomes = _execute(ctx, [r for r in every if r.id == "INT3"], progress)
         return report
     structure_ids = set(STRUCTURE_RULES)
     outcomes = _execute(ctx, [r for r in every if r.id in structure_ids]
-                        + [r for r in chosen if r.id not in structure_ids], progress, rows)
+                        + [r for r in chosen if r.id not in structure_ids], progress, rows >= PARALLEL_MIN_ROWS)
     blocked = {res for o in outcomes if o.rule.id in structure_ids for res in o.failures["resource"].unique()}
     blocked |= set(release.invalid_rows)
     chosen_ids = {r.id for r in chosen}

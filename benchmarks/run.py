@@ -90,6 +90,9 @@ def main(argv=None) -> int:
                   f"peak {r['validate']['peak_rss_mb']:7.0f} MB  {r['rows_per_s']:>10,.0f} rows/s  "
                   f"frictionless {r['frictionless']['median_s']:7.1f}s  speed-up {r['speedup_vs_frictionless']:5.1f}x"
                   + (f"  baselines {r['baselines_s']:.1f}s" if "baselines_s" in r else ""), flush=True)
+            if r["validate"]["exit"] != 0:
+                print(f"x{scale}: validate exited {r['validate']['exit']}, so these are not figures of a full run",
+                      file=sys.stderr)
     base = results[0]
     for r in results[1:]:
         growth = (r["validate"]["median_s"] - startup) / (base["validate"]["median_s"] - startup)
@@ -97,7 +100,7 @@ def main(argv=None) -> int:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     if args.json:
         Path(args.json).write_text(json.dumps({"startup_s": startup, "results": results}, indent=2) + "\n")
-    return 0
+    return 0 if all(r["validate"]["exit"] == 0 for r in results) else 1
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Derived views that several rules share, computed once per validation run.
 
 Rules never loop over messages in Python: list fields are exploded with Arrow
-(`list_flatten` / `list_parent_indices`) and joined to the message index.
+(`list_flatten` / `list_parent_indices`), every cited id of the release is
+resolved to a message position in one Arrow hash lookup, and rules take message
+columns by position.
 """
 from __future__ import annotations
 

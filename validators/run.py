@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -167,41 +167,37 @@ def _judge(release: Release) -> None:
     import pandera.pandas  # noqa: F401 - imported here once, not in every worker
 
 
-def _prepare(ctx: Context) -> int | None:
-    """Read every table and, for a large release, the shared views, while a thread judges the descriptor.
+def validate(path=".", rules: str | None = None, progress=None) -> Report:
+    """Validate the release at `path`; `rules` is a comma-separated list of ids or families.
 
-    Returns the row count, or None when a resource path leaves the folder (nothing is read).
-    Frictionless's check and pandera's import are Python work that the GIL-free Arrow reads leave
-    room for; the thread is joined before workers fork. A descriptor Frictionless rejects is
-    reported in preference to whatever the read ran into.
+    Frictionless's judgement of the descriptor (and pandera's import) runs in a thread beside
+    the reading and checking: it is Python work that the GIL-free Arrow reads and compute leave
+    room for. Its verdict is awaited before any worker forks and before the report is returned;
+    a descriptor Frictionless rejects is reported (exit 2) in preference to anything else.
     """
-    release = ctx.release
+    ctx = Context(Release(path, check=False))
     with ThreadPoolExecutor(1) as beside:
-        judged = beside.submit(_judge, release)
+        judged = beside.submit(_judge, ctx.release)
         try:
-            if escapes(release):
-                return None
-            rows = sum(release.table(name).num_rows for name in RESOURCES)
-            if rows >= PARALLEL_MIN_ROWS:
-                ctx.warm()
-            return rows
+            return _validate(ctx, rules, progress, judged)
         finally:
             judged.result()
 
 
-def validate(path=".", rules: str | None = None, progress=None) -> Report:
-    """Validate the release at `path`; `rules` is a comma-separated list of ids or families."""
-    ctx = Context(Release(path, check=False))
-    rows = _prepare(ctx)
+def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Report:
     release = ctx.release
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
     chosen, every = select(rules), select(None)
-    if rows is None:
+    if escapes(release):
         report.outcomes = _execute(ctx, [r for r in every if r.id == "INT3"], progress)
         return report
+    parallel = sum(release.table(name).num_rows for name in RESOURCES) >= PARALLEL_MIN_ROWS
+    if parallel:
+        ctx.warm()
+        judged.result()  # no other thread may be running when the workers fork
     structure_ids = set(STRUCTURE_RULES)
     outcomes = _execute(ctx, [r for r in every if r.id in structure_ids]
-                        + [r for r in chosen if r.id not in structure_ids], progress, rows >= PARALLEL_MIN_ROWS)
+                        + [r for r in chosen if r.id not in structure_ids], progress, parallel)
     blocked = {res for o in outcomes if o.rule.id in structure_ids for res in o.failures["resource"].unique()}
     blocked |= set(release.invalid_rows)
     chosen_ids = {r.id for r in chosen}

@@ -19,3 +19,18 @@ def test_forked_workers_give_the_same_report(specimen, monkeypatch):
     monkeypatch.setattr(run, "PARALLEL_MIN_ROWS", 0)
     parallel = run.validate(specimen).to_json()
     assert parallel == sequential and {"A", "CAT2"} <= {r["id"] for r in parallel["rules"] if not r["passed"]}
+
+
+def test_a_view_the_release_cannot_yield_is_reported_not_raised(specimen, monkeypatch):
+    """A timestamp that is not a date cannot become an instant; the workers still report FLD2."""
+    path = specimen / "data" / "source.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[7]["timestamp"] = "yesterday"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    stamp(specimen)
+    sequential = run.validate(specimen).to_json()
+    monkeypatch.setattr(run, "PARALLEL_MIN_ROWS", 0)
+    parallel = run.validate(specimen).to_json()
+    assert parallel == sequential
+    assert [(f["rule"], f["row"]) for f in parallel["failures"] if f["severity"] == "error"] == [
+        ("FLD2", rows[7]["dayid"])]

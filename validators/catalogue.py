@@ -95,3 +95,8 @@ def select(ids: str | None) -> list[Rule]:
     if unknown:
         raise KeyError(", ".join(sorted(unknown)))
     return [r for r in rules if r.id in wanted or r.family in wanted]
+
+
+def combined(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The failure frames of one rule as one frame (empty, with the failure columns, when there are none)."""
+    return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)

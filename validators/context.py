@@ -31,15 +31,13 @@ CITATIONS = [
     ("qa", "asked_after"),
 ]
 
-ROW_ID = {"source": "dayid", "profile": "claim_id", "chat": "item_id", "qa": "item_id"}
-
-
 class Context:
     def __init__(self, release: Release):
         self.release = release
         self.params = release.params
         self.vocab = release.schemas.vocabulary
         self._frames: dict[str, pd.DataFrame] = {}
+        self._row_ids: dict[str, pd.Series] = {}
 
     def warm(self) -> None:
         """Compute the shared views once, before worker processes fork and inherit them.
@@ -87,10 +85,15 @@ class Context:
         return tuple(self.series("chat", f"memory_bearing.{r}") for r in ("recorded", "strict", "strict2"))
 
     def row_ids(self, name: str) -> pd.Series:
-        if name == "persona":
+        """How the report names each row: its primary key, fields joined by ':' (persona: `U01:occupation`)."""
+        if name not in self._row_ids:
             frame = self.frame(name)
-            return frame["participant_id"].astype(str) + ":" + frame["slot"].astype(str)
-        return self.frame(name)[ROW_ID[name]].astype(str)
+            first, *rest = self.release.primary_key(name)
+            ids = frame[first].astype(str)
+            for key in rest:
+                ids = ids + ":" + frame[key].astype(str)
+            self._row_ids[name] = ids
+        return self._row_ids[name]
 
     def exploded(self, name: str, path: str) -> pd.DataFrame:
         """One row per list element: `idx` (row position in the resource) and `value`."""

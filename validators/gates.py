@@ -6,7 +6,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .catalogue import FAILURE_COLUMNS, failures, release_rule
+from .catalogue import FAILURE_COLUMNS, combined, failures, release_rule
 
 
 def _rows(ctx, frame: pd.DataFrame) -> list[str]:
@@ -56,7 +56,7 @@ def gate_b(ctx) -> pd.DataFrame:
     ]
     out = [failures("source", m["dayid"][bad], field, m[field][bad].astype(str), why)
            for bad, field, why in checks if bad.any()]
-    return pd.concat(out) if out else pd.DataFrame(columns=FAILURE_COLUMNS)
+    return combined(out)
 
 
 @release_rule("C", "error", "gate", ("source", "profile", "persona", "chat", "qa"),

@@ -6,7 +6,7 @@ import pandas as pd
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import sha256_of
 
-from .catalogue import FAILURE_COLUMNS, failures, release_rule
+from .catalogue import FAILURE_COLUMNS, combined, failures, release_rule
 
 CODE_SUFFIXES = {".py", ".pyc", ".pkl", ".pickle", ".joblib", ".pt", ".pth", ".npy", ".npz", ".so", ".sh", ".exe"}
 PICKLE_MAGIC = (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05")
@@ -92,7 +92,7 @@ def personal_data(ctx) -> pd.DataFrame:
                 if hit.any():
                     found = text[hit].str.extract(f"({pattern})")[0]
                     parts.append(failures(name, ids.loc[found.index], field, found, f"looks like a {label}"))
-    return pd.concat(parts) if parts else _rows([])
+    return combined(parts)
 
 
 @release_rule("NUL1", "warning", "coverage", ("profile",),

@@ -11,8 +11,7 @@ import pandas as pd
 from realcompanion.nested import column_validators
 from realcompanion.schemas import RESOURCES
 
-from .catalogue import FAILURE_COLUMNS, failures, frame_rule, release_rule
-from .context import ROW_ID
+from .catalogue import combined, failures, frame_rule, release_rule
 
 STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3", "FLD2")
 # RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the rule carries it
@@ -24,13 +23,14 @@ RFC3339 = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"
 def declared_fields(ctx) -> pd.DataFrame:
     parts = []
     for name, bad in ctx.release.invalid_rows.items():
-        key = ctx.release.table_schema(name).get("primaryKey", [None])[0]
+        key = ctx.release.primary_key(name)
         for item in bad:
             row, field = item["row"], item["field"]
             value = str(row.get(field, ""))[:80].encode("utf-8", "backslashreplace").decode()
-            parts.append(failures(name, [str(row.get(key) or f"line {item['line']}")], field, [value],
+            named = ":".join(str(row[k]) for k in key) if key and all(row.get(k) for k in key) else None
+            parts.append(failures(name, [named or f"line {item['line']}"], field, [value],
                                   f"line {item['line']}: {item['message'][:160]}"))
-    return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)
+    return combined(parts)
 
 
 def table_model(release, name: str):
@@ -60,7 +60,7 @@ def table_constraints(ctx) -> pd.DataFrame:
             rows = [ids.iloc[int(i)] if pd.notna(i) else "(table)" for i in index]
             parts.append(failures(name, rows, cases["column"].fillna("").astype(str),
                                   cases["failure_case"].astype(str), "violates " + cases["check"].astype(str)))
-    return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)
+    return combined(parts)
 
 
 @release_rule("SCH3", "error", "structure", RESOURCES,
@@ -75,7 +75,7 @@ def nested_fields(ctx) -> pd.DataFrame:
                 where = ".".join(str(p) for p in [field, *path])
                 parts.append(failures(name, [ids.iloc[position]], where, [str(error.instance)[:80]],
                                       error.message[:160]))
-    return pd.concat(parts) if parts else pd.DataFrame(columns=FAILURE_COLUMNS)
+    return combined(parts)
 
 
 @release_rule("ID1", "error", "structure", RESOURCES,
@@ -85,8 +85,8 @@ def own_participant(ctx) -> pd.DataFrame:
 
     parts = []
     for name in RESOURCES:
-        key = ROW_ID.get(name)
-        if key is None:
+        key, *rest = ctx.release.primary_key(name)
+        if rest:  # a composite key holds participant_id itself
             continue
         ids = ctx.table(name).column(key)
         prefix = pc.list_element(pc.split_pattern(ids, ":", max_splits=1), 0)

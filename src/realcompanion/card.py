@@ -89,13 +89,9 @@ def header(release: Release) -> dict:
 
 def _walk(release: Release, node: dict, prefix: str):
     """(dotted name, schema node) for a field and, depth first, every member of its objects ($ref resolved)."""
-    if "nestedSchema" in node:
-        node = release.schemas.nested(node["nestedSchema"]) | {"description": node.get("description")}
+    node = release.schemas.resolve(node)
     yield prefix, node
     for key, member in node.get("properties", {}).items():
-        if "$ref" in member:
-            member = release.schemas.nested("nested/" + member["$ref"]) | {
-                k: v for k, v in member.items() if k != "$ref"}
         yield from _walk(release, member, f"{prefix}.{key}")
 
 

@@ -14,7 +14,7 @@ import pkgutil
 import sys
 
 from . import commands
-from .release import ReadError
+from .errors import ReadError
 
 
 def parser() -> argparse.ArgumentParser:

@@ -11,14 +11,8 @@ from __future__ import annotations
 
 import jsonschema_rs
 
-from .schemas import read_json
-
 _JSON_TYPES = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean",
                "datetime": "string", "date": "string", "array": "array", "object": "object"}
-
-
-def registry(schemas) -> jsonschema_rs.Registry:
-    return jsonschema_rs.Registry([(s["$id"], s) for s in map(read_json, schemas.nested_paths())])
 
 
 def field_schema(field: dict, schemas) -> dict:
@@ -40,12 +34,12 @@ def row_validator(release, resource: str):
         "properties": {f["name"]: field_schema(f, release.schemas) for f in fields},
         "required": [f["name"] for f in fields if f.get("constraints", {}).get("required")],
     }
-    return jsonschema_rs.Draft202012Validator(schema, registry=registry(release.schemas))
+    return jsonschema_rs.Draft202012Validator(schema, registry=release.schemas.registry)
 
 
 def column_validators(release, resource: str) -> dict:
     """One validator per nested (array/object) field, taking the whole column as an array of cells."""
-    reg = registry(release.schemas)
+    reg = release.schemas.registry
     return {
         f["name"]: jsonschema_rs.Draft202012Validator({"type": "array", "items": field_schema(f, release.schemas)},
                                                       registry=reg)

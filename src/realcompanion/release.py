@@ -31,10 +31,8 @@ _SCALARS = {
 
 def arrow_type(node: dict, schemas: Schemas) -> pa.DataType:
     """Arrow type of a Table Schema field or JSON Schema node (nested schemas followed by $ref)."""
-    if "nestedSchema" in node:
-        return arrow_type(schemas.nested(node["nestedSchema"]), schemas)
-    if "$ref" in node:
-        return arrow_type(schemas.nested("nested/" + node["$ref"]), schemas)
+    if "nestedSchema" in node or "$ref" in node:
+        return arrow_type(schemas.resolve(node), schemas)
     kind = node["type"]
     if isinstance(kind, list):
         kind = next(k for k in kind if k != "null")
@@ -60,12 +58,17 @@ class Release:
         self.descriptor = read_json(descriptor)
         if not isinstance(self.descriptor, dict) or not isinstance(self.descriptor.get("realcompanion"), dict):
             raise ReadError(descriptor, "no 'realcompanion' block (an object)", field="realcompanion")
+        for res in self.descriptor.get("resources", []):
+            if not isinstance(res, dict) or not isinstance(res.get("path"), str):
+                raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "
+                                "one file as its path (a string)", field="path")
         if check:
             self.check_descriptor()
         self.params = self.descriptor["realcompanion"]
         self.schemas = Schemas(self.root)
         self.invalid_rows: dict[str, list[dict]] = {}
         self._tables: dict[str, pa.Table] = {}
+        self._table_schemas: dict[str, dict] = {}
 
     def check_descriptor(self) -> None:
         """Frictionless judges the descriptor, trusting paths: whether one leaves the folder is rule INT3's call."""
@@ -100,8 +103,15 @@ class Release:
         return self.root / self.resource(name)["path"]
 
     def table_schema(self, name: str) -> dict:
-        schema = self.resource(name)["schema"]
-        return read_json(self.root / schema) if isinstance(schema, str) else schema
+        if name not in self._table_schemas:
+            schema = self.resource(name)["schema"]
+            self._table_schemas[name] = read_json(self.root / schema) if isinstance(schema, str) else schema
+        return self._table_schemas[name]
+
+    def primary_key(self, name: str) -> list[str]:
+        """The resource's primary key fields (Table Schema allows one name or a list)."""
+        key = self.table_schema(name).get("primaryKey", [])
+        return [key] if isinstance(key, str) else list(key)
 
     def arrow_schema(self, name: str) -> pa.Schema:
         return pa.schema([(f["name"], arrow_type(f, self.schemas)) for f in self.table_schema(name)["fields"]])

@@ -54,19 +54,46 @@ class Schemas:
 
     @cached_property
     def vocabulary(self) -> dict:
-        return read_json(self.root / "schemas" / "vocabulary.json")
+        """The vocabulary file the descriptor names (`realcompanion.vocabulary`)."""
+        descriptor = self.root / "datapackage.json"
+        path = read_json(descriptor).get("realcompanion", {}).get("vocabulary")
+        if not isinstance(path, str):
+            raise ReadError(descriptor, "no vocabulary path (a string)", field="realcompanion.vocabulary")
+        return read_json(self.root / path)
 
     def table_path(self, resource: str) -> Path:
         return self.root / "schemas" / f"{resource}.schema.json"
 
-    def table(self, resource: str) -> dict:
-        return read_json(self.table_path(resource))
-
     def nested_paths(self) -> list[Path]:
         return sorted((self.root / "schemas" / "nested").glob("*.schema.json"))
 
+    @cached_property
+    def nested_schemas(self) -> dict[str, dict]:
+        """Every nested JSON Schema, read once, by its path under `schemas/` (`nested/trace.schema.json`)."""
+        return {f"nested/{path.name}": read_json(path) for path in self.nested_paths()}
+
     def nested(self, relpath: str) -> dict:
-        return read_json(self.root / "schemas" / relpath)
+        if relpath not in self.nested_schemas:
+            raise ReadError(self.root / "schemas" / relpath, "no such file")
+        return self.nested_schemas[relpath]
+
+    def resolve(self, node: dict) -> dict:
+        """A Table Schema field or JSON Schema member with its nested schema followed (`nestedSchema`,
+        `$ref`), keeping its own description; any other node as it is."""
+        if "nestedSchema" in node:
+            target = self.nested(node["nestedSchema"])
+        elif "$ref" in node:
+            target = self.nested("nested/" + node["$ref"])
+        else:
+            return node
+        return target | ({"description": node["description"]} if "description" in node else {})
+
+    @cached_property
+    def registry(self):
+        """The nested schemas as a jsonschema-rs registry, by `$id`."""
+        import jsonschema_rs
+
+        return jsonschema_rs.Registry([(s["$id"], s) for s in self.nested_schemas.values()])
 
     def tier_of(self, has_profile_refs, has_episode_refs):
         """Tier as a function of the context shape (vocabulary `tier_rule`); works on bools or boolean arrays."""

@@ -1,9 +1,8 @@
 """CITATION.cff is valid CFF 1.2 and states the version, date, licence and authors of datapackage.json."""
 from __future__ import annotations
 
-import yaml
-
 from realcompanion import card
+from realcompanion.publish.documents import cff
 from realcompanion.release import Release
 
 # Citation File Format 1.2.0: keys required at the top level, in a reference, and in a person.
@@ -11,10 +10,6 @@ REQUIRED = {"cff-version", "message", "title", "authors"}
 REFERENCE_REQUIRED = {"type", "title", "authors"}
 PERSON_KEYS = {"family-names", "given-names", "name-particle", "name-suffix", "affiliation", "orcid", "email",
                "alias", "address", "city", "country", "post-code", "region", "tel", "fax", "website"}
-
-
-def cff(repo) -> dict:
-    return yaml.safe_load((repo / card.CITATION).read_text(encoding="utf-8"))
 
 
 def test_it_is_cff_1_2_with_the_required_keys(repo):

@@ -98,7 +98,6 @@ def test_revision_is_the_tagged_commit_in_a_git_checkout(cited, capsys):
     (cited / "notes.txt").write_text("after the release\n")
     git(cited, "add", "-A")
     git(cited, "commit", "-q", "-m", "later")
-    assert git(cited, "rev-parse", "HEAD") != head
     assert yaml.safe_load(cite(capsys, cited, "--format", "cff"))["commit"] == head
 
 

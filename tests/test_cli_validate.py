@@ -4,6 +4,9 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
+from realcompanion.validators.catalogue import all_rules
+
 from realcompanion.cli import main
 
 
@@ -11,10 +14,21 @@ def digest(root):
     return {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+def rule_lines(out: str) -> list[list[str]]:
+    """The terminal report's per-rule lines (the block after the title), split: mark, id, severity, statement..."""
+    lines = out.splitlines()
+    assert lines[1] == "", out
+    return [line.split() for line in lines[2:lines.index("", 2)]]
+
+
 def test_clean_release_exits_0_and_prints_the_report(repo, capsys):
     assert main(["validate", str(repo)]) == 0
     out = capsys.readouterr().out
-    assert "0 error(s)" in out and "ok   A " in out
+    lines = rule_lines(out)
+    assert [line[1] for line in lines] == [r.id for r in all_rules()]  # every rule once, in catalogue order
+    assert {line[0] for line in lines if line[2] == "error"} == {"ok"}
+    verdict = out.splitlines()[-1]
+    assert verdict.startswith("0 error(s),") and verdict.endswith("release is VALID")
 
 
 def test_json_report_has_the_documented_shape(repo, capsys):
@@ -25,12 +39,33 @@ def test_json_report_has_the_documented_shape(repo, capsys):
     assert {"rule", "severity", "resource", "row", "field", "value", "message"} <= set(report["failures"][0])
 
 
-def test_validation_never_writes_to_its_input(specimen):
-    (specimen / "data" / "qa.jsonl").write_text((specimen / "data" / "qa.jsonl").read_text() + "{broken\n")
+def break_a_probe(root):
+    """A readable release that fails: one chat probe no longer reproduces its message (gate A, exit 1)."""
+    path = root / "data" / "chat.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows[0]["probe"] = "Not what was said."
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def break_a_line(root):
+    """An unreadable release: a line that is not JSON (exit 2 before any rule runs)."""
+    path = root / "data" / "qa.jsonl"
+    path.write_text(path.read_text(encoding="utf-8") + "{broken\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("breakage,code", [(break_a_probe, 1), (break_a_line, 2)], ids=["invalid", "unreadable"])
+def test_validation_never_writes_to_its_input(specimen, capsys, breakage, code):
+    breakage(specimen)
     before = digest(specimen)
-    main(["validate", str(specimen)])
-    main(["validate", str(specimen), "--json", str(specimen.parent / "r.json")])
+    report = specimen.parent / "r.json"
+    assert main(["validate", str(specimen)]) == code
+    assert main(["validate", str(specimen), "--json", str(report)]) == code
+    capsys.readouterr()
     assert digest(specimen) == before
+    if code == 1:  # the report was written, where asked, and names the failure
+        assert "A" in {f["rule"] for f in json.loads(report.read_text(encoding="utf-8"))["failures"]}
+    else:
+        assert not report.exists()
 
 
 def test_missing_file_exits_2_with_one_line(specimen, capsys):
@@ -72,8 +107,7 @@ def test_unknown_rule_id_exits_2(repo, capsys):
 
 
 def test_rules_lists_the_catalogue(capsys):
-    from realcompanion.validators.catalogue import all_rules
-
     assert main(["rules"]) == 0
-    out = capsys.readouterr().out
-    assert all(f"{r.id} " in out for r in all_rules()) and {r.id for r in all_rules()} >= set("ABCDEF")
+    lines = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert [line[:3] for line in lines] == [[r.id, r.severity, r.family] for r in all_rules()]
+    assert {r.id for r in all_rules()} >= set("ABCDEF")

@@ -112,26 +112,32 @@ def test_a_missing_card_section_is_named(specimen, capsys):
     assert not (specimen / "croissant.json").exists()
 
 
+def test_a_description_croissant_rejects_is_one_line(specimen, capsys):
+    write_card(specimen)
+    path = specimen / "schemas" / "chat.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["foreignKeys"][0]["reference"]["fields"] = ["no_such_field"]
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    assert main(["croissant", str(specimen)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"error: {specimen / 'croissant.json'}: Croissant rejects the description: ")
+    assert not (specimen / "croissant.json").exists()
+
+
 def test_the_repository_card_has_every_quoted_section(repo):
-    if not (repo / "README.md").is_file():
-        pytest.skip("README.md not in the repository yet")
     assert rai.statements(repo / "README.md")
 
 
 def test_card_configs_never_match_the_metadata_files(specimen, repo, offline):
-    """Every data_files pattern of the card's configs, resolved as `datasets` resolves it, matches data files only.
-
-    The configs are the repository card's when its header has them, else those `card --write` would write.
-    """
+    """Every data_files pattern of the repository card's configs, resolved as `datasets` resolves it, matches data
+    files only."""
     from datasets.data_files import DataFilesDict, sanitize_patterns
     from huggingface_hub import DatasetCard
 
-    from realcompanion.card import header
-
     write_card(specimen)
     assert main(["croissant", str(specimen)]) == 0
-    shipped = DatasetCard.load(repo / "README.md").data.get("configs") if (repo / "README.md").is_file() else None
-    configs = shipped or header(Release(specimen))["configs"]
+    configs = DatasetCard.load(repo / "README.md").data["configs"]
     data_files = {(specimen / p).resolve().as_posix() for p in
                   [r["path"] for r in json.loads((specimen / "datapackage.json").read_text())["resources"]]}
     for config in configs:

@@ -51,17 +51,16 @@ NESTED_ENUMS = [("chat", "trace.A.locus", "locus"), ("chat", "trace.C.tier", "ti
 NESTED_NULLABLE = [("chat", "trace.A.referent_text"), ("chat", "trace.D.gold_response"), ("chat", "trace.B.rationale")]
 
 
-def _fields(repo):
-    release = Release(repo)
+def _fields(release):
     for resource in RESOURCES:
         for field in release.table_schema(resource)["fields"]:
-            yield release, resource, field
+            yield resource, field
 
 
 def test_every_enum_value_occurs(repo):
     release = Release(repo)
     missing = []
-    for _, resource, field in _fields(repo):
+    for resource, field in _fields(release):
         if "vocabulary" in field:
             seen = set(_values(release, resource, field["name"]))
             missing += [(resource, field["name"], v) for v in field["constraints"]["enum"] if v not in seen]
@@ -75,7 +74,7 @@ def test_every_enum_value_occurs(repo):
 def test_every_nullable_field_occurs_both_ways(repo):
     release = Release(repo)
     one_way = []
-    fields = [(r, f["name"]) for _, r, f in _fields(repo) if not f["constraints"].get("required")]
+    fields = [(r, f["name"]) for r, f in _fields(release) if not f["constraints"].get("required")]
     for resource, path in fields + NESTED_NULLABLE:
         values = _values(release, resource, path)
         if not (any(v is None for v in values) and any(v is not None for v in values)):

@@ -8,6 +8,20 @@ from realcompanion.validators import run
 from realcompanion.stamp import stamp
 
 
+def on_two_cores(monkeypatch) -> list[str]:
+    """Validate every release in parallel on two workers, whatever this machine has; return the pools started.
+
+    run.py sizes its pool with os.cpu_count(); on a one-core machine nothing would fork and the
+    parallel run would be the sequential one again.
+    """
+    started = []
+    get_context = run.multiprocessing.get_context
+    monkeypatch.setattr(run, "PARALLEL_MIN_ROWS", 0)
+    monkeypatch.setattr(run.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(run.multiprocessing, "get_context", lambda method: started.append(method) or get_context(method))
+    return started
+
+
 def test_forked_workers_give_the_same_report(specimen, monkeypatch):
     path = specimen / "data" / "chat.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines()]
@@ -16,8 +30,9 @@ def test_forked_workers_give_the_same_report(specimen, monkeypatch):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     stamp(specimen)
     sequential = run.validate(specimen).to_json()
-    monkeypatch.setattr(run, "PARALLEL_MIN_ROWS", 0)
+    started = on_two_cores(monkeypatch)
     parallel = run.validate(specimen).to_json()
+    assert started == ["fork"]
     assert parallel == sequential and {"A", "CAT2"} <= {r["id"] for r in parallel["rules"] if not r["passed"]}
 
 
@@ -29,8 +44,9 @@ def test_a_view_the_release_cannot_yield_is_reported_not_raised(specimen, monkey
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     stamp(specimen)
     sequential = run.validate(specimen).to_json()
-    monkeypatch.setattr(run, "PARALLEL_MIN_ROWS", 0)
+    started = on_two_cores(monkeypatch)
     parallel = run.validate(specimen).to_json()
+    assert started == ["fork"]
     assert parallel == sequential
     assert [(f["rule"], f["row"]) for f in parallel["failures"] if f["severity"] == "error"] == [
         ("FLD2", rows[7]["dayid"])]

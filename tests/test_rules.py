@@ -32,7 +32,7 @@ def edit_descriptor(root: Path, fn) -> None:
     path.write_text(json.dumps(descriptor, indent=2))
 
 
-def cited_dayids(root: Path) -> set[str]:
+def cited_dayids(root: Path, asked_after: bool = True) -> set[str]:
     out = set()
     for row in read(root, "chat"):
         rc = row["required_context"]
@@ -40,7 +40,7 @@ def cited_dayids(root: Path) -> set[str]:
                 *row["trace"]["B"]["removed"]}
     for name in ("profile", "persona", "qa"):
         for row in read(root, name):
-            out |= set(row["evidence"] or []) | ({row["asked_after"]} if name == "qa" else set())
+            out |= set(row["evidence"] or []) | ({row["asked_after"]} if name == "qa" and asked_after else set())
     return out
 
 
@@ -49,10 +49,17 @@ def cited_claims(root: Path) -> set[str]:
 
 
 class Case:
-    """Break `resource` through `fn(root) -> row id`; `restamp` unless the case is about declared counts."""
+    """Break the specimen through `fn(root) -> row id`; `restamp` unless the case is about declared counts.
 
-    def __init__(self, rule, fn, restamp=True, stops=False):
+    A rule with several branches has one case per branch, told apart by `branch` (case id `B-turn`);
+    `message`, when given, must appear in the rule's failure for that row, so the case fails if another
+    branch of the same rule is what fired.
+    """
+
+    def __init__(self, rule, fn, restamp=True, stops=False, branch=None, message=None):
         self.rule, self.fn, self.restamp, self.stops = rule, fn, restamp, stops
+        self.id = f"{rule}-{branch}" if branch else rule
+        self.message = message
 
 
 def on_rows(resource, pick, change):
@@ -165,6 +172,73 @@ def asked_right_after(row, root):
     row["asked_after"] = row["evidence"][0]
 
 
+def last_turn_renumbered(root):
+    """Renumber the last message of a participant: turns are no longer contiguous, their order unchanged.
+
+    The last messages are cited only as asked_after, which a later turn still satisfies (evidence at or before it).
+    """
+    rows, cited = read(root, "source"), cited_dayids(root, asked_after=False)
+    last = {}
+    for m in rows:
+        if m["turn"] >= last.get(m["participant_id"], m)["turn"]:
+            last[m["participant_id"]] = m
+    m = next(m for m in last.values() if m["dayid"] not in cited)
+    m["turn"] += 1
+    write(root, "source", rows)
+    return m["dayid"]
+
+
+def timestamp_before_previous(root):
+    """Move a message (cited by nothing) to one second before the previous turn, keeping its local date and every
+    session boundary: the gap to the previous turn stays within the session, the one to the next turn on its side."""
+    from datetime import datetime, timedelta
+
+    rows, cited = read(root, "source"), cited_dayids(root)
+    gap = timedelta(minutes=json.loads((root / "datapackage.json").read_text())["realcompanion"]["session_gap_minutes"])
+    at = lambda m: datetime.fromisoformat(m["timestamp"])  # noqa: E731
+    for prev, m, after in zip(rows, rows[1:], rows[2:]):
+        if not (prev["participant_id"] == m["participant_id"] == after["participant_id"]
+                and prev["turn"] + 1 == m["turn"] == after["turn"] - 1) or m["dayid"] in cited:
+            continue
+        moved = at(prev) - timedelta(seconds=1)
+        if (m["session"] == prev["session"] and moved.date() == at(m).date()
+                and (after["session"] != m["session"]) == (at(after) - moved > gap)):
+            m["timestamp"] = moved.isoformat()
+            write(root, "source", rows)
+            return m["dayid"]
+    raise AssertionError("no message can be moved without changing a date or a session")
+
+
+def pii_digit_run(root) -> int:
+    return json.loads((root / "datapackage.json").read_text())["realcompanion"]["pii_digit_run"]
+
+
+def append_text(text):
+    """A change appending `text` (or `text(root)`) to a message."""
+    return lambda r, root: r.update(text=r["text"] + " " + (text(root) if callable(text) else text))
+
+
+def digits(root):
+    """A run of exactly realcompanion.pii_digit_run digits, no separator."""
+    return "Reference " + "".join(str(i % 10) for i in range(1, pii_digit_run(root) + 1))
+
+
+def loading_script(root):
+    (root / "load_realcompanion.py").write_text("import json\n", encoding="utf-8")
+    return "load_realcompanion.py"
+
+
+def pickle_without_suffix(root):
+    import pickle
+
+    (root / "data" / "extra.bin").write_bytes(pickle.dumps({"x": 1}, protocol=4))
+    return "data/extra.bin"
+
+
+def evidence_for_empty_slot(row, root):
+    row["evidence"] = [next(m["dayid"] for m in read(root, "source") if m["participant_id"] == row["participant_id"])]
+
+
 basic_scoreable = chat_where(scoreable=True, tier="basic", recorded=False)
 CASES = [
     Case("SCH1", on_rows("source", lambda r, root: r["turn"] == 7, lambda r, root: r.update(turn="seven"))),
@@ -176,7 +250,14 @@ CASES = [
     Case("FLD2", on_rows("source", uncited_message(), lambda r, root: r.update(timestamp=r["timestamp"][:19]))),
     Case("A", on_rows("chat", chat_where(scoreable=True, tier="basic", recent_needed=False),
                       chat_change(probe="Not what was said."))),
-    Case("B", on_rows("source", lambda r, root: r["turn"] == 20, lambda r, root: r.update(db_id=1))),
+    Case("B", on_rows("source", lambda r, root: r["turn"] == 20, lambda r, root: r.update(db_id=1)),
+         branch="db_id", message="db_id does not increase"),
+    Case("B", last_turn_renumbered, branch="turn", message="turns are not contiguous"),
+    Case("B", timestamp_before_previous, branch="timestamp", message="timestamp earlier than the previous turn"),
+    Case("B", on_rows("source", uncited_message(), lambda r, root: r.update(dayid=r["dayid"][:-7] + "999" + r["dayid"][-4:])),
+         branch="day", message="day of dayid differs"),
+    Case("B", on_rows("source", uncited_message(), lambda r, root: r.update(dayid=r["dayid"][:-3] + "999")),
+         branch="seq", message="seq of dayid differs"),
     Case("C", on_rows("qa", lambda r, root: r["category"] == "basic_fact",
                       lambda r, root: r["evidence"].__setitem__(0, f"{r['participant_id']}:d999:999"))),
     Case("D", on_rows("qa", lambda r, root: r["category"] == "basic_fact", asked_before_evidence)),
@@ -187,7 +268,13 @@ CASES = [
     Case("SIG1", on_rows("chat", lambda r, root: r["withdrawn"] is not None, chat_change(cold_open=True))),
     Case("SIG2", on_rows("chat", lambda r, root: r["withdrawn"] is not None, chat_change(scoreable=True))),
     Case("SIG3", on_rows("chat", chat_where(recent_needed=True), chat_change(required_context__recent_needed=False))),
-    Case("SIG4", on_rows("chat", chat_where(locus="current_thread"), chat_change(trace__A__locus="none"))),
+    Case("SIG4", on_rows("chat", chat_where(locus="current_thread"), chat_change(trace__A__locus="none")),
+         branch="locus"),
+    Case("SIG4", on_rows("chat", basic_scoreable, chat_change(trace__D__gold_response="A different reply.")),
+         branch="gold_response"),
+    Case("SIG4", on_rows("chat", chat_where(recorded=True),
+                         chat_change(trace__D__grounding_dayids=lambda r: r["grounding_dayids"][:-1])),
+         branch="grounding_dayids"),
     Case("SIG5", on_rows("chat", chat_where(on_screen="not_on_screen"), chat_change(memory_bearing__strict2=False))),
     Case("SIG6", on_rows("chat", basic_scoreable, chat_change(trace__E__ok=False))),
     Case("CAT1", on_rows("chat", basic_scoreable,
@@ -196,7 +283,10 @@ CASES = [
     Case("ARI1", on_rows("chat", basic_scoreable, chat_change(
         tier="hard", category="episode_callback", trace__C__tier="hard", trace__C__category="episode_callback",
         trace__C__rule=lambda r: "only episode_refs is non-empty"))),
-    Case("ARI2", on_rows("chat", basic_scoreable, chat_change(stratum="enriched"))),
+    Case("ARI2", on_rows("chat", basic_scoreable, chat_change(stratum="enriched")), branch="enriched"),
+    # an abstention row that is no cold open breaks SIG1 too (cold_open exactly on abstention); a gold is ARI2's alone
+    Case("ARI2", on_rows("chat", lambda r, root: r["stratum"] == "abstention",
+                         chat_change(gold_response="A reply.", trace__D__gold_response="A reply.")), branch="abstention"),
     Case("ARI3", set_param(["realcompanion", "participants", "U01", "chat"], lambda n: n + 1, "U01"), restamp=False),
     Case("ARI4", on_rows("profile", lambda r, root: r["evidence"],
                          lambda r, root: r.update(evidence_count=r["evidence_count"] + 1))),
@@ -217,15 +307,34 @@ CASES = [
     Case("V2", on_rows("chat", basic_scoreable, chat_change(on_screen="clear"))),
     Case("V3", first_pid_with_proportional_memory),
     Case("V4", on_rows("chat", chat_where(tier="intermediate", scoreable=True), later_claim_ref)),
-    Case("V5", on_rows("persona", lambda r, root: r["value"] is not None, lambda r, root: r.update(evidence=None))),
+    Case("V5", on_rows("persona", lambda r, root: r["value"] is not None, lambda r, root: r.update(evidence=None)),
+         branch="filled-slot", message="evidence must be non-empty exactly when value is set"),
+    Case("V5", on_rows("persona", lambda r, root: r["value"] is None, evidence_for_empty_slot),
+         branch="empty-slot", message="evidence must be non-empty exactly when value is set"),
+    Case("V5", on_rows("qa", lambda r, root: r["answerable"] and r["category"] == "basic_fact",
+                       lambda r, root: r.update(evidence=[])), branch="qa", message="answerable question cites no message"),
+    Case("V5", on_rows("chat", basic_scoreable, chat_change(memory_bearing__recorded=True, on_screen="clear")),
+         branch="chat", message="memory-bearing row cites no profile claim"),
     Case("V6", on_rows("chat", lambda r, root: r["required_context"]["episode_refs"],
-                       chat_change(trace__B__removed=lambda r: r["required_context"]["episode_refs"][:1]))),
+                       chat_change(trace__B__removed=lambda r: r["required_context"]["episode_refs"][:1])),
+         branch="removed"),
+    # the nesting breaks alone only on unrecorded rows: on recorded ones SIG5 recomputes strict and strict2 from on_screen
+    Case("V6", on_rows("chat", basic_scoreable, chat_change(memory_bearing__strict2=True)), branch="strict2"),
+    Case("V6", on_rows("chat", basic_scoreable, chat_change(memory_bearing__strict=True)), branch="strict"),
     Case("INT1", set_param(["realcompanion", "sha256", "data/qa.jsonl"], "0" * 64, "data/qa.jsonl"), restamp=False),
     Case("INT2", set_param(["realcompanion", "rows", "qa"], lambda n: n + 1, "qa"), restamp=False),
     Case("INT3", escape_path, restamp=False, stops=True),  # nothing outside the package is read
-    Case("INT4", pickle_file),
+    Case("INT4", pickle_file, branch="pickle", message="code or serialized object"),
+    Case("INT4", pickle_without_suffix, branch="pickle-bytes", message="code or serialized object"),
+    Case("INT4", loading_script, branch="script", message="loading script at the release root"),
+    Case("PII1", on_rows("source", uncited_message("companion"), append_text("Write to me at someone@example.org")),
+         branch="email", message="e-mail address"),
+    Case("PII1", on_rows("source", uncited_message("companion"), append_text("Call me on 020 7946 0958")),
+         branch="phone", message="phone number"),
     Case("PII1", on_rows("source", uncited_message("companion"),
-                         lambda r, root: r.update(text=r["text"] + " Write to me at someone@example.org"))),
+                         append_text("See https://example.org/track?user=priya")), branch="url", message="URL with query"),
+    Case("PII1", on_rows("source", uncited_message("companion"), append_text(digits)),
+         branch="digits", message="long digit run"),
     Case("NUL1", on_rows("profile", lambda r, root: r["first_seen"] and r["claim_id"] not in cited_claims(root),
                          lambda r, root: r.update(evidence=None, evidence_count=0, first_seen=None, last_seen=None))),
 ]
@@ -243,10 +352,14 @@ def test_the_shipped_release_passes_with_zero_errors(baseline):
 
 
 def test_every_rule_has_a_case():
-    assert sorted(c.rule for c in CASES) == sorted(r.id for r in all_rules())
+    ids = [c.id for c in CASES]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    assert {c.rule for c in CASES} == {r.id for r in all_rules()}
+    # a rule with several cases names each one's branch; a single case carries the bare rule id
+    assert all((c.id == c.rule) == (sum(d.rule == c.rule for d in CASES) == 1) for c in CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_rule_fires_alone_naming_the_row(case, specimen, baseline):
     row = case.fn(specimen)
     if case.restamp:
@@ -255,5 +368,16 @@ def test_rule_fires_alone_naming_the_row(case, specimen, baseline):
     rule = next(r for r in all_rules() if r.id == case.rule)
     assert report.fired() == (set() if case.stops else baseline) | {case.rule}, report.failure_frame().head(10).to_string()
     failures = report.failure_frame()
-    assert row in set(failures.loc[failures["rule"] == case.rule, "row"].astype(str))
+    named = failures[(failures["rule"] == case.rule) & (failures["row"].astype(str) == row)]
+    assert not named.empty, failures[failures["rule"] == case.rule].to_string()
+    if case.message:
+        assert named["message"].str.contains(case.message, regex=False).any(), named.to_string()
     assert (report.errors > 0) == (rule.severity == "error")
+
+
+def test_digit_run_length_is_read_from_the_descriptor(specimen, baseline):
+    """The run that PII1-digits flags passes once realcompanion.pii_digit_run asks for one digit more."""
+    on_rows("source", uncited_message("companion"), append_text(digits))(specimen)
+    set_param(["realcompanion", "pii_digit_run"], lambda n: n + 1, None)(specimen)
+    stamp(specimen)
+    assert validate(specimen).fired() == baseline

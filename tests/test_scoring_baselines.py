@@ -5,6 +5,7 @@ import json
 
 import numpy as np
 import pytest
+from raw_tracks import raw_track
 
 from realcompanion.cli import main
 from realcompanion.release import Release
@@ -21,20 +22,24 @@ def scored(request, repo):
     return track, frame, summarize_baselines(track, frame, 0, 100)
 
 
-def test_every_row_is_scored_or_listed_with_its_reason(scored):
+def test_every_row_is_scored_or_listed_with_its_reason(scored, repo):
     track, _, _ = scored
-    excluded = {row["item_id"] for row in track.excluded()}
-    retrievable = {item.item_id for item in track.retrievable()}
-    assert not excluded & retrievable
-    assert excluded | retrievable == {item.item_id for item in track.items}
+    reasons, retrievable = raw_track(repo, track.name)
+    assert sorted((row["item_id"], row["reason"]) for row in track.excluded()) == sorted(reasons.items())
+    assert [item.item_id for item in track.retrievable()] == list(retrievable)
 
 
 def test_gold_precedes_the_probe_and_distant_means_outside_the_window(scored, repo):
     track, _, _ = scored
-    window = Release(repo).params["recent_window"]
+    window = json.loads((repo / "datapackage.json").read_text(encoding="utf-8"))["realcompanion"]["recent_window"]
+    _, retrievable = raw_track(repo, track.name)
+    distant = {item_id: not gold & {m["dayid"] for m in pool[-window:]}
+               for item_id, (_, pool, gold) in retrievable.items()}
+    assert True in distant.values() and False in distant.values()
     for item in track.retrievable():
-        assert item.gold.max() < item.pool_end
-        assert item.distant == bool((item.gold < item.pool_end - window).all())
+        dayids = track.streams[item.participant_id].dayids
+        assert {dayids[p] for p in item.gold} == retrievable[item.item_id][2]
+        assert item.distant == distant[item.item_id]
 
 
 def test_chat_gold_is_the_reference_set_not_the_thread(repo):

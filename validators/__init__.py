@@ -1,4 +1,4 @@
 """The release rules (`realcompanion.validators`): one catalogue, every rule declared once.
 
-Importing this package registers every rule module; `run.validate(path)` runs them.
+`catalogue.all_rules()` imports every rule module, which registers its rules; `run.validate(path)` runs them.
 """

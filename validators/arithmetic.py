@@ -4,9 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import participant_counts
 
-from .catalogue import FAILURE_COLUMNS, failures, frame_rule, release_rule
+from .catalogue import failure_rows, failures, frame_rule, release_rule
 
 
 @frame_rule("ARI1", "error", "arithmetic", "chat", "tier",
@@ -28,14 +29,14 @@ def no_stratum_exception(ctx, frame):
     return enriched_ok & abstention_ok
 
 
-@release_rule("ARI3", "error", "arithmetic", ("source", "profile", "persona", "chat", "qa"),
+@release_rule("ARI3", "error", "arithmetic", RESOURCES,
               "per-participant counts reconcile with datapackage.json, and every participant of a derived file has "
               "a stream in source")
 def counts_reconcile(ctx) -> pd.DataFrame:
     declared = ctx.params.get("participants", {})
     rows = []
     streams = participant_counts(ctx.table("source"))
-    for name in ("source", "profile", "persona", "chat", "qa"):
+    for name in RESOURCES:
         actual = participant_counts(ctx.table(name))
         for pid in sorted(set(actual) | {p for p, c in declared.items() if name in c}):
             want, got = declared.get(pid, {}).get(name), actual.get(pid, 0)
@@ -43,8 +44,7 @@ def counts_reconcile(ctx) -> pd.DataFrame:
                 rows.append((name, pid, "participant_id", got, f"declared {want} rows, found {got}"))
             elif pid not in streams:
                 rows.append((name, pid, "participant_id", pid, "participant has no messages in source"))
-    frame = pd.DataFrame(rows, columns=["resource", "row", "field", "value", "message"])
-    return frame[FAILURE_COLUMNS]
+    return failure_rows(rows)
 
 
 @frame_rule("ARI4", "error", "arithmetic", "profile", "evidence_count", "evidence_count equals the length of evidence")
@@ -76,7 +76,8 @@ def seen_dates(ctx) -> pd.DataFrame:
     return pd.concat(parts)
 
 
-@release_rule("ARI7", "error", "arithmetic", ("persona",), "every participant has exactly one row for each of the 39 persona slots")
+@release_rule("ARI7", "error", "arithmetic", ("persona",),
+              "every participant has exactly one row for each persona slot of the vocabulary (persona_slot)")
 def persona_slots(ctx) -> pd.DataFrame:
     persona = ctx.frame("persona")
     slots = set(ctx.vocab["persona_slot"])

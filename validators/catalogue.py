@@ -40,6 +40,10 @@ class Rule:
     def kind(self) -> str:
         return "frame" if self.resource else "release"
 
+    def as_dict(self) -> dict:
+        """The rule as `realcompanion rules --json` and the JSON report state it."""
+        return {"id": self.id, "severity": self.severity, "family": self.family, "statement": self.statement}
+
 
 CATALOGUE: dict[str, Rule] = {}
 
@@ -58,10 +62,9 @@ def release_rule(id: str, severity: str, family: str, reads: tuple[str, ...], st
     return decorate
 
 
-def frame_rule(id: str, severity: str, family: str, resource: str, field: str, statement: str,
-               reads: tuple[str, ...] = ()):
+def frame_rule(id: str, severity: str, family: str, resource: str, field: str, statement: str):
     def decorate(fn):
-        _register(Rule(id, severity, family, statement, (resource, *reads), fn, resource, field))
+        _register(Rule(id, severity, family, statement, (resource,), fn, resource, field))
         return fn
 
     return decorate
@@ -95,6 +98,11 @@ def select(ids: str | None) -> list[Rule]:
     if unknown:
         raise KeyError(", ".join(sorted(unknown)))
     return [r for r in rules if r.id in wanted or r.family in wanted]
+
+
+def failure_rows(rows) -> pd.DataFrame:
+    """A failure frame from (resource, row, field, value, message) tuples."""
+    return pd.DataFrame(rows, columns=FAILURE_COLUMNS)
 
 
 def combined(parts: list[pd.DataFrame]) -> pd.DataFrame:

@@ -95,13 +95,9 @@ class Context:
             self._row_ids[name] = ids
         return self._row_ids[name]
 
-    def exploded(self, name: str, path: str) -> pd.DataFrame:
-        """One row per list element: `idx` (row position in the resource) and `value`."""
-        array = self.column(name, path).combine_chunks()
-        return pd.DataFrame({
-            "idx": np.asarray(pc.list_parent_indices(array)),
-            "value": pc.list_flatten(array).to_pandas(types_mapper=pd.ArrowDtype),
-        })
+    def ids_cited(self, resource: str, path: str) -> pd.DataFrame:
+        """The ids one citing field holds, one row each: `idx` (citing row) and `value` (nulls left out)."""
+        return self._citing_fields[resource, path][["idx", "value"]]
 
     @cached_property
     def messages(self) -> pd.DataFrame:
@@ -172,7 +168,7 @@ class Context:
     @cached_property
     def cited_claims(self) -> pd.DataFrame:
         """chat rows x profile_refs, with the cited claims' evidence (one row per evidence message)."""
-        refs = self.exploded("chat", "required_context.profile_refs").rename(columns={"value": "claim_id"})
+        refs = self.ids_cited("chat", "required_context.profile_refs").rename(columns={"value": "claim_id"})
         ev = self.claim_evidence[["claim_id", "value", "position", "turn"]].rename(columns={"value": "dayid"})
         return refs.merge(ev, on="claim_id", how="inner")
 

@@ -6,6 +6,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from realcompanion.schemas import RESOURCES
+
 from .catalogue import FAILURE_COLUMNS, combined, failures, release_rule
 
 
@@ -59,7 +61,7 @@ def gate_b(ctx) -> pd.DataFrame:
     return combined(out)
 
 
-@release_rule("C", "error", "gate", ("source", "profile", "persona", "chat", "qa"),
+@release_rule("C", "error", "gate", RESOURCES,
               "every cited identifier resolves to a released record of the same participant")
 def gate_c(ctx) -> pd.DataFrame:
     cited = ctx.citations
@@ -71,7 +73,7 @@ def gate_c(ctx) -> pd.DataFrame:
     return _report(ctx, bad, why)
 
 
-@release_rule("D", "error", "gate", ("source", "profile", "persona", "chat", "qa"),
+@release_rule("D", "error", "gate", RESOURCES,
               "every cited message precedes its probe (chat) or is at or before asked_after (qa)")
 def gate_d(ctx) -> pd.DataFrame:
     cited = ctx.citations

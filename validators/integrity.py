@@ -6,7 +6,7 @@ import pandas as pd
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import sha256_of
 
-from .catalogue import FAILURE_COLUMNS, combined, failures, release_rule
+from .catalogue import combined, failure_rows, failures, release_rule
 
 CODE_SUFFIXES = {".py", ".pyc", ".pkl", ".pickle", ".joblib", ".pt", ".pth", ".npy", ".npz", ".so", ".sh", ".exe"}
 PICKLE_MAGIC = (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05")
@@ -19,10 +19,6 @@ PII_FIELDS = {"source": ["text"], "profile": ["text"], "persona": ["value"], "ch
               "qa": ["question", "answer"]}
 
 
-def _rows(rows) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=FAILURE_COLUMNS)
-
-
 @release_rule("INT1", "error", "integrity", (), "every data file's sha256 matches realcompanion.sha256 in datapackage.json")
 def hashes(ctx) -> pd.DataFrame:
     declared = ctx.params.get("sha256", {})
@@ -32,13 +28,13 @@ def hashes(ctx) -> pd.DataFrame:
         actual = sha256_of(ctx.release.path(name))
         if declared.get(path) != actual:
             rows.append(("", path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]}"))
-    return _rows(rows)
+    return failure_rows(rows)
 
 
 @release_rule("INT2", "error", "integrity", RESOURCES, "every resource's row count matches realcompanion.rows")
 def row_counts(ctx) -> pd.DataFrame:
     declared = ctx.params.get("rows", {})
-    return _rows([(name, name, "rows", ctx.table(name).num_rows, f"declared {declared.get(name)}")
+    return failure_rows([(name, name, "rows", ctx.table(name).num_rows, f"declared {declared.get(name)}")
                   for name in RESOURCES if declared.get(name) != ctx.table(name).num_rows])
 
 
@@ -56,7 +52,7 @@ def escapes(release) -> list[tuple[str, str]]:
 
 @release_rule("INT3", "error", "integrity", (), "no resource path escapes the package folder (absolute, .., link or URL)")
 def contained(ctx) -> pd.DataFrame:
-    return _rows([(name, path, "path", path, "resource path leaves the package folder")
+    return failure_rows([(name, path, "path", path, "resource path leaves the package folder")
                   for name, path in escapes(ctx.release)])
 
 
@@ -69,7 +65,7 @@ def data_not_code(ctx) -> pd.DataFrame:
             for p in data_files if p.suffix in CODE_SUFFIXES or _is_pickle(p)]
     rows += [("", p.name, "path", p.suffix, "loading script at the release root")
              for p in root.glob("*.py")]
-    return _rows(rows)
+    return failure_rows(rows)
 
 
 def _is_pickle(path) -> bool:

@@ -60,9 +60,9 @@ class Report:
     def warnings(self) -> int:
         return self.count("warning")
 
-    def fired(self, severity: str | None = None) -> set[str]:
-        """Ids of the rules that fired, optionally of one severity."""
-        return {o.rule.id for o in self.outcomes if o.fired and severity in (None, o.rule.severity)}
+    def fired(self) -> set[str]:
+        """Ids of the rules that fired."""
+        return {o.rule.id for o in self.outcomes if o.fired}
 
     def failure_frame(self) -> pd.DataFrame:
         parts = [o.failures.assign(rule=o.rule.id, severity=o.rule.severity) for o in self.outcomes
@@ -76,9 +76,8 @@ class Report:
         return {
             "package": self.package, "version": self.version, "format_version": self.format_version,
             "errors": self.errors, "warnings": self.warnings,
-            "rules": [{"id": o.rule.id, "severity": o.rule.severity, "family": o.rule.family,
-                       "statement": o.rule.statement, "passed": o.passed, "failures": len(o.failures),
-                       "skipped": o.skipped} for o in self.outcomes],
+            "rules": [{**o.rule.as_dict(), "passed": o.passed, "failures": len(o.failures), "skipped": o.skipped}
+                      for o in self.outcomes],
             "failures": [{k: (None if v is None else (v if isinstance(v, (int, float)) else str(v)))
                           for k, v in row.items()} for row in failures.to_dict("records")],
         }
@@ -162,6 +161,12 @@ def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False) 
     return out
 
 
+def planned(rules: str | None) -> list[Rule]:
+    """The rules a run evaluates: the chosen ones, and the structure rules always (they decide what is skipped)."""
+    return [r for r in select(None) if r.id in STRUCTURE_RULES] + [r for r in select(rules)
+                                                                  if r.id not in STRUCTURE_RULES]
+
+
 def _judge(release: Release) -> None:
     release.check_descriptor()
     import pandera.pandas  # noqa: F401 - imported here once, not in every worker
@@ -196,8 +201,7 @@ def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Repo
         ctx.warm()
         judged.result()  # no other thread may be running when the workers fork
     structure_ids = set(STRUCTURE_RULES)
-    outcomes = _execute(ctx, [r for r in every if r.id in structure_ids]
-                        + [r for r in chosen if r.id not in structure_ids], progress, parallel)
+    outcomes = _execute(ctx, planned(rules), progress, parallel)
     blocked = {res for o in outcomes if o.rule.id in structure_ids for res in o.failures["resource"].unique()}
     blocked |= set(release.invalid_rows)
     chosen_ids = {r.id for r in chosen}

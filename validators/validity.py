@@ -15,7 +15,7 @@ from .catalogue import failures, frame_rule, release_rule
               "(recent_context, episode_refs, or evidence of profile_refs)")
 def sufficiency(ctx) -> pd.DataFrame:
     context = ctx.recorded_context[["idx", "value"]].drop_duplicates()
-    grounding = ctx.exploded("chat", "grounding_dayids")
+    grounding = ctx.ids_cited("chat", "grounding_dayids")
     merged = grounding.merge(context, on=["idx", "value"], how="left", indicator=True)
     bad = merged[merged["_merge"] == "left_only"]
     return failures("chat", ctx.frame("chat")["item_id"].to_numpy()[bad["idx"]], "grounding_dayids",
@@ -44,7 +44,7 @@ def unconditioned_stratum(ctx) -> pd.DataFrame:
 @release_rule("V4", "error", "validity", ("source", "profile", "chat"),
               "stores fixed in advance: every profile_refs claim has evidence on record before the probe")
 def stores_in_advance(ctx) -> pd.DataFrame:
-    refs = ctx.exploded("chat", "required_context.profile_refs").rename(columns={"value": "claim_id"})
+    refs = ctx.ids_cited("chat", "required_context.profile_refs").rename(columns={"value": "claim_id"})
     known = refs[refs["claim_id"].isin(ctx.frame("profile")["claim_id"])]
     earliest = ctx.claim_evidence.groupby("claim_id")["turn"].min()
     first = known["claim_id"].map(earliest)
@@ -79,8 +79,8 @@ def cited_layer(ctx) -> pd.DataFrame:
 def only_demotes(ctx, frame):
     recorded, strict, strict2 = ctx.readings()
     nested = (~strict2 | strict) & (~strict | recorded)
-    final = pd.concat([ctx.exploded("chat", f"required_context.{p}")
+    final = pd.concat([ctx.ids_cited("chat", f"required_context.{p}")
                        for p in ("recent_context", "episode_refs", "profile_refs")])
-    removed = ctx.exploded("chat", "trace.B.removed")
+    removed = ctx.ids_cited("chat", "trace.B.removed")
     readded = removed.merge(final, on=["idx", "value"])["idx"].unique()
     return nested & ~frame.index.isin(readded)

@@ -17,10 +17,10 @@ from operator import getitem
 from typing import Callable
 
 from .generated import block_body, fill_blocks, markdown_table
+from .publish.documents import CITATION, cff, dump_cff
 from .release import ReadError, Release
 
 CARD = "README.md"
-CITATION = "CITATION.cff"
 SPLIT = "test"
 MAX_LISTED = 13  # vocabularies up to this size are spelled out in the field tables
 GENERATED_KEYS = ("pretty_name", "license", "tags", "size_categories", "configs", "dataset_info")
@@ -149,7 +149,7 @@ def citation(release: Release) -> str:
     """The version statement and the citations `realcompanion cite` prints, without the git revision."""
     from .publish.cite import Citation, apa, bibtex
 
-    cited = Citation.of(release.root, revision_from_git=False)
+    cited = Citation.of(release, revision_from_git=False)
     return "\n".join([
         f"This card describes **release {release.version}** (released {released(release)}, format "
         f"{release.params.get('format_version')}). Cite the paper and the release version you used "
@@ -180,19 +180,17 @@ def renderers(release: Release) -> dict[str, Callable[[], str]]:
 
 # -- check and write ----------------------------------------------------------
 
-def _cff_stale(release: Release) -> dict:
+def _cff_fixes(release: Release, current: dict) -> dict:
     """CITATION.cff keys that disagree with datapackage.json, with the value they should have."""
     from datetime import date
 
-    from .publish.documents import cff
-
-    current = cff(release.root)
     want = {"version": release.version, "date-released": date.fromisoformat(released(release))}
     return {key: value for key, value in want.items() if str(current.get(key)) != str(value)}
 
 
-def _render(release: Release) -> tuple[str, list[str]]:
-    """README.md as it should read, and what is stale in the current one and in CITATION.cff."""
+def _render(release: Release) -> tuple[str, list[str], dict | None]:
+    """README.md as it should read, what is stale in it and in CITATION.cff, and CITATION.cff's data as it
+    should read when that is stale (None when current); the file is read once for both."""
     import yaml
     from huggingface_hub import DatasetCard
 
@@ -209,30 +207,30 @@ def _render(release: Release) -> tuple[str, list[str]]:
         card.data[key] = value
     card.text, blocks = fill_blocks(card.text, renderers(release))
     stale += [f"{CARD} block: {name}" for name in blocks]
-    stale += [f"{CITATION}: {key}" for key in _cff_stale(release)]
+    cited = cff(release.root)
+    fixes = _cff_fixes(release, cited)
+    stale += [f"{CITATION}: {key}" for key in fixes]
     text = str(card)
     if text != path.read_text(encoding="utf-8") and not stale:
         stale.append(f"{CARD} header: layout")
-    return text, stale
+    return text, stale, cited | fixes if fixes else None
+
+
+def check(release: Release) -> list[str]:
+    """What in README.md / CITATION.cff disagrees with the files of an open release (empty = current)."""
+    return _render(release)[1]
 
 
 def stale(root) -> list[str]:
-    """What in README.md / CITATION.cff disagrees with the files (empty = current)."""
-    return _render(Release(root))[1]
+    """`check` of the release at `root`."""
+    return check(Release(root))
 
 
 def write(root) -> list[str]:
     """Rewrite README.md's generated parts and CITATION.cff's version and date; returns what was stale."""
-    import yaml
-
-    from .publish.documents import cff
-
     release = Release(root)
-    text, stale_parts = _render(release)
+    text, stale_parts, cited = _render(release)
     (release.root / CARD).write_text(text, encoding="utf-8")
-    fixes = _cff_stale(release)
-    if fixes:
-        data = cff(release.root) | fixes
-        (release.root / CITATION).write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100),
-                                             encoding="utf-8")
+    if cited:
+        (release.root / CITATION).write_text(dump_cff(cited), encoding="utf-8")
     return stale_parts

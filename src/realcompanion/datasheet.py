@@ -16,19 +16,17 @@ from .card import members, status
 from .generated import fill_blocks, markdown_table
 from .release import ReadError, Release
 from .schemas import enum_of
+from .stamp import declared
 
 DATASHEET = "DATASHEET.md"
 NULL = "null"
 
 
-def counts(release: Release) -> str:
+def counts(release: Release, stamped: dict) -> str:
     """Records per participant and resource, with totals: what `realcompanion stamp` records, from the files."""
-    from .stamp import declared
-
-    block = declared(release)
     rows = [{"participant": pid, **{name: per.get(name, 0) for name in release.resources}}
-            for pid, per in sorted(block["participants"].items())]
-    rows.append({"participant": "**total**", **{name: block["rows"][name] for name in release.resources}})
+            for pid, per in sorted(stamped["participants"].items())]
+    rows.append({"participant": "**total**", **{name: stamped["rows"][name] for name in release.resources}})
     return markdown_table(rows)
 
 
@@ -136,11 +134,9 @@ def vocabulary(release: Release) -> str:
               f"Withdrawal codes: {len(vocab['withdrawn'])}.")
 
 
-def files(release: Release) -> str:
+def files(release: Release, stamped: dict) -> str:
     """Each data file's size and sha256, computed from the file."""
-    from .stamp import declared
-
-    hashes = declared(release)["sha256"]
+    hashes = stamped["sha256"]
     return markdown_table([{"resource": f"`{name}`", "path": f"`{release.resource(name)['path']}`",
                             "bytes": release.path(name).stat().st_size,
                             "sha256": f"`{hashes[release.resource(name)['path']]}`"} for name in release.resources])
@@ -155,8 +151,11 @@ def rules(release: Release) -> str:
 
 
 def renderers(release: Release) -> dict[str, Callable[[], str]]:
-    blocks = {"status": status, "counts": counts, "spans": spans, "distributions": distributions, "tiers": tiers,
-              "parameters": parameters, "vocabulary": vocabulary, "files": files, "rules": rules}
+    """One renderer per block; `counts` and `files` share one `stamp.declared`, which hashes every data file."""
+    stamped = declared(release)
+    blocks = {"status": status, "counts": partial(counts, stamped=stamped), "spans": spans,
+              "distributions": distributions, "tiers": tiers, "parameters": parameters, "vocabulary": vocabulary,
+              "files": partial(files, stamped=stamped), "rules": rules}
     return {name: partial(render, release) for name, render in blocks.items()}
 
 
@@ -167,9 +166,14 @@ def _render(release: Release) -> tuple[str, list[str]]:
     return fill_blocks(path.read_text(encoding="utf-8"), renderers(release))
 
 
+def check(release: Release) -> list[str]:
+    """Names of the generated blocks of DATASHEET.md that disagree with the files of an open release (empty = current)."""
+    return _render(release)[1]
+
+
 def stale(root) -> list[str]:
-    """Names of the generated blocks of DATASHEET.md that disagree with the files (empty = current)."""
-    return _render(Release(root))[1]
+    """`check` of the release at `root`."""
+    return check(Release(root))
 
 
 def write(root) -> list[str]:

@@ -7,11 +7,10 @@ and a sha256 per data file; the integrity rules then hold the files to it.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 from .release import Release
-from .schemas import RESOURCES
+from .schemas import dump_json
 
 
 def sha256_of(path: Path) -> str:
@@ -30,7 +29,7 @@ def participant_counts(table) -> dict[str, int]:
 def declared(release: Release) -> dict:
     """The generated part of the `realcompanion` block, computed from the files."""
     rows, per_participant, hashes = {}, {}, {}
-    for name in RESOURCES:
+    for name in release.resources:
         table = release.table(name)
         with open(release.path(name), "rb") as handle:
             rows[name] = sum(1 for _ in handle)
@@ -45,6 +44,5 @@ def stamp(root) -> dict:
     block = declared(release)
     descriptor = release.descriptor
     descriptor["realcompanion"].update(block)
-    Path(root, "datapackage.json").write_text(json.dumps(descriptor, indent=2, ensure_ascii=False) + "\n",
-                                              encoding="utf-8")
+    Path(root, "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
     return block

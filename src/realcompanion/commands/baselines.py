@@ -21,6 +21,7 @@ def run(args) -> int:
     from ..release import Release
     from ..scoring import report as R
     from ..scoring.baselines import baselines_report
+    from ..scoring.controls import GOLD_SETS
     from ..scoring.gold import POPULATIONS, load_track
     from ..scoring.options import check_reading
 
@@ -41,7 +42,7 @@ def run(args) -> int:
             R.grid({s["label"]: {f"{p} {stat}": s["actual"][p]["hit@5"][stat] for p in distant_populations
                                  for stat in ("pooled", "macro")} for s in summaries.values()},
                    "Table 4: hit@5 on distant items, pooled and averaged by participant"),
-            R.grid({s["label"]: {g: s[g]["all"]["recall@5"]["pooled"] for g in s if g != "label"}
+            R.grid({s["label"]: {g: s[g]["all"]["recall@5"]["pooled"] for g in GOLD_SETS}
                     for s in summaries.values()}, "Controls (Table 33): recall@5 on all items, by gold set")]
     distant = {s["label"]: s["actual"]["distant"]["hit@5"]["by_participant"] for s in summaries.values()}
     text.append(R.grid(distant, "hit@5 on distant items by participant (Table 38)"))

@@ -3,19 +3,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..publish.documents import STYLES
+
 
 def register(sub):
-    from ..publish.cite import RENDERERS
-
     p = sub.add_parser("cite", help="print the citation of the release at its version and revision")
     p.add_argument("path", type=Path, nargs="?", default=Path("."))
-    p.add_argument("--format", choices=list(RENDERERS), default="bibtex")
+    p.add_argument("--format", choices=list(STYLES), default="bibtex")
     p.add_argument("--repo-id", help="Hub dataset ORG/NAME (default: datapackage.json homepage)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     from ..publish.cite import RENDERERS, Citation
+    from ..release import Release
 
-    print(RENDERERS[args.format](Citation.of(args.path, repo_id=args.repo_id)), end="")
+    print(RENDERERS[args.format](Citation.of(Release(args.path), repo_id=args.repo_id)), end="")
     return 0

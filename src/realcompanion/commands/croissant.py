@@ -1,7 +1,6 @@
 """`realcompanion croissant [PATH]`: write PATH/croissant.json (Croissant 1.0 + RAI) from the release's schemas."""
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -13,18 +12,12 @@ def register(sub):
 
 
 def run(args) -> int:
-    import mlcroissant as mlc
-
     from ..publish.croissant import FILE, metadata
+    from ..release import Release
+    from ..schemas import dump_json
 
-    try:
-        described = metadata(args.path)
-    except mlc.ValidationError as exc:
-        print(f"error: {args.path / FILE}: Croissant rejects the description: {str(exc).splitlines()[0]}",
-              file=sys.stderr)
-        return 1
-    (args.path / FILE).write_text(json.dumps(described.to_json(), indent=2, ensure_ascii=False) + "\n",
-                                  encoding="utf-8")
+    described = metadata(Release(args.path))
+    (args.path / FILE).write_text(dump_json(described.to_json()), encoding="utf-8")
     warnings = sorted(described.ctx.issues.warnings)
     print(f"wrote {args.path / FILE} ({len(described.record_sets)} record sets, "
           f"{len(warnings)} mlcroissant warning(s))")

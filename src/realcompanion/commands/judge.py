@@ -10,26 +10,21 @@ def register(sub):
     options.add_track(p)
     p.add_argument("--replies", required=True, metavar="R.jsonl",
                    help='{"item_id", "condition", "reply"} (chat) or {..., "answer"} (qa) per line')
-    p.add_argument("--endpoint", required=True, metavar="URL", help="base URL of a chat-completions API (.../v1)")
-    p.add_argument("--model", required=True, metavar="NAME")
+    options.add_judge(p, timeout=True)
     p.add_argument("--out", required=True, metavar="V.jsonl", help="verdicts file to write")
     p.add_argument("--prompt", metavar="FILE", help="prompt template (default: the versioned one in prompts/)")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
-                   help="environment variable holding the API key (default OPENAI_API_KEY; unset: none sent)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per request (default 60)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     import json
-    import os
     import sys
 
     from tqdm import tqdm
 
     from ..release import Release
     from ..scoring.gold import load_track
-    from ..scoring.judge_client import Judge, load_prompt
+    from ..scoring.judge_client import judge_from, load_prompt
     from ..scoring.replies import judge_replies, read_replies
     from ..scoring.report import output_path
 
@@ -38,7 +33,7 @@ def run(args) -> int:
     out = output_path(release, args.out)
     replies = read_replies(args.replies, track)
     prompt = load_prompt(args.track, args.prompt)
-    judge = Judge(args.endpoint, args.model, os.environ.get(args.api_key_env) or "none", args.timeout)
+    judge = judge_from(args)
     with tqdm(total=len(replies), unit="reply", desc="judge", disable=None) as bar:
         verdicts, failures = judge_replies(track, replies, judge, prompt, progress=bar.update)
     with open(out, "w", encoding="utf-8", newline="\n") as handle:

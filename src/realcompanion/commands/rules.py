@@ -15,8 +15,7 @@ def run(args) -> int:
 
     rules = all_rules()
     if args.json:
-        print(json.dumps([{"id": r.id, "severity": r.severity, "family": r.family, "statement": r.statement}
-                          for r in rules], indent=2))
+        print(json.dumps([r.as_dict() for r in rules], indent=2))
     else:
         for r in rules:
             print(f"{r.id:<5} {r.severity:<8} {r.family:<11} {r.statement}")

@@ -14,15 +14,12 @@ def register(sub):
                    help="folder with persona.jsonl and/or profile.jsonl; repeat for several runs")
     p.add_argument("--match", choices=MATCH_RULES, default="normalized",
                    help="matching rule: normalized exact (default) or a judge")
-    p.add_argument("--endpoint", metavar="URL", help="with --match judge: OpenAI-compatible base URL")
-    p.add_argument("--model", metavar="NAME", help="with --match judge: the judge model")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR")
+    options.add_judge(p, only_with="--match judge")
     options.add_outputs(p, "write a PNG of per-participant F1 (first run) by layer")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    import os
     import sys
 
     from tqdm import tqdm
@@ -38,10 +35,9 @@ def run(args) -> int:
         if not (args.endpoint and args.model):
             print("error: --match judge needs --endpoint and --model", file=sys.stderr)
             return 2
-        from ..scoring.judge_client import Judge, load_prompt
+        from ..scoring.judge_client import judge_from, load_prompt
 
-        judge, prompt = Judge(args.endpoint, args.model, os.environ.get(args.api_key_env) or "none"), \
-            load_prompt("match")
+        judge, prompt = judge_from(args), load_prompt("match")
         same, judge_stamp = judge_match(judge, prompt, failures), judge.stamp(prompt)
     with tqdm(total=len(args.pred), unit="run", desc="reconstruction", disable=None) as bar:
         result = score_runs(release, args.pred, same, progress=bar.update)

@@ -22,12 +22,11 @@ def register(sub):
 def run(args) -> int:
     from tqdm import tqdm
 
-    from ..validators.catalogue import select
-    from ..validators.run import validate
+    from ..validators.run import planned, validate
     from ..validators.terminal import render
 
     try:
-        total = len(select(args.rules))
+        total = len(planned(args.rules))
     except KeyError as exc:
         print(f"error: unknown rule or family: {exc.args[0]}", file=sys.stderr)
         return 2

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..card import released
 from ..release import Release
-from .documents import cff
+from .documents import STYLES, cff, dump_cff
 from .plan import tag_of
 
 HUB_DATASETS = "datasets"
@@ -36,9 +36,8 @@ class Citation:
         return f"{self.tag} (commit {self.commit})" if self.commit else self.tag
 
     @classmethod
-    def of(cls, root, repo_id: str | None = None, revision_from_git: bool = True) -> Citation:
-        release = Release(root)
-        data, tag = cff(root), tag_of(release.version)
+    def of(cls, release: Release, repo_id: str | None = None, revision_from_git: bool = True) -> Citation:
+        data, tag = cff(release.root), tag_of(release.version)
         return cls(name=release.descriptor["name"], cff=data, version=release.version, date=released(release),
                    tag=tag, commit=git_commit(release.root, tag) if revision_from_git else None,
                    url=hub_url(repo_id) if repo_id else release.descriptor.get("homepage") or data.get("url"),
@@ -144,13 +143,11 @@ def apa(c: Citation) -> str:
 
 def cff_text(c: Citation) -> str:
     """CITATION.cff with the version, date, revision (`commit`) and URL of this release."""
-    import yaml
-
     data = dict(c.cff)
     data.update({"version": c.version, "date-released": c.date, "commit": c.commit or c.tag})
     if c.url:
         data["url"] = c.url
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return dump_cff(data)
 
 
-RENDERERS = {"bibtex": bibtex, "apa": apa, "cff": cff_text}
+RENDERERS = dict(zip(STYLES, (bibtex, apa, cff_text)))

@@ -4,8 +4,9 @@ One RecordSet per resource, one Field per Table Schema field: nested objects
 become sub-fields read by JSONPath from their column, lists are `repeated`,
 primary keys are the record set `key` and single-field foreign keys are
 `references`. The distribution lists each data file with the sha256 that
-datapackage.json declares. Building goes through `mlcroissant.Metadata`, which
-raises on anything Croissant would reject.
+datapackage.json declares. Building goes through `mlcroissant.Metadata`, whose
+rejection is a `ReadError` here, so every caller (the command, publish's gate)
+reports it as one line.
 """
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def _record_set(ctx, release: Release, name: str):
             referenced = f"{target['resource']}/{target['fields'][0]}"
             fields[key["fields"][0]].references = mlc.Source(ctx=ctx, field=referenced)
     return mlc.RecordSet(ctx=ctx, id=name, name=name, description=release.resource(name).get("description"),
-                         key=[f"{name}/{k}" for k in schema.get("primaryKey", [])] or None,
+                         key=[f"{name}/{k}" for k in release.primary_key(name)] or None,
                          fields=list(fields.values()))
 
 
@@ -80,37 +81,35 @@ def _file_object(ctx, release: Release, name: str):
                           sha256=release.params["sha256"][path])
 
 
-def metadata(root):
-    """The release at `root` as an `mlcroissant.Metadata` (raises `mlcroissant.ValidationError` if invalid)."""
+def metadata(release: Release):
+    """The release as an `mlcroissant.Metadata`; a description Croissant rejects is a `ReadError`."""
     import mlcroissant as mlc
 
     from .cite import Citation, bibtex
 
-    release = Release(root)
     descriptor, ctx = release.descriptor, mlc.Context(conforms_to=CONFORMS_TO[0])
-    multi_file = [n for n in release.resources if not isinstance(release.resource(n)["path"], str)]
-    if multi_file:
-        raise ReadError(release.root / "datapackage.json", f"resource '{multi_file[0]}': one file per resource "
-                        "is described", field="path")
-    return mlc.Metadata(
-        ctx=ctx,
-        name=descriptor["name"],
-        description=descriptor.get("description"),
-        conforms_to=list(CONFORMS_TO),
-        version=release.version,
-        date_published=descriptor.get("created"),
-        license=[lic.get("path") or lic["name"] for lic in descriptor.get("licenses", [])],
-        url=descriptor.get("homepage"),
-        keywords=descriptor.get("keywords"),
-        creators=[mlc.Person(ctx=ctx, name=c["title"]) for c in descriptor.get("contributors", [])
-                  if c.get("role") == "author"],
-        cite_as=bibtex(Citation.of(root, revision_from_git=False)),
-        distribution=[_file_object(ctx, release, name) for name in release.resources],
-        record_sets=[_record_set(ctx, release, name) for name in release.resources],
-        **rai.statements(release.root / card.CARD),
-    )
+    try:
+        return mlc.Metadata(
+            ctx=ctx,
+            name=descriptor["name"],
+            description=descriptor.get("description"),
+            conforms_to=list(CONFORMS_TO),
+            version=release.version,
+            date_published=descriptor.get("created"),
+            license=[lic.get("path") or lic["name"] for lic in descriptor.get("licenses", [])],
+            url=descriptor.get("homepage"),
+            keywords=descriptor.get("keywords"),
+            creators=[mlc.Person(ctx=ctx, name=c["title"]) for c in descriptor.get("contributors", [])
+                      if c.get("role") == "author"],
+            cite_as=bibtex(Citation.of(release, revision_from_git=False)),
+            distribution=[_file_object(ctx, release, name) for name in release.resources],
+            record_sets=[_record_set(ctx, release, name) for name in release.resources],
+            **rai.statements(release.root / card.CARD),
+        )
+    except mlc.ValidationError as exc:
+        raise ReadError(release.root / FILE, f"Croissant rejects the description: {str(exc).splitlines()[0]}") from None
 
 
-def build(root) -> dict:
-    """croissant.json's content for the release at `root`."""
-    return metadata(root).to_json()
+def build(release: Release) -> dict:
+    """croissant.json's content for the release."""
+    return metadata(release).to_json()

@@ -58,17 +58,17 @@ def _rows(release: Release, name: str, key: list[str]) -> dict[tuple, dict]:
 
 
 def _key(release: Release, name: str) -> list[str]:
-    key = release.table_schema(name).get("primaryKey")
+    key = release.primary_key(name)
     if not key:
         raise ReadError(release.root / release.resource(name)["schema"], "no primaryKey: rows cannot be matched",
                         field="primaryKey")
-    return [key] if isinstance(key, str) else list(key)
+    return key
 
 
 def diff_resource(old: Release, new: Release, name: str) -> ResourceDiff:
-    key = _key(new, name)
-    if _key(old, name) != key:
-        raise ReadError(new.root / new.resource(name)["schema"], f"primary key changed from {_key(old, name)} "
+    key, old_key = _key(new, name), _key(old, name)
+    if old_key != key:
+        raise ReadError(new.root / new.resource(name)["schema"], f"primary key changed from {old_key} "
                         f"to {key}: rows cannot be matched", field="primaryKey")
     before, after = _rows(old, name, key), _rows(new, name, key)
     old_fields, new_fields = set(old.table(name).column_names), set(new.table(name).column_names)

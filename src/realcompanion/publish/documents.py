@@ -1,18 +1,25 @@
-"""The versions the release's documents state, read where each document states it.
+"""The versions the release's documents state, read where each document states it; CITATION.cff read and written.
 
 datapackage.json `version`, CITATION.cff `version`, the card's citation block
 (its BibTeX `version` field, rendered by `realcompanion card`) and the newest
 released section of CHANGELOG.md (`## [X.Y.Z]`, Keep a Changelog) must all name
 the version being published; a release whose documents disagree is mislabelled.
+Nothing heavy is imported here, so the command line can name the citation styles.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..release import ReadError, Release
+from ..errors import ReadError
+
+if TYPE_CHECKING:
+    from ..release import Release
 
 CHANGELOG = "CHANGELOG.md"
+CITATION = "CITATION.cff"
+STYLES = ("bibtex", "apa", "cff")  # the forms `realcompanion cite` prints, as `publish.cite.RENDERERS` renders them
 _RELEASED = re.compile(r"^## \[(?P<version>[^\]]+)\]", re.M)
 UNRELEASED = "Unreleased"
 
@@ -27,8 +34,6 @@ def cff(root) -> dict:
     """CITATION.cff as data; versions and dates read as YAML may be numbers or dates, so compare them as text."""
     import yaml
 
-    from ..card import CITATION
-
     path = Path(root) / CITATION
     try:
         data = yaml.safe_load(read_text(path))
@@ -39,20 +44,27 @@ def cff(root) -> dict:
     return data
 
 
+def dump_cff(data: dict) -> str:
+    """CFF data as CITATION.cff text, keys in their given order."""
+    import yaml
+
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
 def changelog_version(root) -> str | None:
     """The newest released version in CHANGELOG.md (the first `## [X]` heading that is not Unreleased)."""
     headings = _RELEASED.finditer(read_text(Path(root) / CHANGELOG))
     return next((m["version"] for m in headings if m["version"] != UNRELEASED), None)
 
 
-def stated_versions(root) -> dict[str, str | None]:
+def stated_versions(release: Release) -> dict[str, str | None]:
     """Each document's statement of the release version, keyed by file name (None = not stated)."""
-    from ..card import CARD, CITATION, stated_version
+    from ..card import CARD, stated_version
 
-    cited = cff(root).get("version")
+    cited = cff(release.root).get("version")
     return {
-        "datapackage.json": Release(root).version or None,
+        "datapackage.json": release.version or None,
         CITATION: None if cited is None else str(cited),
-        CARD: stated_version(read_text(Path(root) / CARD)),
-        CHANGELOG: changelog_version(root),
+        CARD: stated_version(read_text(release.root / CARD)),
+        CHANGELOG: changelog_version(release.root),
     }

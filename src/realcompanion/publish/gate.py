@@ -3,66 +3,72 @@
 Cheap checks run first so a mislabelled release is refused before the full
 validator runs: every document present, every document stating the version
 being published, the card and datasheet current, croissant.json (when shipped)
-current, then `validate` with zero errors.
+current, then `validate` with zero errors. The release is opened once, after
+the documents are found, and every check reads that one `Release`.
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from ..release import Release
 from .plan import DOCUMENTS
 
 
-def missing_documents(root: Path, version: str) -> str | None:
+def missing_documents(root: Path) -> str | None:
     missing = [d for d in DOCUMENTS if not (root / d).is_file()]
     return f"missing release file(s): {', '.join(missing)}" if missing else None
 
 
-def versions_disagree(root: Path, version: str) -> str | None:
+def versions_disagree(release: Release, version: str) -> str | None:
     from .documents import stated_versions
 
-    stated = stated_versions(root)
+    stated = stated_versions(release)
     if all(v == version for v in stated.values()):
         return None
     listed = ", ".join(f"{doc} {v or '(none)'}" for doc, v in stated.items())
     return f"version mismatch: --version {version}, {listed}"
 
 
-def card_stale(root: Path, version: str) -> str | None:
-    from ..card import stale
+def card_stale(release: Release, version: str) -> str | None:
+    from .. import card
 
-    parts = stale(root)
+    parts = card.check(release)
     return f"card out of date ({'; '.join(parts)}): run `realcompanion card --write`" if parts else None
 
 
-def datasheet_stale(root: Path, version: str) -> str | None:
-    from ..datasheet import stale
+def datasheet_stale(release: Release, version: str) -> str | None:
+    from .. import datasheet
 
-    blocks = stale(root)
+    blocks = datasheet.check(release)
     return f"DATASHEET.md out of date ({', '.join(blocks)}): run `realcompanion datasheet --write`" if blocks else None
 
 
-def croissant_stale(root: Path, version: str) -> str | None:
+def croissant_stale(release: Release, version: str) -> str | None:
     from .croissant import FILE, build
 
-    path = root / FILE
+    path = release.root / FILE
     if not path.is_file():
         return None
-    current = json.loads(path.read_text(encoding="utf-8")) == build(root)
+    current = json.loads(path.read_text(encoding="utf-8")) == build(release)
     return None if current else f"{FILE} out of date: run `realcompanion croissant`"
 
 
-def invalid(root: Path, version: str) -> str | None:
+def invalid(release: Release, version: str) -> str | None:
     from ..validators.run import validate
 
-    errors = validate(root).errors
+    errors = validate(release.root).errors
     return f"`realcompanion validate` reports {errors} error(s)" if errors else None
 
 
-CHECKS = (missing_documents, versions_disagree, card_stale, datasheet_stale, croissant_stale, invalid)
+CHECKS = (versions_disagree, card_stale, datasheet_stale, croissant_stale, invalid)
 
 
 def refusal(root, version: str) -> str | None:
     """Why the release at `root` may not be published as `version`, or None when it may."""
     root = Path(root)
-    return next((reason for check in CHECKS if (reason := check(root, version))), None)
+    missing = missing_documents(root)
+    if missing:
+        return missing
+    release = Release(root)
+    return next((reason for check in CHECKS if (reason := check(release, version))), None)

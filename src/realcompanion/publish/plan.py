@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..card import CARD, CITATION
+from ..card import CARD
 from ..datasheet import DATASHEET
 from ..release import ReadError, Release
 from ..stamp import sha256_of
 from . import croissant
-from .documents import CHANGELOG
+from .documents import CHANGELOG, CITATION
 
 DOCUMENTS = ("datapackage.json", CARD, DATASHEET, CITATION, CHANGELOG)
 OPTIONAL_DOCUMENTS = (croissant.FILE,)
@@ -27,21 +27,12 @@ def tag_of(version: str) -> str:
     return f"v{version}"
 
 
-def data_paths(release: Release) -> list[str]:
-    """The data files the resources declare (a Frictionless `path` is a string or a list)."""
-    paths = []
-    for name in release.resources:
-        path = release.resource(name)["path"]
-        paths.extend([path] if isinstance(path, str) else path)
-    return paths
-
-
 def release_paths(release: Release) -> list[str]:
     """Every file of the release, relative to its folder, in publishing order."""
     root = release.root
     paths = list(DOCUMENTS) + [d for d in OPTIONAL_DOCUMENTS if (root / d).is_file()]
     paths += sorted(p.relative_to(root).as_posix() for p in (root / SCHEMA_FOLDER).rglob("*") if p.is_file())
-    return paths + data_paths(release)
+    return paths + [release.resource(name)["path"] for name in release.resources]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..release import ReadError
+from ..errors import ReadError
 
 # mlcroissant.Metadata keyword -> card headings quoted (one text per heading).
 SECTIONS = {

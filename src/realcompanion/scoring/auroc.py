@@ -39,7 +39,7 @@ def resampled_auroc(scores, labels, participants):
     NaN where a resample lacks a class."""
     groups = [(scores[(participants == p) & labels], scores[(participants == p) & ~labels])
               for p in np.unique(participants)]
-    u = np.array([[_u(pos, neg) for _, neg in groups] for pos, _ in groups]).reshape(len(groups), len(groups))
+    u = np.array([[_u(pos, neg) for _, neg in groups] for pos, _ in groups])
     n_pos = np.array([pos.size for pos, _ in groups], dtype=float)
     n_neg = np.array([neg.size for _, neg in groups], dtype=float)
 

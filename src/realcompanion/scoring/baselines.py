@@ -21,7 +21,7 @@ from .bm25 import Indexes
 from .controls import GOLD_SETS, substituted_golds
 from .gold import POPULATIONS
 from .metrics import metric_names
-from .retrieval import evaluate
+from .retrieval import evaluate, pool_report, summarize
 from .seeding import item_rng
 from .settings import BROKEN_ORACLE_SIZE
 
@@ -65,8 +65,9 @@ class Rankers:
         raise ValueError(f"unknown method {method!r}")
 
     def bm25_top_score(self, item) -> float:
-        scores = self.indexes[item.participant_id].rank(item.query, item.pool_end)[1]
-        return float(scores[0]) if scores.size else 0.0
+        """The best BM25 score in the item's pool (0 for an empty pool): BM25's top-1 confidence."""
+        scores = self.indexes[item.participant_id].scores(item.query)[:item.pool_end]
+        return float(scores.max()) if scores.size else 0.0
 
 
 def run_baselines(track, seed: int, progress=None):
@@ -99,8 +100,6 @@ def bm25_detectability(track, rankers: Rankers) -> tuple[list, list, list]:
 
 def summarize_baselines(track, frame, seed: int, resamples: int) -> dict:
     """Per method: the summary on the actual gold (with intervals) and on each control gold set."""
-    from .retrieval import summarize
-
     out = {}
     for method, label in METHODS.items():
         rows = frame[frame["method"] == method]
@@ -114,7 +113,6 @@ def summarize_baselines(track, frame, seed: int, resamples: int) -> dict:
 def baselines_report(track, seed: int, resamples: int, progress=None) -> dict:
     """Everything `realcompanion baselines` reports for one track, before formatting."""
     from .auroc import auroc_summary
-    from .retrieval import pool_report
 
     frame, rankers = run_baselines(track, seed, progress)
     out = {"excluded": track.excluded(), "dropped_citations": track.dropped_citations(),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -63,7 +64,7 @@ def parse_verdict(content: str, fields: dict) -> dict:
 
 
 class Judge:
-    def __init__(self, endpoint: str, model: str, api_key: str, timeout: float = 60.0):
+    def __init__(self, endpoint: str, model: str, api_key: str, timeout: float):
         from openai import OpenAI
 
         self.endpoint, self.model = endpoint, model
@@ -87,3 +88,9 @@ class Judge:
         if not response.choices:
             raise JudgeError("the endpoint returned no choices")
         return parse_verdict(response.choices[0].message.content or "", fields)
+
+
+def judge_from(args) -> Judge:
+    """The judge that `options.add_judge`'s flags name. An unset key variable sends "none": the client needs
+    some key, and a local server asks for none."""
+    return Judge(args.endpoint, args.model, os.environ.get(args.api_key_env) or "none", args.timeout)

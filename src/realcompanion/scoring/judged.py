@@ -66,7 +66,8 @@ AUROCS = {
     "chat": {"detectability": ("used_memory", lambda i: i.dependent, "proportional")},
     "qa": {"abstention": ("abstained", lambda i: not i.answerable, "scored")},
 }
-PRIMARY = {"chat": ("content_match", ("scored", "dependent")), "qa": ("answer_correct", ("scored", "answerable"))}
+# the track's primary quantity (plotted) and the populations of its paired contrasts (Table 36)
+PRIMARY = {"chat": ("content_match", ("scored", "dependent")), "qa": ("answer_accuracy", ("scored", "answerable"))}
 
 
 def ordered_conditions(conditions) -> list[str]:
@@ -116,7 +117,7 @@ def auroc_block(track, rows: dict, name: str, seed: int, resamples: int) -> dict
 
 def contrast(track, first: dict, second: dict, population: str, seed: int, resamples: int) -> dict:
     """Verdicts `second` minus `first` (two conditions) on the items of `population` judged under both."""
-    column = PRIMARY[track.name][0]
+    column = QUANTITIES[track.name][PRIMARY[track.name][0]][0]
     items, a = _joined(track, first, population)
     _, b = _joined(track, second, population)
     pairs = [(i, float(y[column]) - float(x[column])) for i, x, y in zip(items, a, b, strict=True)
@@ -149,6 +150,6 @@ def judged_report(track, verdicts, seed: int, resamples: int, progress=None) -> 
 
 def primary_means(judged: dict, track_name: str) -> dict[str, dict[str, float]]:
     """Per condition, the per-participant means of the primary quantity (for the plot)."""
-    name = next(iter(QUANTITIES[track_name]))
+    name = PRIMARY[track_name][0]
     return {c: q[name]["by_participant"] for c, q in judged["conditions"].items()}
 

@@ -17,8 +17,8 @@ import numpy as np
 from .settings import CUTOFFS
 
 
-def metric_names(cutoffs=CUTOFFS) -> list[str]:
-    return [f"hit@{k}" for k in cutoffs] + [f"recall@{k}" for k in cutoffs] + ["mrr"]
+def metric_names() -> list[str]:
+    return [f"hit@{k}" for k in CUTOFFS] + [f"recall@{k}" for k in CUTOFFS] + ["mrr"]
 
 
 def gold_ranks(ranking: np.ndarray, gold: np.ndarray) -> np.ndarray:
@@ -26,13 +26,13 @@ def gold_ranks(ranking: np.ndarray, gold: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.isin(ranking, gold, kind="sort")) + 1
 
 
-def item_metrics(ranking, gold, cutoffs=CUTOFFS) -> dict[str, float]:
+def item_metrics(ranking, gold) -> dict[str, float]:
     """Every metric of `metric_names` for one item; `gold` must be non-empty."""
     ranks = gold_ranks(np.asarray(ranking), np.asarray(gold))
     out = {}
-    for k in cutoffs:
+    for k in CUTOFFS:
         out[f"hit@{k}"] = float(ranks.size > 0 and ranks[0] <= k)
-    for k in cutoffs:
+    for k in CUTOFFS:
         out[f"recall@{k}"] = int((ranks <= k).sum()) / min(k, len(gold))
     out["mrr"] = 1.0 / ranks[0] if ranks.size else 0.0
     return out

@@ -5,6 +5,8 @@ from pathlib import Path
 
 from .settings import BOOTSTRAP_RESAMPLES, TRACKS
 
+JUDGE_TIMEOUT = 60.0  # seconds per request to the judge's endpoint
+
 
 def add_release(p) -> None:
     p.add_argument("path", type=Path, nargs="?", default=Path("."), help="release folder (default: .)")
@@ -31,6 +33,28 @@ def add_resamples(p) -> None:
 def add_outputs(p, plot_help: str) -> None:
     p.add_argument("--json", metavar="OUT", help="write the JSON report to OUT ('-' for stdout)")
     p.add_argument("--plot", metavar="PNG", help=plot_help)
+
+
+def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
+    """Where the judge is asked: --endpoint, --model, --api-key-env; build it with `judge_client.judge_from`.
+
+    Required unless `only_with` names the option that brings the judge in (each help then says so). Only a
+    command given `timeout` exposes --timeout; the others ask at JUDGE_TIMEOUT.
+    """
+    required = only_with is None
+    p.add_argument("--endpoint", required=required, metavar="URL",
+                   help="base URL of a chat-completions API (.../v1)" if required
+                   else f"with {only_with}: OpenAI-compatible base URL")
+    p.add_argument("--model", required=required, metavar="NAME",
+                   help=None if required else f"with {only_with}: the judge model")
+    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+                   help="environment variable holding the API key (default OPENAI_API_KEY; unset: none sent)"
+                   if required else None)
+    if timeout:
+        p.add_argument("--timeout", type=float, default=JUDGE_TIMEOUT,
+                       help=f"seconds per request (default {JUDGE_TIMEOUT:g})")
+    else:
+        p.set_defaults(timeout=JUDGE_TIMEOUT)
 
 
 def check_reading(release, reading: str | None) -> str:

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 
-def _figure(width: float = 8.0, height: float = 4.5):
+def _figure():
+    """An 8 x 4.5 inch figure on its own Agg canvas: no pyplot state, no display."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(width, height), layout="constrained")
+    figure = Figure(figsize=(8.0, 4.5), layout="constrained")
     FigureCanvasAgg(figure)
     return figure
 

@@ -8,18 +8,13 @@ written into the scored release's `data/`, `schemas/` or descriptor.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from pathlib import Path
 
 from .. import __version__
 from ..release import ReadError
+from ..schemas import dump_json
 from . import settings
-
-
-def sha256_of(path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def envelope(release, command: str, **parameters) -> dict:
@@ -61,7 +56,7 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     if invalid:
         listed = ", ".join(f"{name} {n}" for name, n in invalid.items())
         text = f"warning: rows failing their schema are not scored ({listed}); run `realcompanion validate`\n" + text
-    payload = json.dumps(report, indent=2, ensure_ascii=False) + "\n" if json_dest else ""
+    payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):
         output_path(release, json_dest).write_text(payload, encoding="utf-8")
     print(text, file=sys.stderr if json_dest == "-" else sys.stdout)
@@ -97,7 +92,7 @@ def with_ci(block: dict) -> str:
     if value is None:
         return "-"
     ci = block.get("ci")
-    ci = ci.get("pooled", ci) if ci and "pooled" in ci else ci
+    ci = ci["pooled"] if ci and "pooled" in ci else ci
     return f"{value:.3f}" + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else "")
 
 

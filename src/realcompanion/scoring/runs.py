@@ -16,8 +16,8 @@ from dataclasses import field as dc_field
 import numpy as np
 
 from ..release import ReadError
-from .jsonl import field, known_item, rows
-from .report import sha256_of
+from ..stamp import sha256_of
+from .jsonl import field, known_item, problem, rows
 
 
 @dataclass
@@ -49,8 +49,7 @@ def read_run(path, track) -> Run:
             raise ReadError(path, "a message is ranked twice", line=line, field="ranking")
         scores = field(row, "scores", (list,), path, line, required=False)
         if scores is not None:
-            if len(scores) != len(ranking) or not all(isinstance(s, (int, float)) and not isinstance(s, bool)
-                                                      for s in scores):
+            if len(scores) != len(ranking) or any(problem(s, (int, float)) for s in scores):
                 raise ReadError(path, "must hold one number per ranked message", line=line, field="scores")
             run.top_scores[item_id] = float(scores[0]) if scores else 0.0
         run.rankings[item_id] = np.array(positions, dtype=np.int64)

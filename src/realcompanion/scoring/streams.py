@@ -23,9 +23,6 @@ class Stream:
     def __post_init__(self):
         self.position = {dayid: i for i, dayid in enumerate(self.dayids)}
 
-    def __len__(self) -> int:
-        return len(self.dayids)
-
     def user_positions(self) -> np.ndarray:
         return np.flatnonzero(self.senders == "user")
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..release import ReadError
+from ..stamp import sha256_of
 from .jsonl import field, known_item, rows
-from .report import sha256_of
 
 FIELDS = {
     "chat": {"content_match": ((int,), (0, 1, 2)), "used_memory": ((bool,), None)},

@@ -57,11 +57,11 @@ def coverage(track, readings, sums) -> dict:
     return out
 
 
-def curve(tokens_back: list[int], points: int = 200) -> tuple[list[float], list[float]]:
-    """Share of probes covered at budgets spaced evenly on a log scale across the observed range."""
+def curve(tokens_back: list[int]) -> tuple[list[float], list[float]]:
+    """Share of probes covered at 200 budgets spaced evenly on a log scale across the observed range (Figure 4)."""
     back = np.asarray(tokens_back)
     if not back.size:
         return [], []
     top = max(TOKEN_BUDGETS[-1], int(back.max()))
-    budgets = np.geomspace(1, top, points)
+    budgets = np.geomspace(1, top, 200)
     return budgets.tolist(), [float((back <= b).mean()) for b in budgets]

@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
-from ..schemas import RESOURCES, Schemas, read_json
+from ..schemas import RESOURCES, Schemas, dump_json, read_json
 from ..stamp import stamp
 from .participant import Participant
 from .plan import ParticipantPlan
@@ -54,6 +54,6 @@ def synthesize(out, plans: list[ParticipantPlan], seed: int, template, progress=
         for handle in handles.values():
             handle.close()
     descriptor["realcompanion"]["synthetic"] = True
-    (out / "datapackage.json").write_text(json.dumps(descriptor, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out / "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
     stamp(out)
     return out

@@ -22,31 +22,33 @@ def on_two_cores(monkeypatch) -> list[str]:
     return started
 
 
-def test_forked_workers_give_the_same_report(specimen, monkeypatch):
-    path = specimen / "data" / "chat.jsonl"
+def both_ways(specimen, monkeypatch, resource: str, change) -> tuple[dict, dict, list[dict]]:
+    """Apply `change(rows)` to one data file, restamp, then validate sequentially and on two forked workers."""
+    path = specimen / "data" / f"{resource}.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines()]
-    rows[3]["probe"] = "changed"
-    rows[5]["trace"]["C"]["rule"] = "by intuition"
+    change(rows)
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     stamp(specimen)
     sequential = run.validate(specimen).to_json()
     started = on_two_cores(monkeypatch)
     parallel = run.validate(specimen).to_json()
     assert started == ["fork"]
+    return sequential, parallel, rows
+
+
+def test_forked_workers_give_the_same_report(specimen, monkeypatch):
+    def change(rows):
+        rows[3]["probe"] = "changed"
+        rows[5]["trace"]["C"]["rule"] = "by intuition"
+
+    sequential, parallel, _ = both_ways(specimen, monkeypatch, "chat", change)
     assert parallel == sequential and {"A", "CAT2"} <= {r["id"] for r in parallel["rules"] if not r["passed"]}
 
 
 def test_a_view_the_release_cannot_yield_is_reported_not_raised(specimen, monkeypatch):
     """A timestamp that is not a date cannot become an instant; the workers still report FLD2."""
-    path = specimen / "data" / "source.jsonl"
-    rows = [json.loads(line) for line in path.read_text().splitlines()]
-    rows[7]["timestamp"] = "yesterday"
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    stamp(specimen)
-    sequential = run.validate(specimen).to_json()
-    started = on_two_cores(monkeypatch)
-    parallel = run.validate(specimen).to_json()
-    assert started == ["fork"]
+    sequential, parallel, rows = both_ways(specimen, monkeypatch, "source",
+                                           lambda rows: rows[7].update(timestamp="yesterday"))
     assert parallel == sequential
     assert [(f["rule"], f["row"]) for f in parallel["failures"] if f["severity"] == "error"] == [
         ("FLD2", rows[7]["dayid"])]

@@ -48,7 +48,8 @@ def _values(release, resource, path):
 
 NESTED_ENUMS = [("chat", "trace.A.locus", "locus"), ("chat", "trace.C.tier", "tier"),
                 ("chat", "trace.C.category", "chat_category")]
-NESTED_NULLABLE = [("chat", "trace.A.referent_text"), ("chat", "trace.D.gold_response"), ("chat", "trace.B.rationale")]
+NESTED_NULLABLE = [("chat", "trace.A.referent_text"), ("chat", "trace.D.gold_response"), ("chat", "trace.B.rationale"),
+                   ("chat", "trace.C.relabeled")]
 
 
 def _fields(release):

@@ -134,11 +134,58 @@ def set_param(path, value, row):
     return body
 
 
-def first_pid_with_proportional_memory(root):
+def proportional_half_memory(root):
+    """Drop one participant's unconditioned proportional rows until its memory-bearing rows are exactly half:
+    not a minority."""
     rows = read(root, "chat")
     pid = next(r["participant_id"] for r in rows if r["stratum"] == "proportional" and r["memory_bearing"]["recorded"])
-    set_param(["realcompanion", "proportional_memory_max_share"], 0.0, None)(root)
+    mine = [r for r in rows if r["participant_id"] == pid and r["stratum"] == "proportional"]
+    memory = sum(r["memory_bearing"]["recorded"] for r in mine)
+    plain = [r for r in mine if not r["memory_bearing"]["recorded"]]
+    gone = {id(r) for r in plain[memory:]}
+    write(root, "chat", [r for r in rows if id(r) not in gone])
     return pid
+
+
+def turns_of(root) -> dict[str, int]:
+    return {m["dayid"]: m["turn"] for m in read(root, "source")}
+
+
+def mid_session_probe(row, root):
+    """Move a cold open's probe to an uncited user message that does not open a session."""
+    from datetime import datetime, timedelta
+
+    gap = timedelta(minutes=json.loads((root / "datapackage.json").read_text())["realcompanion"]["session_gap_minutes"])
+    source, cited = read(root, "source"), cited_dayids(root)
+    at = lambda m: datetime.fromisoformat(m["timestamp"])  # noqa: E731
+    m = next(m for prev, m in zip(source, source[1:]) if m["participant_id"] == prev["participant_id"] == row[
+        "participant_id"] and m["sender"] == "user" and m["text"] and m["dayid"] not in cited and at(m) - at(prev) <= gap)
+    row.update(probe=m["text"], probe_dayid=m["dayid"])
+
+
+def later_evidence_for_cited_claim(root):
+    """Give a claim a chat row cites one more evidence message: its participant's last, after every probe."""
+    chat, profile, source = read(root, "chat"), read(root, "profile"), read(root, "source")
+    row = next(r for r in chat if r["required_context"]["profile_refs"] and r["withdrawn"] is None)
+    claim = next(c for c in profile if c["claim_id"] == row["required_context"]["profile_refs"][0])
+    last = [m for m in source if m["participant_id"] == claim["participant_id"]][-1]
+    claim["evidence"].append(last["dayid"])
+    claim["evidence_count"] += 1
+    if claim["last_seen"]:
+        claim["last_seen"] = last["timestamp"][:10]
+    write(root, "profile", profile)
+    return row["item_id"]
+
+
+def episode_without_memory(row, root):
+    """A row that is not memory-bearing cites an earlier exchange; tier, category and trace C follow the lists."""
+    turns = turns_of(root)
+    window = json.loads((root / "datapackage.json").read_text())["realcompanion"]["recent_window"]
+    earlier = next(d for d, t in turns.items() if d.startswith(row["participant_id"] + ":")
+                   and t < turns[row["probe_dayid"]] - window)
+    row["required_context"]["episode_refs"] = [earlier]
+    row.update(tier="hard", category="episode_callback")
+    row["trace"]["C"].update(tier="hard", category="episode_callback", rule="only episode_refs is non-empty")
 
 
 def escape_path(root):
@@ -239,7 +286,10 @@ def evidence_for_empty_slot(row, root):
     row["evidence"] = [next(m["dayid"] for m in read(root, "source") if m["participant_id"] == row["participant_id"])]
 
 
-basic_scoreable = chat_where(scoreable=True, tier="basic", recorded=False)
+basic_scoreable = chat_where(scoreable=True, tier="basic", recorded=False, cold_open=False,
+                             trace=lambda r: r["trace"]["C"]["relabeled"] is None)
+cold_open = chat_where(cold_open=True)
+relabeled = chat_where(trace=lambda r: r["trace"]["C"]["relabeled"] is not None)
 CASES = [
     Case("SCH1", on_rows("source", lambda r, root: r["turn"] == 7, lambda r, root: r.update(turn="seven"))),
     Case("SCH2", on_rows("source", lambda r, root: r["turn"] == 3, lambda r, root: r.update(sender="bot"))),
@@ -263,10 +313,19 @@ CASES = [
     Case("D", on_rows("qa", lambda r, root: r["category"] == "basic_fact", asked_before_evidence)),
     Case("E", on_rows("chat", clear_inside_window,
                       chat_change(on_screen="borderline", memory_bearing__strict=True))),
-    Case("F", on_rows("chat", basic_scoreable, chat_change(gold_response=None, trace__D__gold_response=None))),
-    Case("REF1", on_rows("chat", chat_where(recorded=True), chat_change(trace__A__referent_text="zebra crossing"))),
-    Case("SIG1", on_rows("chat", lambda r, root: r["withdrawn"] is not None, chat_change(cold_open=True))),
-    Case("SIG2", on_rows("chat", lambda r, root: r["withdrawn"] is not None, chat_change(scoreable=True))),
+    Case("F", on_rows("chat", basic_scoreable, chat_change(gold_response=None, trace__D__gold_response=None)),
+         branch="null", message="missing"),
+    Case("F", on_rows("chat", basic_scoreable, chat_change(gold_response="  ", trace__D__gold_response="  ")),
+         branch="blank", message="blank"),
+    Case("REF1", on_rows("chat", chat_where(recorded=True), chat_change(trace__A__referent_text="zebra crossing")),
+         branch="absent"),
+    # a referent only the probe states is not grounded in the turns the row cites
+    Case("REF1", on_rows("chat", chat_where(recorded=True), chat_change(trace__A__referent_text=lambda r: r["probe"])),
+         branch="probe-only"),
+    Case("SIG1", on_rows("chat", cold_open, chat_change(stratum="proportional"))),
+    Case("SIG2", on_rows("chat", lambda r, root: r["withdrawn"] is not None, chat_change(scoreable=True)),
+         branch="withdrawn"),
+    Case("SIG2", on_rows("chat", cold_open, chat_change(scoreable=False)), branch="cold-open"),
     Case("SIG3", on_rows("chat", chat_where(recent_needed=True), chat_change(required_context__recent_needed=False))),
     Case("SIG4", on_rows("chat", chat_where(locus="current_thread"), chat_change(trace__A__locus="none")),
          branch="locus"),
@@ -276,13 +335,28 @@ CASES = [
                          chat_change(trace__D__grounding_dayids=lambda r: r["grounding_dayids"][:-1])),
          branch="grounding_dayids"),
     Case("SIG5", on_rows("chat", chat_where(on_screen="not_on_screen"), chat_change(memory_bearing__strict2=False))),
-    Case("SIG6", on_rows("chat", basic_scoreable, chat_change(trace__E__ok=False))),
+    Case("SIG6", on_rows("chat", basic_scoreable, chat_change(trace__E__ok=False)), branch="ok"),
+    Case("SIG6", on_rows("chat", basic_scoreable, chat_change(trace__E__category_ok=False)), branch="category_ok"),
+    Case("SIG7", on_rows("chat", cold_open, mid_session_probe)),
+    Case("SIG8", on_rows("chat", basic_scoreable, chat_change(locus="earlier_exchange", trace__A__locus="earlier_exchange")),
+         branch="not-memory-bearing"),
+    Case("SIG8", on_rows("chat", chat_where(recorded=True, locus="earlier_exchange"),
+                         chat_change(locus="current_thread", trace__A__locus="current_thread")), branch="memory-bearing"),
     Case("CAT1", on_rows("chat", basic_scoreable,
                          chat_change(category="episode_callback", trace__C__category="episode_callback"))),
-    Case("CAT2", on_rows("chat", basic_scoreable, chat_change(trace__C__rule="by intuition"))),
+    Case("CAT2", on_rows("chat", basic_scoreable, chat_change(trace__C__rule="by intuition")), branch="rule"),
+    Case("CAT2", on_rows("chat", basic_scoreable, chat_change(
+        trace__C__category=lambda r: next(c for c in ("continuation", "social") if c != r["category"]))),
+        branch="unrecorded-relabel"),
+    Case("CAT2", on_rows("chat", relabeled, chat_change(trace__C__relabeled__reason=" ")), branch="no-reason"),
+    Case("CAT3", set_param(["realcompanion", "relabeled"], lambda n: n + 1, "chat"), restamp=False),
     Case("ARI1", on_rows("chat", basic_scoreable, chat_change(
         tier="hard", category="episode_callback", trace__C__tier="hard", trace__C__category="episode_callback",
-        trace__C__rule=lambda r: "only episode_refs is non-empty"))),
+        trace__C__rule=lambda r: "only episode_refs is non-empty")), branch="scoreable"),
+    # a cold open is scoreable (1,967 = 1,533 + 434): its tier recomputes too
+    Case("ARI1", on_rows("chat", cold_open, chat_change(
+        tier="hard", category="episode_callback", trace__C__tier="hard", trace__C__category="episode_callback",
+        trace__C__rule=lambda r: "only episode_refs is non-empty")), branch="cold-open"),
     Case("ARI2", on_rows("chat", basic_scoreable, chat_change(stratum="enriched")), branch="enriched"),
     # an abstention row that is no cold open breaks SIG1 too (cold_open exactly on abstention); a gold is ARI2's alone
     Case("ARI2", on_rows("chat", lambda r, root: r["stratum"] == "abstention",
@@ -305,7 +379,7 @@ CASES = [
     Case("STR4", on_rows("qa", lambda r, root: r["category"] == "unanswerable", lambda r, root: r.update(answer="Yes"))),
     Case("V1", on_rows("chat", chat_where(recorded=True), earlier_uncontexted)),
     Case("V2", on_rows("chat", basic_scoreable, chat_change(on_screen="clear"))),
-    Case("V3", first_pid_with_proportional_memory),
+    Case("V3", proportional_half_memory),
     Case("V4", on_rows("chat", chat_where(tier="intermediate", scoreable=True), later_claim_ref)),
     Case("V5", on_rows("persona", lambda r, root: r["value"] is not None, lambda r, root: r.update(evidence=None)),
          branch="filled-slot", message="evidence must be non-empty exactly when value is set"),
@@ -313,8 +387,20 @@ CASES = [
          branch="empty-slot", message="evidence must be non-empty exactly when value is set"),
     Case("V5", on_rows("qa", lambda r, root: r["answerable"] and r["category"] == "basic_fact",
                        lambda r, root: r.update(evidence=[])), branch="qa", message="answerable question cites no message"),
-    Case("V5", on_rows("chat", basic_scoreable, chat_change(memory_bearing__recorded=True, on_screen="clear")),
+    Case("V5", on_rows("chat", basic_scoreable, chat_change(memory_bearing__recorded=True, on_screen="clear",
+                                                            locus="earlier_exchange", trace__A__locus="earlier_exchange")),
          branch="chat", message="memory-bearing row cites no profile claim"),
+    Case("V5", on_rows("chat", lambda r, root: basic_scoreable(r, root) and r["item_id"].endswith("0")
+                       and r["item_id"] > r["participant_id"] + ":C0020", episode_without_memory), branch="chat-episode",
+         message="not memory-bearing cites an earlier exchange"),
+    Case("V5", on_rows("profile", lambda r, root: r["evidence"] and r["claim_id"] not in cited_claims(root),
+                       lambda r, root: r.update(evidence=[], evidence_count=0, first_seen=None, last_seen=None)),
+         branch="profile", message="evidence is empty"),
+    Case("COV1", later_evidence_for_cited_claim),
+    Case("FMT1", set_param(["realcompanion", "recent_window"], 3, "datapackage.json"), restamp=False,
+         branch="constant", message="format 1.0.0 fixes 10"),
+    Case("FMT1", set_param(["realcompanion", "format_version"], "9.9.9", "datapackage.json"), restamp=False,
+         branch="version", message="unknown format version"),
     Case("V6", on_rows("chat", lambda r, root: r["required_context"]["episode_refs"],
                        chat_change(trace__B__removed=lambda r: r["required_context"]["episode_refs"][:1])),
          branch="removed"),

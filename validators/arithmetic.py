@@ -7,11 +7,13 @@ import pandas as pd
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import participant_counts
 
-from .catalogue import failure_rows, failures, frame_rule, release_rule
+from .catalogue import as_text, failure_rows, failures, frame_rule, release_rule
 
 
 @frame_rule("ARI1", "error", "arithmetic", "chat", "tier",
-            "tier recomputes from the shape of required_context on every scoreable row (schemas/vocabulary.json tier_rule)")
+            "tier recomputes from the shape of required_context on every scoreable row, cold opens included "
+            "(schemas/vocabulary.json tier_rule)",
+            "Table 25, Arithmetic (tier recomputable on 1,967 of 1,967 scoreable rows); Table 13; Table 46 (tier)")
 def tier_recomputes(ctx, frame):
     tier = ctx.release.schemas.tier_of(
         ctx.series("chat", "required_context.profile_refs").list.len().fillna(0) > 0,
@@ -21,7 +23,7 @@ def tier_recomputes(ctx, frame):
 
 @frame_rule("ARI2", "error", "arithmetic", "chat", "stratum",
             "no stratum exception: every enriched row is memory-bearing (recorded), every abstention row a cold open "
-            "without gold")
+            "without gold", "Table 25, Arithmetic (no stratum exception); Table 21 (enriched: 364 of 364)")
 def no_stratum_exception(ctx, frame):
     recorded = ctx.series("chat", "memory_bearing.recorded")
     enriched_ok = (frame["stratum"] != "enriched") | recorded | frame["withdrawn"].notna()
@@ -31,7 +33,7 @@ def no_stratum_exception(ctx, frame):
 
 @release_rule("ARI3", "error", "arithmetic", RESOURCES,
               "per-participant counts reconcile with datapackage.json, and every participant of a derived file has "
-              "a stream in source")
+              "a stream in source", "Table 25, Arithmetic (counts reconcile); Tables 2, 11")
 def counts_reconcile(ctx) -> pd.DataFrame:
     declared = ctx.params.get("participants", {})
     rows = []
@@ -47,23 +49,26 @@ def counts_reconcile(ctx) -> pd.DataFrame:
     return failure_rows(rows)
 
 
-@frame_rule("ARI4", "error", "arithmetic", "profile", "evidence_count", "evidence_count equals the length of evidence")
+@frame_rule("ARI4", "error", "arithmetic", "profile", "evidence_count", "evidence_count equals the length of evidence",
+            "Table 12 (evidence_count: length of that list)")
 def evidence_count(ctx, frame):
     return frame["evidence_count"] == frame["evidence"].list.len().fillna(0)
 
 
 @frame_rule("ARI5", "error", "arithmetic", "profile", "confidence_label",
-            "confidence_label is the band of confidence (cut points realcompanion.confidence_bands); null together")
+            "confidence_label is the band of confidence (cut points confidence_bands); null together",
+            "Table 12 (confidence, confidence_label: numeric and banded)")
 def confidence_band(ctx, frame):
     labels = np.array(ctx.vocab["confidence_label"], dtype=object)
     conf = frame["confidence"].astype("float64")
-    band = pd.Series(labels[np.searchsorted(ctx.params["confidence_bands"], conf.fillna(0), side="right")],
+    band = pd.Series(labels[np.searchsorted(ctx.format["confidence_bands"], conf.fillna(0), side="right")],
                      index=frame.index)
     return (conf.isna() & frame["confidence_label"].isna()) | (frame["confidence_label"] == band).fillna(False)
 
 
 @release_rule("ARI6", "error", "arithmetic", ("source", "profile"),
-              "first_seen and last_seen, when present, are the dates of the earliest and latest evidence message")
+              "first_seen and last_seen, when present, are the dates of the earliest and latest evidence message",
+              "Table 12 (first_seen, last_seen: observation window)")
 def seen_dates(ctx) -> pd.DataFrame:
     profile = ctx.frame("profile")
     dates = ctx.claim_evidence.groupby("claim_id")["date"].agg(["min", "max"])
@@ -71,13 +76,14 @@ def seen_dates(ctx) -> pd.DataFrame:
     for field, agg in (("first_seen", "min"), ("last_seen", "max")):
         expected = profile["claim_id"].map(dates[agg])
         bad = profile[field].notna() & (profile[field] != expected).fillna(True)
-        parts.append(failures("profile", profile["claim_id"][bad], field, profile[field][bad].astype(str),
-                              "expected " + expected[bad].astype(str)))
+        parts.append(failures("profile", profile["claim_id"][bad], field, profile[field][bad],
+                              ["expected " + as_text(e) for e in expected[bad]]))
     return pd.concat(parts)
 
 
 @release_rule("ARI7", "error", "arithmetic", ("persona",),
-              "every participant has exactly one row for each persona slot of the vocabulary (persona_slot)")
+              "every participant has exactly one row for each persona slot of the vocabulary (persona_slot)",
+              "Table 11 (persona: thirty-nine slots, 390); Table 14")
 def persona_slots(ctx) -> pd.DataFrame:
     persona = ctx.frame("persona")
     slots = set(ctx.vocab["persona_slot"])
@@ -87,24 +93,25 @@ def persona_slots(ctx) -> pd.DataFrame:
                     f"expected the {len(slots)} slots once each")
 
 
-@frame_rule("ARI8", "error", "arithmetic", "persona", "category", "a persona row's category is its slot's category")
+@frame_rule("ARI8", "error", "arithmetic", "persona", "category", "a persona row's category is its slot's category",
+            "SPEC §3 (persona category: a function of the slot)")
 def slot_category(ctx, frame):
     return frame["category"] == frame["slot"].map(ctx.vocab["persona_slot"])
 
 
 @release_rule("ARI9", "error", "arithmetic", ("source",),
-              "session indices recompute from the gap rule (a new session after more than session_gap_minutes)")
+              "session indices recompute from the gap rule (a new session after more than session_gap_minutes)",
+              "Table 25, Category rule (13 carry no session index); SPEC §3 (session)")
 def sessions_recompute(ctx) -> pd.DataFrame:
-    m = ctx.messages.sort_values(["participant_id", "turn"])
-    gap = m["instant"].groupby(m["participant_id"]).diff()
-    new = gap.isna() | (gap > pd.Timedelta(minutes=ctx.params["session_gap_minutes"]))
-    expected = new.astype(int).groupby(m["participant_id"]).cumsum()
+    m = ctx.stream
+    expected = ctx.session_starts.loc[m.index].astype(int).groupby(m["participant_id"]).cumsum()
     bad = m["session"].notna() & (m["session"] != expected).fillna(False)
-    return failures("source", m["dayid"][bad], "session", m["session"][bad].astype(str),
+    return failures("source", m["dayid"][bad], "session", m["session"][bad],
                     "expected session " + expected[bad].astype(str))
 
 
-@release_rule("STR1", "error", "structural", ("source", "qa"), "multi_hop evidence spans at least two sessions")
+@release_rule("STR1", "error", "structural", ("source", "qa"), "multi_hop evidence spans at least two sessions",
+              "Table 25, Structural (0 of 38 multi hop within one session)")
 def multi_hop(ctx) -> pd.DataFrame:
     qa = ctx.frame("qa")
     sessions = ctx.cited("qa", "evidence", "session").groupby("idx")["session"].nunique()
@@ -114,26 +121,29 @@ def multi_hop(ctx) -> pd.DataFrame:
                     "evidence spans fewer than 2 sessions")
 
 
-@frame_rule("STR2", "error", "structural", "qa", "evidence", "knowledge_update cites at least two messages")
+@frame_rule("STR2", "error", "structural", "qa", "evidence", "knowledge_update cites at least two messages",
+            "Table 25, Structural (0 of 26 knowledge update citing one message)")
 def knowledge_update(ctx, frame):
     return (frame["category"] != "knowledge_update") | (frame["evidence"].list.len().fillna(0) >= 2)
 
 
 @release_rule("STR3", "error", "structural", ("source", "qa"),
-              "long_range: from the earliest evidence message to asked_after spans at least long_range_min_days")
+              "long_range: from the earliest evidence message to asked_after spans at least long_range_min_days",
+              "Table 25, Structural (0 of 22 long range short of the span threshold)")
 def long_range(ctx) -> pd.DataFrame:
     qa = ctx.frame("qa")
     earliest = pd.to_datetime(ctx.cited("qa", "evidence", "date").groupby("idx")["date"].min())
     first = pd.Series(range(len(qa))).map(earliest)
     asked = pd.to_datetime(ctx.at(ctx.positions("qa", "asked_after"), "date"))
     span = (asked.to_numpy() - first.to_numpy()) / np.timedelta64(1, "D")
-    bad = (qa["category"] == "long_range").to_numpy() & ~(span >= ctx.params["long_range_min_days"])
+    bad = (qa["category"] == "long_range").to_numpy() & ~(span >= ctx.format["long_range_min_days"])
     return failures("qa", qa["item_id"][bad], "evidence", [f"{s:.0f} days" for s in span[bad]],
-                    f"span shorter than {ctx.params['long_range_min_days']} days")
+                    f"span shorter than {ctx.format['long_range_min_days']} days")
 
 
 @frame_rule("STR4", "error", "structural", "qa", "answerable",
-            "unanswerable category, answerable false and a null answer go together")
+            "unanswerable category, answerable false and a null answer go together",
+            "Table 25, Arithmetic (the unanswerable count reconciles); Table 27 (unanswerable)")
 def unanswerable(ctx, frame):
     a, b, c = frame["category"] == "unanswerable", ~frame["answerable"], frame["answer"].isna()
     return (a == b) & (b == c)

@@ -15,9 +15,11 @@ catalogue; nothing else lists rules.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
 import pandas as pd
 
 FAILURE_COLUMNS = ["resource", "row", "field", "value", "message"]
@@ -33,6 +35,7 @@ class Rule:
     statement: str
     reads: tuple[str, ...]
     check: Callable
+    paper: str  # where the paper (or, where it is silent, SPEC.md) states the rule: table and row
     resource: str | None = None  # frame rules: the resource checked
     field: str | None = None  # frame rules: the field a failure names
 
@@ -42,7 +45,8 @@ class Rule:
 
     def as_dict(self) -> dict:
         """The rule as `realcompanion rules --json` and the JSON report state it."""
-        return {"id": self.id, "severity": self.severity, "family": self.family, "statement": self.statement}
+        return {"id": self.id, "severity": self.severity, "family": self.family, "statement": self.statement,
+                "paper": self.paper}
 
 
 CATALOGUE: dict[str, Rule] = {}
@@ -54,29 +58,42 @@ def _register(rule: Rule) -> None:
     CATALOGUE[rule.id] = rule
 
 
-def release_rule(id: str, severity: str, family: str, reads: tuple[str, ...], statement: str):
+def release_rule(id: str, severity: str, family: str, reads: tuple[str, ...], statement: str, paper: str):
     def decorate(fn):
-        _register(Rule(id, severity, family, statement, tuple(reads), fn))
+        _register(Rule(id, severity, family, statement, tuple(reads), fn, paper))
         return fn
 
     return decorate
 
 
-def frame_rule(id: str, severity: str, family: str, resource: str, field: str, statement: str):
+def frame_rule(id: str, severity: str, family: str, resource: str, field: str, statement: str, paper: str):
     def decorate(fn):
-        _register(Rule(id, severity, family, statement, (resource,), fn, resource, field))
+        _register(Rule(id, severity, family, statement, (resource,), fn, paper, resource, field))
         return fn
 
     return decorate
+
+
+def as_text(value) -> str:
+    """A value as the file writes it: `null`, `true`/`false`, lists as JSON, numbers and strings as they are."""
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return json.dumps([None if pd.isna(v) else v.item() if hasattr(v, "item") else v for v in value],
+                          ensure_ascii=False)
+    if value is None or pd.isna(value):
+        return "null"
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    return str(value)
 
 
 def failures(resource: str, rows, field: str, values, message) -> pd.DataFrame:
-    """A failure frame; `values` and `message` may be scalars or aligned sequences."""
+    """A failure frame; `values` and `message` may be scalars or aligned sequences; values read as the file has them."""
     rows = list(rows)
     frame = pd.DataFrame({"row": rows})
     frame["resource"] = resource
     frame["field"] = field
-    frame["value"] = list(values) if not isinstance(values, str) and hasattr(values, "__len__") else values
+    many = not isinstance(values, str) and hasattr(values, "__len__")
+    frame["value"] = [as_text(v) for v in values] if many else as_text(values)
     frame["message"] = list(message) if not isinstance(message, str) else message
     return frame[FAILURE_COLUMNS]
 

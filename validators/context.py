@@ -14,6 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from realcompanion.formats import constants
 from realcompanion.release import Release
 
 # every place a record cites another record (a dayid or a claim_id): (resource, dotted path)
@@ -35,8 +36,11 @@ class Context:
     def __init__(self, release: Release):
         self.release = release
         self.params = release.params
+        self.format = constants(release.params.get("format_version"))  # what VALID means, fixed by the version
         self.vocab = release.schemas.vocabulary
         self._frames: dict[str, pd.DataFrame] = {}
+        self._tables: dict[str, pa.Table] = {}
+        self._lines: dict[str, np.ndarray] = {}
         self._row_ids: dict[str, pd.Series] = {}
 
     def warm(self) -> None:
@@ -49,18 +53,37 @@ class Context:
 
         for name in RESOURCES:
             self.frame(name)
-        for view in ("messages", "_citing_fields", "claim_evidence", "cited_claims", "recorded_context", "probe_turns"):
+        for view in ("messages", "stream", "session_starts", "_citing_fields", "claim_evidence", "cited_claims",
+                     "recorded_context", "probe_turns"):
             try:
                 getattr(self, view)
             except Exception:  # noqa: BLE001, S110 - reported by the rules that read the view
                 pass
 
     def table(self, name: str) -> pa.Table:
-        return self.release.table(name)
+        """The resource, every line of its file a row: a record the reader set aside (SCH1) is back in its line's
+        place with each field that does not fit its type null, so counts, citations and order still hold and the
+        run sets that row aside from the rules' verdicts by its name."""
+        if name not in self._tables:
+            table, bad = self.release.table(name), self.release.invalid_rows.get(name)
+            if bad:
+                rows = [{f.name: _fitting(item["row"], f) for f in table.schema} for item in bad]
+                lines = np.array([self.release.line(name, i) for i in range(table.num_rows)]
+                                 + [item["line"] for item in bad])
+                order = np.argsort(lines, kind="stable")
+                table = pa.concat_tables([table, pa.Table.from_pylist(rows, schema=table.schema)]).take(order)
+                self._lines[name] = lines[order]
+            self._tables[name] = table
+        return self._tables[name]
+
+    def line(self, name: str, position: int) -> int:
+        """The file line (1-based) of row `position` of `table(name)`."""
+        self.table(name)
+        return int(self._lines[name][position]) if name in self._lines else self.release.line(name, position)
 
     def frame(self, name: str) -> pd.DataFrame:
         if name not in self._frames:
-            self._frames[name] = self.release.frame(name)
+            self._frames[name] = self.table(name).to_pandas(types_mapper=pd.ArrowDtype)
         return self._frames[name]
 
     def column(self, name: str, path: str) -> pa.ChunkedArray:
@@ -85,13 +108,16 @@ class Context:
         return tuple(self.series("chat", f"memory_bearing.{r}") for r in ("recorded", "strict", "strict2"))
 
     def row_ids(self, name: str) -> pd.Series:
-        """How the report names each row: its primary key, fields joined by ':' (persona: `U01:occupation`)."""
+        """How the report names each row: its primary key, fields joined by ':' (persona: `U01:occupation`),
+        or `line N` (its JSON line) when the row has no key."""
         if name not in self._row_ids:
             frame = self.frame(name)
             first, *rest = self.release.primary_key(name)
-            ids = frame[first].astype(str)
+            ids, keyless = frame[first].astype(str), frame[first].isna()
             for key in rest:
-                ids = ids + ":" + frame[key].astype(str)
+                ids, keyless = ids + ":" + frame[key].astype(str), keyless | frame[key].isna()
+            if keyless.any():
+                ids[keyless] = [f"line {self.line(name, i)}" for i in np.flatnonzero(keyless)]
             self._row_ids[name] = ids
         return self._row_ids[name]
 
@@ -104,8 +130,15 @@ class Context:
         """The source stream, in file order, with local date (the timestamp's own) and UTC instant."""
         frame = self.frame("source").copy()
         frame["date"] = frame["timestamp"].str.slice(0, 10)
-        instant = pc.cast(self.table("source").column("timestamp"), pa.timestamp("us", tz="UTC"))
-        frame["instant"] = pc.cast(instant, pa.timestamp("us")).to_numpy()  # naive UTC: numpy-native, fast
+        try:
+            instant = pc.cast(self.table("source").column("timestamp"), pa.timestamp("us", tz="UTC"))
+            frame["instant"] = pc.cast(instant, pa.timestamp("us")).to_numpy()  # naive UTC: numpy-native, fast
+        except pa.ArrowInvalid:  # a timestamp FLD2 rejects has no instant; every other message keeps its own
+            from .structure import RFC3339
+
+            stamps = frame["timestamp"].astype(object).where(frame["timestamp"].str.match(RFC3339).fillna(False))
+            instant = pd.to_datetime(stamps, utc=True, errors="coerce", format="ISO8601")
+            frame["instant"] = instant.dt.tz_convert(None).astype("datetime64[us]").to_numpy()
         return frame
 
     def at(self, positions: pd.Series, column: str) -> pd.Series:
@@ -140,6 +173,31 @@ class Context:
         out = np.full(len(self.table(resource)), -1)
         out[part["idx"].to_numpy()] = part["position"].to_numpy()
         return pd.Series(out)
+
+    @cached_property
+    def stream(self) -> pd.DataFrame:
+        """The messages in stream order, by participant and turn; a message without a turn (set aside) keeps its
+        line's place, just after the message before it in the file."""
+        m = self.messages
+        turn = m["turn"].astype("float64")
+        if turn.isna().any():
+            turn = turn.fillna(turn.groupby(m["participant_id"]).ffill() + 0.5).fillna(-0.5)
+        order = np.lexsort((turn.to_numpy(), m["participant_id"].to_numpy()))
+        return m.iloc[order]
+
+    @cached_property
+    def session_starts(self) -> pd.Series:
+        """Per message (file order): whether it opens a session by the gap rule, i.e. it is its participant's
+        first message or comes more than session_gap_minutes after the previous turn."""
+        m = self.stream
+        pid = m["participant_id"]
+        first = (~pid.duplicated()).to_numpy()  # the stream is grouped by participant
+        instant = m["instant"]
+        if instant.isna().any():  # a message without an instant (set aside) neither opens a session nor hides one
+            instant = instant.groupby(pid).ffill()
+        gap = m["instant"] - instant.groupby(pid).shift()
+        return (pd.Series(first, index=m.index) | (gap > pd.Timedelta(minutes=self.format["session_gap_minutes"]))
+                ).sort_index()
 
     @cached_property
     def probe_positions(self) -> pd.Series:
@@ -187,3 +245,13 @@ class Context:
             parts.append(part.assign(resource=resource, field=path,
                                      pid=self.frame(resource)["participant_id"].to_numpy()[part["idx"]]))
         return pd.concat(parts, ignore_index=True)
+
+
+def _fitting(row, field: pa.Field):
+    """A set-aside record's value for `field` when it fits the field's type, else null."""
+    value = row.get(field.name) if isinstance(row, dict) else None
+    try:
+        pa.array([value], type=field.type)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
+        return None
+    return value

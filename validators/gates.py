@@ -1,6 +1,8 @@
 """Release gates A-F (paper Table 24): the conditions no release may ship without."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -8,7 +10,7 @@ import pyarrow.compute as pc
 
 from realcompanion.schemas import RESOURCES
 
-from .catalogue import FAILURE_COLUMNS, combined, failures, release_rule
+from .catalogue import FAILURE_COLUMNS, as_text, combined, failures, release_rule
 
 
 def _rows(ctx, frame: pd.DataFrame) -> list[str]:
@@ -18,12 +20,13 @@ def _rows(ctx, frame: pd.DataFrame) -> list[str]:
 def _report(ctx, bad: pd.DataFrame, message) -> pd.DataFrame:
     if bad.empty:
         return pd.DataFrame(columns=FAILURE_COLUMNS)
-    out = failures("", _rows(ctx, bad), "", bad["value"].astype(str), message)
+    out = failures("", _rows(ctx, bad), "", bad["value"], message)
     out["resource"], out["field"] = bad["resource"].to_numpy(), bad["field"].to_numpy()
     return out
 
 
-@release_rule("A", "error", "gate", ("chat", "source"), "the probe is a real user turn, reproduced verbatim")
+@release_rule("A", "error", "gate", ("chat", "source"), "the probe is a real user turn, reproduced verbatim "
+              "(probe equals the text of probe_dayid, whose sender is user)", "Table 24, gate A")
 def gate_a(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
     found = ctx.probe_positions >= 0
@@ -35,19 +38,21 @@ def gate_a(ctx) -> pd.DataFrame:
 
 
 @release_rule("B", "error", "gate", ("source",),
-              "database identifiers parallel the turn identifiers: db_id, turn, dayid and timestamp agree in order")
+              "database identifiers parallel the turn identifiers: db_id, turn, dayid and timestamp agree in order",
+              "Table 24, gate B")
 def gate_b(ctx) -> pd.DataFrame:
-    m = ctx.messages.sort_values(["participant_id", "turn"]).reset_index(drop=True)
+    m = ctx.stream.reset_index(drop=True)
     g = m.groupby("participant_id", sort=False)
     position = g.cumcount()
-    dayid = pa.array(m["dayid"].array)  # the pattern fixes the tail: ...:dDDD:SSS
-    day = pc.cast(pc.utf8_slice_codeunits(dayid, -7, -4), pa.int64()).to_numpy(zero_copy_only=False)
-    seq = pc.cast(pc.utf8_slice_codeunits(dayid, -3), pa.int64()).to_numpy(zero_copy_only=False)
+    dayid = pa.array(m["dayid"].array)  # the pattern fixes the tail: ...:dDDD:SSS (SCH2 reports any other)
+    day, seq = (_number(pc.utf8_slice_codeunits(dayid, *span)) for span in ((-7, -4), (-3, None)))
     instant = m["instant"]
-    local = pd.Series(pc.cast(pa.array(m["date"].array), pa.date32()).to_numpy(zero_copy_only=False).astype("datetime64[ns]"))
+    local = pd.to_datetime(m["date"].astype(object), format="%Y-%m-%d", errors="coerce")
     first = local.groupby(m["participant_id"]).transform("min")
     expected_day = (local - first).dt.days + 1
-    expected_seq = m.groupby(["participant_id", "date"], sort=False).cumcount() + 1
+    # a message without a readable date (FLD2's) keeps its slot in the day of the message before it
+    day_of = local.groupby(m["participant_id"]).ffill() if local.isna().any() else local
+    expected_seq = day_of.groupby([m["participant_id"], day_of], sort=False).cumcount() + 1
     prev = lambda s: s.groupby(m["participant_id"]).shift()  # noqa: E731
     checks = [
         (m["turn"] != position, "turn", "turns are not contiguous from 0"),
@@ -56,13 +61,21 @@ def gate_b(ctx) -> pd.DataFrame:
         (day != expected_day, "dayid", "day of dayid differs from the local date's day"),
         (seq != expected_seq, "dayid", "seq of dayid differs from the order within the day"),
     ]
-    out = [failures("source", m["dayid"][bad], field, m[field][bad].astype(str), why)
+    out = [failures("source", m["dayid"][bad], field, m[field][bad], why)
            for bad, field, why in checks if bad.any()]
     return combined(out)
 
 
+def _number(strings: pa.Array) -> np.ndarray:
+    """Digits as numbers, NaN where a malformed identifier has none (that row is set aside)."""
+    try:
+        return pc.cast(strings, pa.int64()).to_numpy(zero_copy_only=False)
+    except pa.ArrowInvalid:
+        return pd.to_numeric(pd.Series(strings.to_pylist(), dtype=object), errors="coerce").to_numpy()
+
+
 @release_rule("C", "error", "gate", RESOURCES,
-              "every cited identifier resolves to a released record of the same participant")
+              "every cited identifier resolves to a released turn (or claim) of the same participant", "Table 24, gate C")
 def gate_c(ctx) -> pd.DataFrame:
     cited = ctx.citations
     claims = ctx.frame("profile").set_index("claim_id")["participant_id"]
@@ -74,7 +87,7 @@ def gate_c(ctx) -> pd.DataFrame:
 
 
 @release_rule("D", "error", "gate", RESOURCES,
-              "every cited message precedes its probe (chat) or is at or before asked_after (qa)")
+              "every cited identifier precedes its probe (chat), or is at or before asked_after (qa)", "Table 24, gate D")
 def gate_d(ctx) -> pd.DataFrame:
     cited = ctx.citations
     turn = ctx.at(cited["position"], "turn").astype("float64")
@@ -91,10 +104,11 @@ def gate_d(ctx) -> pd.DataFrame:
 
 
 @release_rule("E", "error", "gate", ("source", "profile", "chat"),
-              "a callback reaches outside the recent window: on strict memory-bearing rows no episode_ref and no "
-              "profile_refs evidence lies in the last recent_window messages before the probe")
+              "a callback reaches outside the recent window: on memory-bearing rows under the strict reading, no "
+              "episode_ref and no evidence of a profile_refs claim lies in the last recent_window messages before "
+              "the probe", "Table 24, gate E; Table 9 V2 (holds under the strict reading); Table 20")
 def gate_e(ctx) -> pd.DataFrame:
-    window = ctx.params["recent_window"]
+    window = ctx.format["recent_window"]
     chat = ctx.frame("chat")
     strict = ctx.series("chat", "memory_bearing.strict").fillna(False).to_numpy(dtype=bool)
     episodes = ctx.cited("chat", "required_context.episode_refs", "turn")
@@ -105,14 +119,18 @@ def gate_e(ctx) -> pd.DataFrame:
     probe = ctx.probe_turns.to_numpy()[both["idx"]]
     inside = (both["turn"].to_numpy() >= probe - window) & (both["turn"].to_numpy() < probe)
     bad = both[inside & strict[both["idx"]]].drop_duplicates(["idx", "value", "field"])
-    return failures("chat", chat["item_id"].to_numpy()[bad["idx"]], "", bad["value"].astype(str),
+    return failures("chat", chat["item_id"].to_numpy()[bad["idx"]], "", bad["value"],
                     f"reference lies within the last {window} messages before the probe").assign(
         field=bad["field"].to_numpy())
 
 
 @release_rule("F", "error", "gate", ("chat",),
-              "a gold response is present unless the item is a cold open or withdrawn")
+              "a gold response is present (has content, not blank) unless the item is a cold open (or withdrawn)",
+              "Table 24, gate F; Table 46 (gold response: a reference reply)")
 def gate_f(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
-    bad = chat["gold_response"].isna() & ~chat["cold_open"].fillna(False).astype(bool) & chat["withdrawn"].isna()
-    return failures("chat", chat["item_id"][bad], "gold_response", "null", "gold response missing")
+    gold = chat["gold_response"]
+    absent = gold.isna() | (gold.str.strip() == "").fillna(False)
+    bad = absent & ~chat["cold_open"].fillna(False).astype(bool) & chat["withdrawn"].isna()
+    shown = [as_text(g) if g is None or pd.isna(g) else json.dumps(g) for g in gold[bad]]
+    return failures("chat", chat["item_id"][bad], "gold_response", shown, "gold response missing or blank")

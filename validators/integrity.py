@@ -19,7 +19,8 @@ PII_FIELDS = {"source": ["text"], "profile": ["text"], "persona": ["value"], "ch
               "qa": ["question", "answer"]}
 
 
-@release_rule("INT1", "error", "integrity", (), "every data file's sha256 matches realcompanion.sha256 in datapackage.json")
+@release_rule("INT1", "error", "integrity", (), "every data file's sha256 matches realcompanion.sha256 in datapackage.json",
+              "SPEC §4 (integrity and safety)")
 def hashes(ctx) -> pd.DataFrame:
     declared = ctx.params.get("sha256", {})
     rows = []
@@ -31,7 +32,8 @@ def hashes(ctx) -> pd.DataFrame:
     return failure_rows(rows)
 
 
-@release_rule("INT2", "error", "integrity", RESOURCES, "every resource's row count matches realcompanion.rows")
+@release_rule("INT2", "error", "integrity", RESOURCES, "every resource's row count matches realcompanion.rows",
+              "Table 11 (corpus totals); SPEC §4")
 def row_counts(ctx) -> pd.DataFrame:
     declared = ctx.params.get("rows", {})
     return failure_rows([(name, name, "rows", ctx.table(name).num_rows, f"declared {declared.get(name)}")
@@ -50,14 +52,16 @@ def escapes(release) -> list[tuple[str, str]]:
     return out
 
 
-@release_rule("INT3", "error", "integrity", (), "no resource path escapes the package folder (absolute, .., link or URL)")
+@release_rule("INT3", "error", "integrity", (), "no resource path escapes the package folder (absolute, .., link or URL)",
+              "SPEC §4 (integrity and safety)")
 def contained(ctx) -> pd.DataFrame:
     return failure_rows([(name, path, "path", path, "resource path leaves the package folder")
                   for name, path in escapes(ctx.release)])
 
 
 @release_rule("INT4", "error", "integrity", (),
-              "no data file is code or a pickle, and the release has no loading script")
+              "no data file is code or a pickle, and the release has no loading script",
+              "SPEC §1, §4 (no loading script, no pickle)")
 def data_not_code(ctx) -> pd.DataFrame:
     root = ctx.release.root
     data_files = [p for p in (root / "data").rglob("*") if p.is_file()] if (root / "data").is_dir() else []
@@ -74,7 +78,8 @@ def _is_pickle(path) -> bool:
 
 
 @release_rule("PII1", "warning", "privacy", RESOURCES,
-              "personal-data screen: no e-mail address, phone number, URL with query string or long digit run in text")
+              "personal-data screen: no e-mail address, phone number, URL with query string or long digit run in text",
+              "SPEC §4 (personal-data screen)")
 def personal_data(ctx) -> pd.DataFrame:
     patterns = dict(PII_PATTERNS, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"})
     parts = []
@@ -92,7 +97,8 @@ def personal_data(ctx) -> pd.DataFrame:
 
 
 @release_rule("NUL1", "warning", "coverage", ("profile",),
-              "allowed nulls are counted: profile claims without evidence, or without first_seen / last_seen")
+              "allowed nulls are counted: profile claims without evidence, or without first_seen / last_seen",
+              "Table 12 (evidence on 3,579 of 3,580 claims; first_seen, last_seen on 3,109)")
 def allowed_nulls(ctx) -> pd.DataFrame:
     profile = ctx.frame("profile")
     parts = [failures("profile", profile["claim_id"][bad], field, "null", message) for field, bad, message in (

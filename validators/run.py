@@ -3,9 +3,13 @@
 Order: resource paths are checked before anything is read (INT3); each table is
 read once (an unreadable file raises `ReadError`, exit 2); then every rule runs,
 frame rules as pandera checks (one schema per resource) and release rules as
-joins, on both cores for large releases. A rule reading a resource that failed
-a structure rule is reported as skipped, with the reason, so a type error is
-reported once, as itself. Nothing is written to the release folder.
+joins, on both cores for large releases. One pass reports every defect: a row
+that fails a structure rule is set aside from the rules that read its resource
+(each rule's report says how many rows it set aside), and every other row is
+still checked by every rule. A failure about a set-aside row, or whose value is
+a set-aside record's identifier (a citation of a malformed message), is that
+row's structure failure again and is not reported twice. A rule is skipped only
+when it cannot be evaluated at all. Nothing is written to the release folder.
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ import pandas as pd
 from realcompanion.release import Release
 from realcompanion.schemas import RESOURCES
 
-from .catalogue import FAILURE_COLUMNS, Rule, select
+from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures, select
 from .context import Context
 from .integrity import escapes
 from .structure import STRUCTURE_RULES
@@ -31,6 +35,7 @@ class Outcome:
     failures: pd.DataFrame
     skipped: str | None = None
     crashed: bool = False
+    set_aside: int = 0  # rows of the resources it reads that failed structure, left out of its verdict
 
     @property
     def passed(self) -> bool:
@@ -76,7 +81,8 @@ class Report:
         return {
             "package": self.package, "version": self.version, "format_version": self.format_version,
             "errors": self.errors, "warnings": self.warnings,
-            "rules": [{**o.rule.as_dict(), "passed": o.passed, "failures": len(o.failures), "skipped": o.skipped}
+            "rules": [{**o.rule.as_dict(), "passed": o.passed, "failures": len(o.failures), "skipped": o.skipped,
+                       "set_aside": o.set_aside}
                       for o in self.outcomes],
             "failures": [{k: (None if v is None else (v if isinstance(v, (int, float)) else str(v)))
                           for k, v in row.items()} for row in failures.to_dict("records")],
@@ -100,10 +106,8 @@ def _frame_outcomes(ctx: Context, resource: str, rules: list[Rule]) -> list[Outc
     for rule in rules:
         index = cases.loc[cases["check"] == rule.id, "index"].dropna().astype(int).to_numpy()
         head = rule.field.split(".")[0]
-        values = frame[head].iloc[index].astype(str).str.slice(0, 80) if head in frame else ""
-        found = pd.DataFrame({"resource": resource, "row": ids.iloc[index].to_numpy(), "field": rule.field,
-                              "value": list(values) if len(index) else [], "message": rule.statement},
-                             columns=FAILURE_COLUMNS)
+        values = [as_text(v)[:80] for v in frame[head].iloc[index]] if head in frame else ""
+        found = failures(resource, ids.iloc[index], rule.field, values, rule.statement)
         out.append(Outcome(rule, found))
     return out
 
@@ -161,6 +165,24 @@ def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False) 
     return out
 
 
+def set_aside(structure_failures: list[pd.DataFrame]) -> dict[str, set[str]]:
+    """Per resource, the rows (as the report names them) that failed a structure rule."""
+    aside: dict[str, set[str]] = {}
+    for found in structure_failures:
+        for resource, row in zip(found["resource"], found["row"]):
+            if row != "(table)":
+                aside.setdefault(resource, set()).add(str(row))
+    return aside
+
+
+def _about_set_aside(found: pd.DataFrame, aside: dict[str, set[str]], by_value: bool = True) -> pd.Series:
+    """Failures that repeat a structure failure: on a set-aside row, or (`by_value`) citing a set-aside record
+    by its id."""
+    rows = pd.Series([str(row) in aside.get(res, ()) for res, row in zip(found["resource"], found["row"])],
+                     index=found.index, dtype=bool)
+    return rows | found["value"].astype(str).isin(set().union(*aside.values())) if by_value else rows
+
+
 def planned(rules: str | None) -> list[Rule]:
     """The rules a run evaluates: the chosen ones, and the structure rules always (they decide what is skipped)."""
     return [r for r in select(None) if r.id in STRUCTURE_RULES] + [r for r in select(rules)
@@ -202,18 +224,21 @@ def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Repo
         judged.result()  # no other thread may be running when the workers fork
     structure_ids = set(STRUCTURE_RULES)
     outcomes = _execute(ctx, planned(rules), progress, parallel)
-    blocked = {res for o in outcomes if o.rule.id in structure_ids for res in o.failures["resource"].unique()}
-    blocked |= set(release.invalid_rows)
+    unread = set_aside([o.failures for o in outcomes if o.rule.id == "SCH1"])
+    for o in outcomes:  # a record that did not fit its types is reported once, by SCH1
+        if o.rule.id in structure_ids and o.rule.id != "SCH1" and unread and not o.failures.empty:
+            o.failures = o.failures[~_about_set_aside(o.failures, unread, by_value=False)]
+    aside = set_aside([o.failures for o in outcomes if o.rule.id in structure_ids])
     chosen_ids = {r.id for r in chosen}
     for o in outcomes:
         if o.rule.id in structure_ids:
             if o.rule.id in chosen_ids or not o.passed:
                 report.outcomes.append(o)
-        elif set(o.rule.reads) & blocked:
-            reason = "skipped: " + ", ".join(sorted(set(o.rule.reads) & blocked)) + " failed structure"
-            report.outcomes.append(Outcome(o.rule, pd.DataFrame(columns=FAILURE_COLUMNS), skipped=reason))
-        else:
-            report.outcomes.append(o)
+            continue
+        o.set_aside = sum(len(aside.get(name, ())) for name in set(o.rule.reads))
+        if aside and not o.failures.empty:
+            o.failures = o.failures[~_about_set_aside(o.failures, aside)]
+        report.outcomes.append(o)
     order = {r.id: i for i, r in enumerate(every)}
     report.outcomes.sort(key=lambda o: order[o.rule.id])
     return report

@@ -1,17 +1,18 @@
 """Structure: fields, types and constraints, straight from the schemas in `schemas/`.
 
-A resource that fails one of the STRUCTURE_RULES blocks the rules that read it
-(they are reported as skipped), so a type error is reported once, as itself,
-and not as a cascade of downstream failures.
+A row that fails one of the STRUCTURE_RULES is set aside from the rules that
+read its resource (the run says how many rows each rule set aside), so a type
+error is reported once, as itself, and every other row is still checked.
 """
 from __future__ import annotations
 
 import pandas as pd
 
+from realcompanion.formats import FORMATS
 from realcompanion.nested import column_validators
 from realcompanion.schemas import RESOURCES
 
-from .catalogue import combined, failures, frame_rule, release_rule
+from .catalogue import as_text, combined, failure_rows, failures, frame_rule, release_rule
 
 STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3", "FLD2")
 # RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the rule carries it
@@ -19,16 +20,17 @@ RFC3339 = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"
 
 
 @release_rule("SCH1", "error", "structure", RESOURCES,
-              "every record has exactly the declared fields, each of its declared type")
+              "every record has exactly the declared fields, each of its declared type",
+              "Table 11 (the five files); Tables 12, 13 (fields); SPEC §3")
 def declared_fields(ctx) -> pd.DataFrame:
     parts = []
     for name, bad in ctx.release.invalid_rows.items():
-        key = ctx.release.primary_key(name)
+        ids = ctx.row_ids(name)
+        lines = [ctx.line(name, i) for i in range(len(ids))]
         for item in bad:
             row, field = item["row"], item["field"]
-            value = str(row.get(field, ""))[:80].encode("utf-8", "backslashreplace").decode()
-            named = ":".join(str(row[k]) for k in key) if key and all(row.get(k) for k in key) else None
-            parts.append(failures(name, [named or f"line {item['line']}"], field, [value],
+            value = as_text(row.get(field))[:80].encode("utf-8", "backslashreplace").decode()
+            parts.append(failures(name, [ids.iloc[lines.index(item["line"])]], field, [value],
                                   f"line {item['line']}: {item['message'][:160]}"))
     return combined(parts)
 
@@ -44,7 +46,8 @@ def table_model(release, name: str):
 
 
 @release_rule("SCH2", "error", "structure", RESOURCES,
-              "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key")
+              "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
+              "Tables 12, 13 (fields); SPEC §2 (identifiers), §3")
 def table_constraints(ctx) -> pd.DataFrame:
     from pandera.errors import SchemaErrors
 
@@ -59,12 +62,13 @@ def table_constraints(ctx) -> pd.DataFrame:
             index = pd.to_numeric(cases["index"], errors="coerce")
             rows = [ids.iloc[int(i)] if pd.notna(i) else "(table)" for i in index]
             parts.append(failures(name, rows, cases["column"].fillna("").astype(str),
-                                  cases["failure_case"].astype(str), "violates " + cases["check"].astype(str)))
+                                  cases["failure_case"], "violates " + cases["check"].astype(str)))
     return combined(parts)
 
 
 @release_rule("SCH3", "error", "structure", RESOURCES,
-              "every nested field (lists, required_context, memory_bearing, trace) matches its JSON Schema")
+              "every nested field (lists, required_context, memory_bearing, trace) matches its JSON Schema",
+              "Table 13 (required_context, trace); Table 16 (what each phase writes); SPEC §3")
 def nested_fields(ctx) -> pd.DataFrame:
     parts = []
     for name in RESOURCES:
@@ -73,13 +77,13 @@ def nested_fields(ctx) -> pd.DataFrame:
             for error in validator.iter_errors(ctx.table(name).column(field).to_pylist()):
                 position, *path = error.instance_path
                 where = ".".join(str(p) for p in [field, *path])
-                parts.append(failures(name, [ids.iloc[position]], where, [str(error.instance)[:80]],
+                parts.append(failures(name, [ids.iloc[position]], where, [as_text(error.instance)[:80]],
                                       error.message[:160]))
     return combined(parts)
 
 
 @release_rule("ID1", "error", "structure", RESOURCES,
-              "every record's own identifier carries its participant_id as prefix")
+              "every record's own identifier carries its participant_id as prefix", "SPEC §2 (identifiers)")
 def own_participant(ctx) -> pd.DataFrame:
     import pyarrow.compute as pc
 
@@ -92,18 +96,34 @@ def own_participant(ctx) -> pd.DataFrame:
         prefix = pc.list_element(pc.split_pattern(ids, ":", max_splits=1), 0)
         bad = pc.not_equal(prefix, ctx.table(name).column("participant_id")).to_numpy(zero_copy_only=False)
         frame = ctx.frame(name)
-        parts.append(failures(name, frame[key][bad], key, frame["participant_id"][bad].astype(str),
+        parts.append(failures(name, frame[key][bad], key, frame["participant_id"][bad],
                               "identifier prefix differs from participant_id"))
     return pd.concat(parts)
 
 
 @frame_rule("FLD1", "error", "structure", "source", "text",
-            "a message's text is empty only when it carries a media marker")
+            "a message's text is empty only when it carries a media marker",
+            "Table 11 (source: every message, with its media marker); SPEC §3")
 def text_or_media(ctx, frame):
     return (frame["text"].str.len() > 0) | frame["media"].notna()
 
 
 @frame_rule("FLD2", "error", "structure", "source", "timestamp",
-            "a timestamp is RFC 3339 with an explicit UTC offset (its date is the participant's local day)")
+            "a timestamp is RFC 3339 with an explicit UTC offset (its date is the participant's local day)",
+            "Table 11 (source: timestamp); SPEC §3")
 def rfc3339(ctx, frame):
     return frame["timestamp"].str.match(RFC3339)
+
+
+@release_rule("FMT1", "error", "structure", (),
+              "format_version names a format this validator knows, and the release's copies of that format's "
+              "constants (the parameters that decide VALID) equal them",
+              "SPEC §1 (release-level parameters); Table 9 (the validity conditions they decide)")
+def format_constants(ctx) -> pd.DataFrame:
+    version = ctx.params.get("format_version")
+    if version not in FORMATS:
+        return failure_rows([("", "datapackage.json", "realcompanion.format_version", as_text(version),
+                              f"unknown format version; known: {', '.join(sorted(FORMATS))}")])
+    return failure_rows([("", "datapackage.json", f"realcompanion.{name}", as_text(ctx.params.get(name)),
+                          f"format {version} fixes {as_text(value)}")
+                         for name, value in FORMATS[version].items() if ctx.params.get(name) != value])

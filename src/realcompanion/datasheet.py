@@ -13,6 +13,7 @@ from functools import partial
 from typing import Callable
 
 from .card import members, status
+from .formats import constants
 from .generated import fill_blocks, markdown_table
 from .release import ReadError, Release
 from .schemas import enum_of
@@ -48,14 +49,15 @@ def spans(release: Release) -> str:
     return markdown_table(rows)
 
 
-def _flat(release: Release, name: str):
-    """The resource with every struct flattened into dotted columns."""
-    import pyarrow as pa
+def _member(table, dotted: str):
+    """A column or struct member by dotted name (`trace.C.relabeled`), a struct kept whole."""
+    import pyarrow.compute as pc
 
-    table = release.table(name)
-    while any(pa.types.is_struct(field.type) for field in table.schema):
-        table = table.flatten()
-    return table
+    head, *rest = dotted.split(".")
+    column = table.column(head)
+    for part in rest:
+        column = pc.struct_field(column, part)
+    return column
 
 
 def _label(value) -> str:
@@ -78,7 +80,7 @@ def distributions(release: Release) -> str:
     vocabulary = release.schemas.vocabulary
     parts = []
     for name in release.resources:
-        flat, rows = _flat(release, name), []
+        table, rows = release.table(name), []
         for dotted, node, nullable in members(release, name):
             kind = node.get("type")
             if "vocabulary" in node:
@@ -89,17 +91,18 @@ def distributions(release: Release) -> str:
                 values = None
             else:
                 continue
-            rows.append({"field": f"`{dotted}`", "rows by value": _distribution(flat.column(dotted), values, nullable)})
+            rows.append({"field": f"`{dotted}`", "rows by value": _distribution(_member(table, dotted), values, nullable)})
         parts.append(f"#### `{name}`\n\n{markdown_table(rows)}\n")
     return "\n".join(parts)
 
 
 def tiers(release: Release) -> str:
-    """Sampling bucket against the tier the context shape gives, on scoreable chat rows (paper Table 17)."""
+    """Sampling bucket against the tier the context shape gives, on scoreable chat rows other than cold opens
+    (paper Table 17)."""
     import pandas as pd
 
-    chat = release.table("chat").select(["sampled_as", "tier", "scoreable"]).to_pandas()
-    chat = chat[chat["scoreable"]]
+    chat = release.table("chat").select(["sampled_as", "tier", "scoreable", "cold_open"]).to_pandas()
+    chat = chat[chat["scoreable"] & ~chat["cold_open"]]  # Table 17's 1,533: cold opens are not sampled by tier
     tier = release.schemas.vocabulary["tier"]
     table = pd.crosstab(chat["sampled_as"], chat["tier"]).reindex(index=tier, columns=tier, fill_value=0)
     return markdown_table([{"sampled as": f"`{bucket}`", **{f"`{t}`": int(table.loc[bucket, t]) for t in tier}}
@@ -112,11 +115,17 @@ def parameters(release: Release) -> str:
     rows = [{"parameter": "version", "value": release.version},
             {"parameter": "created", "value": release.descriptor.get("created", "")},
             {"parameter": "licenses", "value": ", ".join(lic["name"] for lic in release.descriptor["licenses"])}]
-    rows += [{"parameter": f"realcompanion.{key}", "value": _label(value)} for key, value in params.items()
-             if not isinstance(value, dict)]
+    fixed = constants(params.get("format_version"))
+    rows = [dict(row, fixed="") for row in rows]
+    rows += [{"parameter": f"realcompanion.{key}", "value": _label(value),
+              "fixed": f"format {params.get('format_version')}" if key in fixed else ""}
+             for key, value in params.items() if not isinstance(value, dict)]
     labels, cuts = vocabulary["confidence_label"], params["confidence_bands"]
     bands = " ≤ ".join(f"{label} < {cut}" for label, cut in zip(labels, cuts)) + f" ≤ {labels[-1]}"
     return (markdown_table(rows)
+            + "\n\nA parameter marked *fixed* decides what VALID means: it is a constant of the format version "
+              "(`src/realcompanion/formats.py`), the descriptor carries a copy, and rule FMT1 fails a release whose "
+              "copy differs. The others describe this release."
             + f"\n\nConfidence bands: `{bands}` (a value equal to a cut point takes the upper band).")
 
 
@@ -147,7 +156,7 @@ def rules(release: Release) -> str:
     from .validators.catalogue import all_rules
 
     return markdown_table([{"id": f"`{rule.id}`", "severity": rule.severity, "family": rule.family,
-                            "statement": rule.statement} for rule in all_rules()])
+                            "statement": rule.statement, "paper": rule.paper} for rule in all_rules()])
 
 
 def renderers(release: Release) -> dict[str, Callable[[], str]]:

@@ -67,6 +67,7 @@ class Release:
         self.params = self.descriptor["realcompanion"]
         self.schemas = Schemas(self.root)
         self.invalid_rows: dict[str, list[dict]] = {}
+        self.lines: dict[str, list[int]] = {}  # file line of each table row, where rows were set aside on reading
         self._tables: dict[str, pa.Table] = {}
         self._table_schemas: dict[str, dict] = {}
 
@@ -116,6 +117,11 @@ class Release:
     def arrow_schema(self, name: str) -> pa.Schema:
         return pa.schema([(f["name"], arrow_type(f, self.schemas)) for f in self.table_schema(name)["fields"]])
 
+    def line(self, name: str, position: int) -> int:
+        """The file line (1-based) of the table row at `position`."""
+        lines = self.lines.get(name)
+        return lines[position] if lines else position + 1
+
     def table(self, name: str) -> pa.Table:
         if name not in self._tables:
             self._tables[name] = self._read(name)
@@ -138,13 +144,15 @@ class Release:
             rows = objects(path)
         from .nested import row_validator
 
-        validate, good = row_validator(self, name), []
+        validate, good, lines = row_validator(self, name), [], []
         for line, row in rows:
             problem = self._first_problem(validate, row, schema)
             if problem:
                 self.invalid_rows.setdefault(name, []).append({"line": line, "row": row, **problem})
             else:
                 good.append(row)
+                lines.append(line)
+        self.lines[name] = lines
         return pa.Table.from_pylist(good, schema=schema)
 
     @staticmethod

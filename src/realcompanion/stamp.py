@@ -2,7 +2,8 @@
 
 A maintainer who drops the real files into `data/`, or a fork author who edits
 them, runs `realcompanion stamp` to record row counts, per-participant counts
-and a sha256 per data file; the integrity rules then hold the files to it.
+a sha256 per data file and the number of chat rows relabeled by record; the
+integrity rules then hold the files to it.
 """
 from __future__ import annotations
 
@@ -33,10 +34,23 @@ def declared(release: Release) -> dict:
         table = release.table(name)
         with open(release.path(name), "rb") as handle:
             rows[name] = sum(1 for _ in handle)
-        for pid, count in sorted(participant_counts(table).items()):
+        counts = participant_counts(table)
+        for bad in release.invalid_rows.get(name, ()):  # a record that fails its schema is still a line of the file
+            pid = bad["row"].get("participant_id")
+            if isinstance(pid, str):
+                counts[pid] = counts.get(pid, 0) + 1
+        for pid, count in sorted(counts.items()):
             per_participant.setdefault(pid, {})[name] = count
         hashes[release.resource(name)["path"]] = sha256_of(release.path(name))
-    return {"rows": rows, "participants": per_participant, "sha256": hashes}
+    return {"rows": rows, "participants": per_participant, "sha256": hashes, "relabeled": relabeled(release)}
+
+
+def relabeled(release: Release) -> int:
+    """Chat rows whose trace C records a relabel by record (the paper's release has 3)."""
+    import pyarrow.compute as pc
+
+    trace = release.table("chat").column("trace")
+    return int(pc.sum(pc.is_valid(pc.struct_field(pc.struct_field(trace, "C"), "relabeled"))).as_py() or 0)
 
 
 def stamp(root) -> dict:

@@ -1,4 +1,4 @@
-"""`realcompanion rules`: the rule catalogue (id, severity, family, statement)."""
+"""`realcompanion rules`: the rule catalogue (id, severity, family, statement, and where the paper states it)."""
 from __future__ import annotations
 
 
@@ -18,5 +18,5 @@ def run(args) -> int:
         print(json.dumps([r.as_dict() for r in rules], indent=2))
     else:
         for r in rules:
-            print(f"{r.id:<5} {r.severity:<8} {r.family:<11} {r.statement}")
+            print(f"{r.id:<5} {r.severity:<8} {r.family:<11} {r.statement}  [{r.paper}]")
     return 0

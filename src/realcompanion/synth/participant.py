@@ -267,12 +267,16 @@ class Participant:
 
     def chat(self) -> list[dict]:
         rule = self.vocab["tier_rule"]
+        # every fourth participant has one row relabeled by record (the real release has 3 of 2,034)
+        shipped = [r for r in self.rows if r.withdrawn is None and r.stratum != "abstention"]
+        relabeled = shipped[0] if shipped and self.index % 4 == 0 else None
         out = []
         for n, row in enumerate(self.rows, 1):
             recorded = bool(row.claims or row.episodes)
             cold = row.stratum == "abstention"
             categories = self.vocab["chat_category"][row.tier]
             category = categories[(n + self.index) % len(categories)]
+            ruled = categories[(n + self.index + 1) % len(categories)] if row is relabeled else category
             grounding = self._ids(row.recent[-1:] + [e.message for e in row.episodes]
                                   + [m for c in row.claims for m in c.evidence[:1]])
             gold = None if cold or row.withdrawn else row.gold
@@ -282,7 +286,7 @@ class Participant:
             removed = self._ids(row.removed)
             out.append({
                 "item_id": f"{self.pid}:C{n:04d}", "participant_id": self.pid, "stratum": row.stratum,
-                "cold_open": cold, "scoreable": not cold and row.withdrawn is None, "withdrawn": row.withdrawn,
+                "cold_open": cold, "scoreable": row.withdrawn is None, "withdrawn": row.withdrawn,
                 "probe": " ".join(row.probe.parts), "probe_dayid": self.dayid(row.probe), "gold_response": gold,
                 "sampled_as": row.sampled_as, "tier": row.tier, "category": category, "locus": row.locus,
                 "required_context": {
@@ -302,7 +306,9 @@ class Participant:
                           "rationale": "Dropped references whose evidence did not verify." if removed else None,
                           "removed": removed},
                     "C": {"result": "pass", "rationale": "Tier from the context shape; category by rule.",
-                          "tier": row.tier, "category": category, "rule": rule[row.tier]},
+                          "tier": row.tier, "category": ruled, "rule": rule[row.tier],
+                          "relabeled": None if ruled == category else {
+                              "category": category, "reason": "Relabeled by record: the auditor's category stands."}},
                     "D": {"result": "pass", "rationale": "Reply written from the recorded context only.",
                           "gold_response": gold, "grounding_dayids": grounding},
                     "E": {"result": "fail" if row.withdrawn else "pass", "rationale": row.withdrawn,

@@ -1,0 +1,76 @@
+"""One run reports every defect: a row that fails structure is set aside, every other row is still checked."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from realcompanion.validators.run import validate
+from test_rules import read, write
+
+from realcompanion.cli import main
+from realcompanion.stamp import stamp
+
+MALFORMED = {"pattern": "U01-d003-004", "type": 3}  # a citation that breaks its pattern (SCH3), or its type (SCH1)
+
+
+def three_defects(root, citation) -> dict[str, str]:
+    """In qa: one malformed citation, a multi_hop question within one session, an answerable question citing nothing."""
+    qa = read(root, "qa")
+    malformed = next(q for q in qa if q["category"] == "basic_fact")
+    malformed["evidence"][0] = citation
+    one_session = next(q for q in qa if q["category"] == "multi_hop")
+    one_session["evidence"] = one_session["evidence"][:1]
+    uncited = next(q for q in qa if q["answerable"] and q["category"] == "attribute")
+    uncited["evidence"] = []
+    write(root, "qa", qa)
+    stamp(root)
+    return {"malformed": malformed["item_id"], "STR1": one_session["item_id"], "V5": uncited["item_id"]}
+
+
+@pytest.mark.parametrize("kind", MALFORMED)
+def test_one_run_reports_a_malformed_citation_and_every_semantic_defect(specimen, capsys, kind):
+    rows = three_defects(specimen, MALFORMED[kind])
+    structure = {"pattern": "SCH3", "type": "SCH1"}[kind]
+    report = validate(specimen)
+    failures = report.failure_frame()
+    errors = failures[failures["severity"] == "error"]
+    # each defect once, under its own rule; the malformed citation is not also "unresolved" (gate C)
+    assert sorted(zip(errors["rule"], errors["row"])) == sorted(
+        [(structure, rows["malformed"]), ("STR1", rows["STR1"]), ("V5", rows["V5"])]), errors.to_string()
+    outcomes = {o.rule.id: o for o in report.outcomes}
+    assert not any(o.skipped for o in report.outcomes)  # every rule ran
+    assert outcomes["STR1"].set_aside == outcomes["V5"].set_aside == outcomes["C"].set_aside == 1
+    assert outcomes["A"].set_aside == 0  # gate A reads chat and source only
+    assert main(["validate", str(specimen), "--json", "-"]) == 1
+    rules = {r["id"]: r for r in json.loads(capsys.readouterr().out)["rules"]}
+    assert rules["STR1"]["set_aside"] == 1 and rules["STR1"]["skipped"] is None
+
+
+def test_a_row_without_an_id_is_named_by_its_line_and_nulls_read_null(specimen):
+    qa = read(specimen, "qa")
+    qa[4]["item_id"] = None
+    write(specimen, "qa", qa)
+    persona = read(specimen, "persona")
+    empty = next(p for p in persona if p["value"] is None)
+    empty["evidence"] = [next(m["dayid"] for m in read(specimen, "source") if m["participant_id"] == empty["participant_id"])]
+    write(specimen, "persona", persona)
+    stamp(specimen)
+    failures = validate(specimen).failure_frame()
+    assert set(failures.loc[failures["row"] == "line 5", "rule"]) == {"SCH2"}, failures.head().to_string()
+    named = failures[(failures["rule"] == "V5") & (failures["row"] == f"{empty['participant_id']}:{empty['slot']}")]
+    assert list(named["value"]) == ["null"]
+    assert not failures["value"].astype(str).isin(["nan", "<NA>", "None"]).any()
+
+
+def test_a_malformed_message_does_not_cascade(specimen):
+    """A message whose turn is not an integer is SCH1's alone: order, sessions and citations around it still hold."""
+    source = read(specimen, "source")
+    cited = {d for q in read(specimen, "qa") for d in q["evidence"]}
+    message = next(m for m in source[5:] if m["dayid"] in cited)
+    message["turn"] = "seven"
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    failures = report.failure_frame()
+    assert set(failures.loc[failures["severity"] == "error", "rule"]) == {"SCH1"}, failures.head(10).to_string()
+    assert {o.rule.id: o.set_aside for o in report.outcomes}["B"] == 1

@@ -398,7 +398,7 @@ CASES = [
          branch="profile", message="evidence is empty"),
     Case("COV1", later_evidence_for_cited_claim),
     Case("FMT1", set_param(["realcompanion", "recent_window"], 3, "datapackage.json"), restamp=False,
-         branch="constant", message="format 1.0.0 fixes 10"),
+         branch="constant", message="fixes 10"),
     Case("FMT1", set_param(["realcompanion", "format_version"], "9.9.9", "datapackage.json"), restamp=False,
          branch="version", message="unknown format version"),
     Case("V6", on_rows("chat", lambda r, root: r["required_context"]["episode_refs"],

@@ -10,6 +10,7 @@ def render(report, max_examples: int = 5) -> str:
     for o in report.outcomes:
         mark = "ok  " if o.passed else ("SKIP" if o.skipped else ("FAIL" if o.rule.severity == "error" else "warn"))
         count = o.skipped or (f"{len(o.failures)} row(s)" if len(o.failures) else "")
+        count += f" ({o.set_aside} set aside)" if o.set_aside else ""
         lines.append(f"{mark} {o.rule.id:<5} {o.rule.severity:<7} {o.rule.statement[: width - 40]:<{width - 40}} {count}")
     failed = [o for o in report.outcomes if not o.failures.empty]
     for o in failed:

@@ -12,7 +12,7 @@ release's own.
 from __future__ import annotations
 
 FORMATS: dict[str, dict] = {
-    "1.0.0": {
+    "2.0.0": {
         "recent_window": 10,  # messages before the probe (gate E, Table 24 row E; Table 34's first window)
         "session_gap_minutes": 30,  # a new session after a longer gap (ARI9, STR1)
         "long_range_min_days": 30,  # long_range span (STR3)

@@ -467,3 +467,15 @@ def test_digit_run_length_is_read_from_the_descriptor(specimen, baseline):
     set_param(["realcompanion", "pii_digit_run"], lambda n: n + 1, None)(specimen)
     stamp(specimen)
     assert validate(specimen).fired() == baseline
+
+
+def test_every_rule_names_the_paper_table_and_row_it_states(capsys):
+    """The catalogue, `realcompanion rules` and DATASHEET.md cite the paper's table (or SPEC.md where it is silent)."""
+    import re
+
+    from realcompanion.cli import main
+
+    assert main(["rules", "--json"]) == 0
+    listed = {r["id"]: r["paper"] for r in json.loads(capsys.readouterr().out)}
+    assert listed == {r.id: r.paper for r in all_rules()}
+    assert [i for i, paper in listed.items() if not re.search(r"Table \d+|SPEC §\d", paper)] == []

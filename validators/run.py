@@ -43,7 +43,7 @@ class Outcome:
 
     @property
     def fired(self) -> bool:
-        """Found failing rows, or could not evaluate; a rule skipped behind a structure error has not fired."""
+        """Found failing rows, or could not evaluate."""
         return not self.failures.empty or self.crashed
 
 
@@ -184,7 +184,8 @@ def _about_set_aside(found: pd.DataFrame, aside: dict[str, set[str]], by_value: 
 
 
 def planned(rules: str | None) -> list[Rule]:
-    """The rules a run evaluates: the chosen ones, and the structure rules always (they decide what is skipped)."""
+    """The rules a run evaluates: the chosen ones, and the structure rules always (they decide which rows are set
+    aside)."""
     return [r for r in select(None) if r.id in STRUCTURE_RULES] + [r for r in select(rules)
                                                                   if r.id not in STRUCTURE_RULES]
 

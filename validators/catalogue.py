@@ -66,9 +66,10 @@ def release_rule(id: str, severity: str, family: str, reads: tuple[str, ...], st
     return decorate
 
 
-def frame_rule(id: str, severity: str, family: str, resource: str, field: str, statement: str, paper: str):
+def frame_rule(id: str, severity: str, family: str, resource: str, field: str, statement: str, paper: str,
+               also_reads: tuple[str, ...] = ()):
     def decorate(fn):
-        _register(Rule(id, severity, family, statement, (resource,), fn, paper, resource, field))
+        _register(Rule(id, severity, family, statement, (resource, *also_reads), fn, paper, resource, field))
         return fn
 
     return decorate

@@ -85,7 +85,7 @@ def withdrawn_is_failed_e(ctx, frame):
 @frame_rule("SIG7", "error", "signals", "chat", "cold_open",
             "a cold open's probe opens a session (its participant's first message, or more than "
             "session_gap_minutes after the previous one)",
-            "Table 3 (cold opens); Table 19 (nothing prior); SPEC §3 (cold_open)")
+            "Table 3 (cold opens); Table 19 (nothing prior); SPEC §3 (cold_open)", also_reads=("source",))
 def cold_open_opens_session(ctx, frame):
     positions = ctx.probe_positions.to_numpy()
     opens = np.where(positions >= 0, ctx.session_starts.to_numpy()[positions], True)  # unresolved: gate C's

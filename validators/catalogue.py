@@ -87,16 +87,18 @@ def as_text(value) -> str:
     return str(value)
 
 
-def failures(resource: str, rows, field: str, values, message) -> pd.DataFrame:
-    """A failure frame; `values` and `message` may be scalars or aligned sequences; values read as the file has them."""
+def failures(resource: str, rows, field, values, message) -> pd.DataFrame:
+    """A failure frame; `field`, `values` and `message` may be scalars or aligned sequences; values read as the
+    file has them. Built in one constructor call: every rule makes one per run, most of them empty."""
     rows = list(rows)
-    frame = pd.DataFrame({"row": rows})
-    frame["resource"] = resource
-    frame["field"] = field
+    n = len(rows)
     many = not isinstance(values, str) and hasattr(values, "__len__")
-    frame["value"] = [as_text(v) for v in values] if many else as_text(values)
-    frame["message"] = list(message) if not isinstance(message, str) else message
-    return frame[FAILURE_COLUMNS]
+    return pd.DataFrame({
+        "resource": [resource] * n, "row": rows,
+        "field": [field] * n if isinstance(field, str) else list(field),
+        "value": [as_text(v) for v in values] if many else [as_text(values)] * n,
+        "message": [message] * n if isinstance(message, str) else list(message),
+    }, columns=FAILURE_COLUMNS)
 
 
 def all_rules() -> list[Rule]:

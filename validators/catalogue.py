@@ -76,15 +76,26 @@ def frame_rule(id: str, severity: str, family: str, resource: str, field: str, s
 
 
 def as_text(value) -> str:
-    """A value as the file writes it: `null`, `true`/`false`, lists as JSON, numbers and strings as they are."""
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return json.dumps([None if pd.isna(v) else v.item() if hasattr(v, "item") else v for v in value],
-                          ensure_ascii=False)
+    """A value as the file writes it: `null`, `true`/`false`, lists and objects as JSON, numbers and strings as
+    they are."""
+    if isinstance(value, (list, tuple, dict, np.ndarray)):
+        return json.dumps(_plain(value), ensure_ascii=False)
     if value is None or pd.isna(value):
         return "null"
     if isinstance(value, (bool, np.bool_)):
         return "true" if value else "false"
     return str(value)
+
+
+def _plain(value):
+    """A cell read back into JSON's types (Arrow hands lists over as arrays, numbers as numpy scalars)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_plain(v) for v in value]
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def failures(resource: str, rows, field, values, message) -> pd.DataFrame:

@@ -147,7 +147,7 @@ def test_qa_verdicts_accuracy_and_abstention_auroc(repo, tmp_path):
 
 def test_nothing_to_score_is_a_usage_error(repo, capsys):
     assert main(["score", str(repo), "--track", "qa"]) == 2
-    assert "give --run, --verdicts or both" in capsys.readouterr().err
+    assert "give --run, --verdicts, --detector or several" in capsys.readouterr().err
 
 
 def test_same_inputs_same_report(repo, tmp_path, chat):

@@ -5,11 +5,15 @@ field is negated, and the population of items it is computed on.
 
 chat
   content_match            mean 0/1/2 verdict, scored items (Tables 5, 35, 40)
+  content_match_proportional   the same on the proportional stratum (Table 35)
+  content_match_dependent  the same on memory-bearing items under the reading
+                           (Table 35: recorded 404, strict 250)
   appropriate_application  share of replies asserting a past detail the probe
                            did not supply, on dependent items (Table 37)
   restraint                share of replies asserting no such detail, scored items
-  misfire_rate             1 - restraint on probes with an empty reference set
-                           (Table 7's rho* = 0 population; Table 30)
+  misfire_rate             used-memory share (1 - restraint) on probes that are
+                           not memory-bearing under the reading (Table 7's
+                           rho* = 0 population: 1,129 = 1,533 - 404; Table 30)
   misapplication           used-memory share on probes whose verified locus is
                            `none` (Tables 37, 39)
   cold_open_restraint      restraint on cold opens (the abstention stratum)
@@ -22,6 +26,10 @@ qa
   abstention_answerable    share abstained on answerable questions
   abstention AUROC         `abstained` against "not answerable", all questions
 
+Every share (all but content match) also carries its Wilson score interval
+over items, as Table 37 prints them (0/120 -> [0.0, 3.1], 56/120 ->
+[38.0, 55.6]); means carry participant-bootstrap intervals (Table 36).
+
 Items of a population with no verdict under a condition are counted as
 `missing` and left out: no number is produced without its verdict. Intervals
 resample participants (`bootstrap`); paired contrasts (Table 36) compare two
@@ -32,13 +40,14 @@ from __future__ import annotations
 from .auroc import auroc_summary
 from .bootstrap import mean_intervals
 from .gold import COLD_OPEN
-from .metrics import pooled_and_macro
+from .metrics import pooled_and_macro, wilson
 from .settings import CONDITIONS
 
 POPULATIONS = {
     "scored": lambda i: i.scored,
     "dependent": lambda i: i.scored and i.dependent,
-    "no_reference_set": lambda i: i.scored and not i.gold.size,
+    "proportional_scored": lambda i: i.scored and i.stratum == "proportional",
+    "not_dependent": lambda i: i.scored and not i.dependent,
     "locus_none": lambda i: i.scored and i.locus == "none",
     "cold_open": lambda i: i.status == COLD_OPEN,
     "proportional": lambda i: i.in_detectability,
@@ -49,9 +58,11 @@ POPULATIONS = {
 QUANTITIES = {
     "chat": {
         "content_match": ("content_match", False, "scored"),
+        "content_match_proportional": ("content_match", False, "proportional_scored"),
+        "content_match_dependent": ("content_match", False, "dependent"),
         "appropriate_application": ("used_memory", False, "dependent"),
         "restraint": ("used_memory", True, "scored"),
-        "misfire_rate": ("used_memory", False, "no_reference_set"),
+        "misfire_rate": ("used_memory", False, "not_dependent"),
         "misapplication": ("used_memory", False, "locus_none"),
         "cold_open_restraint": ("used_memory", True, "cold_open"),
     },
@@ -90,10 +101,12 @@ def _joined(track, rows: dict, population: str):
     return chosen, [rows.get(i.item_id) for i in chosen]
 
 
-def _mean_block(values, participants, missing: int, seed: int, resamples: int) -> dict:
+def _mean_block(values, participants, missing: int, seed: int, resamples: int, share: bool = False) -> dict:
     block = pooled_and_macro(values, participants) | {"missing": missing}
     if block["n"]:
         block["ci"] = mean_intervals(values, participants, seed, resamples)
+        if share:
+            block["wilson"] = wilson(int(sum(values)), block["n"])
     return block
 
 
@@ -102,7 +115,8 @@ def quantity(track, rows: dict, name: str, seed: int, resamples: int) -> dict:
     items, rows = _joined(track, rows, population)
     judged = [(i, r) for i, r in zip(items, rows, strict=True) if r is not None]
     values = [float(not r[column]) if negate else float(r[column]) for _, r in judged]
-    block = _mean_block(values, [i.participant_id for i, _ in judged], len(items) - len(judged), seed, resamples)
+    block = _mean_block(values, [i.participant_id for i, _ in judged], len(items) - len(judged), seed, resamples,
+                        share=column != "content_match")
     return {"population": population, **block}
 
 

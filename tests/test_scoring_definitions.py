@@ -148,6 +148,28 @@ def test_misfire_is_scored_on_rows_that_need_no_memory(tiny, chat, tmp_path):
     assert c1["content_match_proportional"]["n"] == 6 and c1["content_match_dependent"]["n"] == 3
 
 
+def test_table_7_quantities_read_optional_verdict_fields(tiny, chat, tmp_path):
+    judge = {"model": "m", "prompt_sha256": "0" * 64, "temperature": 0}
+    extra = {"U01:C0002": {"attributed": True, "locus": "earlier_exchange", "consistent": True},
+             "U01:C0003": {"attributed": False, "locus": "earlier_exchange", "consistent": True},
+             "U02:C0002": {"locus": "profile_claim", "consistent": False},
+             "U01:C0001": {"consistent": True}}
+    verdicts = write_jsonl(tmp_path / "v.jsonl", [
+        {"item_id": i.item_id, "condition": "C2", "content_match": 1, "used_memory": False, "judge": judge,
+         **extra.get(i.item_id, {})} for i in chat.items if i.posed])
+    out = tmp_path / "s.json"
+    assert main(["score", str(tiny), "--track", "chat", "--verdicts", str(verdicts), "--json", str(out),
+                 "--resamples", "20"]) == 0
+    c2 = json.loads(out.read_text())["judged"]["conditions"]["C2"]
+    # rho* = 1: U01:C0002, U01:C0003, U02:C0002; U02:C0002 carries no attribution verdict
+    assert (c2["attribution_rate"]["n"], c2["attribution_rate"]["missing"]) == (2, 1)
+    assert c2["attribution_rate"]["pooled"] == 0.5
+    # verified loci: earlier_exchange, companion_behavior, profile_claim
+    assert c2["locus_accuracy"]["n"] == 3 and c2["locus_accuracy"]["pooled"] == pytest.approx(2 / 3)
+    assert (c2["response_consistency"]["n"], c2["response_consistency"]["missing"]) == (4, 4)
+    assert c2["response_consistency"]["pooled"] == 0.75
+
+
 def test_detector_probabilities_are_scored_on_the_proportional_stratum(tiny, tmp_path):
     detector = write_jsonl(tmp_path / "d.jsonl", [
         {"item_id": "U01:C0001", "probability": 0.2}, {"item_id": "U01:C0003", "probability": 0.9},

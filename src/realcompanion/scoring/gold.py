@@ -109,6 +109,7 @@ class Track:
     items: list[Item]
     streams: dict[str, Stream]
     definitions: dict = field(default_factory=dict)
+    vocabulary: dict = field(default_factory=dict)
 
     @cached_property
     def by_id(self) -> dict[str, Item]:
@@ -236,4 +237,4 @@ def load_track(release: Release, name: str, reading: str | None = None,
     else:
         items = qa_items(release, streams)
         definitions = {"required_messages": "evidence", "distant": "every evidence message outside the window"}
-    return Track(name, items, streams, definitions)
+    return Track(name, items, streams, definitions, release.schemas.vocabulary)

@@ -17,6 +17,15 @@ chat
   misapplication           used-memory share on probes whose verified locus is
                            `none` (Tables 37, 39)
   cold_open_restraint      restraint on cold opens (the abstention stratum)
+  attribution_rate         share of replies on memory-bearing items (rho* = 1)
+                           judged to attribute what they recall to its source
+                           (`attributed`; Table 7)
+  locus_accuracy           share of replies on memory-bearing items whose
+                           judged `locus` is the item's verified locus (Table 7)
+  response_consistency     share of replies judged `consistent`, scored items
+                           (Table 7)
+                           These three read optional verdict fields; rows
+                           without them count as missing.
   detectability AUROC      `used_memory` against the dependent label, scored
                            proportional-stratum items (Table 30)
 qa
@@ -65,6 +74,9 @@ QUANTITIES = {
         "misfire_rate": ("used_memory", False, "not_dependent"),
         "misapplication": ("used_memory", False, "locus_none"),
         "cold_open_restraint": ("used_memory", True, "cold_open"),
+        "attribution_rate": ("attributed", False, "dependent"),
+        "locus_accuracy": ("locus", False, "dependent"),
+        "response_consistency": ("consistent", False, "scored"),
     },
     "qa": {
         "answer_accuracy": ("answer_correct", False, "scored"),
@@ -113,8 +125,9 @@ def _mean_block(values, participants, missing: int, seed: int, resamples: int, s
 def quantity(track, rows: dict, name: str, seed: int, resamples: int) -> dict:
     column, negate, population = QUANTITIES[track.name][name]
     items, rows = _joined(track, rows, population)
-    judged = [(i, r) for i, r in zip(items, rows, strict=True) if r is not None]
-    values = [float(not r[column]) if negate else float(r[column]) for _, r in judged]
+    judged = [(i, r) for i, r in zip(items, rows, strict=True) if r is not None and r.get(column) is not None]
+    values = [float(r[column] == i.locus) if column == "locus" else float(not r[column]) if negate
+              else float(r[column]) for i, r in judged]
     block = _mean_block(values, [i.participant_id for i, _ in judged], len(items) - len(judged), seed, resamples,
                         share=column != "content_match")
     return {"population": population, **block}

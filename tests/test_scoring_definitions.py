@@ -146,6 +146,9 @@ def test_misfire_is_scored_on_rows_that_need_no_memory(tiny, chat, tmp_path):
     assert c1["appropriate_application"]["n"] == 3 and c1["appropriate_application"]["pooled"] == pytest.approx(1 / 3)
     assert c1["misapplication"]["n"] == 1 and c1["misapplication"]["pooled"] == 0.0
     assert c1["content_match_proportional"]["n"] == 6 and c1["content_match_dependent"]["n"] == 3
+    # "all judged rows" (Tables 5, 40): the 8 scored rows (verdict 2) and the cold open (verdict 0)
+    assert c1["content_match_judged"]["n"] == 9 and c1["content_match_judged"]["pooled"] == pytest.approx(16 / 9)
+    assert c1["content_match"]["n"] == 8 and c1["content_match"]["pooled"] == 2.0
 
 
 def test_table_7_quantities_read_optional_verdict_fields(tiny, chat, tmp_path):

@@ -4,7 +4,10 @@ Each quantity is declared once below: the verdict field it reads, whether the
 field is negated, and the population of items it is computed on.
 
 chat
-  content_match            mean 0/1/2 verdict, scored items (Tables 5, 35, 40)
+  content_match_judged     mean 0/1/2 verdict over every row put to a system,
+                           scored rows and cold opens ("all judged rows",
+                           Tables 5, 40)
+  content_match            the same on the scored items (Table 35, 1,533)
   content_match_proportional   the same on the proportional stratum (Table 35)
   content_match_dependent  the same on memory-bearing items under the reading
                            (Table 35: recorded 404, strict 250)
@@ -53,6 +56,7 @@ from .metrics import pooled_and_macro, wilson
 from .settings import CONDITIONS
 
 POPULATIONS = {
+    "posed": lambda i: i.posed,
     "scored": lambda i: i.scored,
     "dependent": lambda i: i.scored and i.dependent,
     "proportional_scored": lambda i: i.scored and i.stratum == "proportional",
@@ -66,6 +70,7 @@ POPULATIONS = {
 # name: (verdict field, negate, population)
 QUANTITIES = {
     "chat": {
+        "content_match_judged": ("content_match", False, "posed"),
         "content_match": ("content_match", False, "scored"),
         "content_match_proportional": ("content_match", False, "proportional_scored"),
         "content_match_dependent": ("content_match", False, "dependent"),

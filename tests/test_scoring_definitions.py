@@ -291,6 +291,13 @@ def test_every_command_names_what_it_set_aside_the_same_way(tiny, tmp_path, caps
         assert main(command) == 0
         out = capsys.readouterr().out
         assert warning in out and exclusions in out, command[0]
+    assert "not put to a system: 1 rows (withdrawn:context_lost 1): U01:C0006" in out
+    assert main(["baselines", str(broken), "--track", "chat", "--resamples", "10", "--json",
+                 str(tmp_path / "b.json")]) == 0
+    release = json.loads((tmp_path / "b.json").read_text())["release"]
+    assert release["invalid_rows"] == {"source": 1, "chat": 1}
+    assert release["invalid_lines"] == {"source": [6], "chat": [7]}
+    capsys.readouterr()
     # C4 never reaches past the missing turn 5: U01:C0001 and U01:C0002 are one message short, and say so
     records = {r["item_id"]: r for r in map(json.loads, (tmp_path / "c4.jsonl").read_text().splitlines())}
     assert [m["dayid"] for m in records["U01:C0002"]["messages"]] == [

@@ -42,7 +42,9 @@ def run(args) -> int:
     left = skipped(track)
     counts = Counter(r["reason"] for r in left)
     reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(counts.items())) or "none"
-    print(f"wrote {out}: {written} items under {args.condition}; not put to a system: {len(left)} rows ({reasons})")
+    named = ": " + ", ".join(r["item_id"] for r in left) if left else ""
+    print(f"wrote {out}: {written} items under {args.condition}; not put to a system: {len(left)} rows ({reasons})"
+          + named)
     if short:
         listed = ", ".join(f"{s['item_id']} ({s['missing']})" for s in short)
         print(f"warning: {len(short)} contexts lack source messages set aside by the reader: {listed}")

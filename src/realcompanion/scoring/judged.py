@@ -29,8 +29,11 @@ chat
                            (Table 7)
                            These three read optional verdict fields; rows
                            without them count as missing.
-  detectability AUROC      `used_memory` against the dependent label, scored
-                           proportional-stratum items (Table 30)
+  used_memory AUROC        `used_memory` against the dependent label, scored
+                           proportional-stratum items: whether the replies
+                           separate the probes that need memory. Table 30's
+                           detectability is a detector's probability or BM25's
+                           top-1 score (`detector`, `baselines`), not this
 qa
   answer_accuracy          share judged correct (an unanswerable question is
                            answered correctly by abstaining), all questions
@@ -91,7 +94,7 @@ QUANTITIES = {
 }
 # name: (score field, label, population)
 AUROCS = {
-    "chat": {"detectability": ("used_memory", lambda i: i.dependent, "proportional")},
+    "chat": {"used_memory": ("used_memory", lambda i: i.dependent, "proportional")},
     "qa": {"abstention": ("abstained", lambda i: not i.answerable, "scored")},
 }
 # the track's primary quantity (plotted) and the populations of its paired contrasts (Table 36)

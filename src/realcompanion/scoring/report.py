@@ -63,6 +63,8 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     """
     invalid, warning = invalid_rows(release)
     report["release"]["invalid_rows"] = invalid
+    report["release"]["invalid_lines"] = {name: [r["line"] for r in found]
+                                          for name, found in release.invalid_rows.items() if found}
     if warning:
         text = warning + "\n" + text
     payload = dump_json(report) if json_dest else ""

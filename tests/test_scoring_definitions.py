@@ -39,6 +39,11 @@ def metric(frame, method, item, population, name):
     return rows[name].iloc[0]
 
 
+def test_the_hand_built_release_is_valid(tiny, capsys):
+    assert main(["validate", str(tiny)]) == 0
+    assert "0 error(s), 0 warning(s)" in capsys.readouterr().out
+
+
 def test_required_messages_reference_sets_and_populations(chat):
     turns = {i.item_id: (i.gold.tolist(), i.references.tolist()) for i in chat.scored()}
     assert turns == {"U01:C0001": ([6, 7], []), "U01:C0002": ([2, 13], [2]), "U01:C0003": ([17], [17]),

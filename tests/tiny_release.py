@@ -2,8 +2,9 @@
 
 U01 has 24 messages (turns 0-23; the user on even turns, the companion on odd
 ones), U02 16 (turns 0-15; the companion on turns 3, 6, 8, 10, 13). Positions
-below are turns. The descriptor and
-schemas are the repository's; the data rows are written here, field by field.
+below are turns. The descriptor (with a recent window of 3) and the
+schemas are the repository's; the data rows are written here, field by field,
+and the release passes `realcompanion validate`.
 
 item       stratum       locus              recent  episodes  profile    memory-bearing   probe
 U01:C0001  proportional  current_thread     6, 7    -         -          none             8
@@ -115,6 +116,7 @@ def source_rows() -> list[dict]:
 
 
 def chat_rows(texts: dict[str, list[str]]) -> list[dict]:
+    rules = json.loads((REPO_ROOT / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))["tier_rule"]
     rows = []
     for item, stratum, locus, probe, recent, episodes, claims, (recorded, strict, strict2), on_screen in ITEMS:
         pid = item[:3]
@@ -138,10 +140,11 @@ def chat_rows(texts: dict[str, list[str]]) -> list[dict]:
             "trace": {"A": {"result": "pass", "rationale": "Referent named.", "referent_text": None, "locus": locus},
                       "B": {"result": "pass", "rationale": None, "removed": []},
                       "C": {"result": "pass", "rationale": "Tier from the lists.", "tier": tier, "category": category,
-                            "rule": "by the tier rule"},
+                            "rule": rules[tier]},
                       "D": {"result": "pass", "rationale": "Written from the context.", "gold_response": gold,
                             "grounding_dayids": grounding},
-                      "E": {"result": "pass", "rationale": None, "ok": True, "category_ok": True}},
+                      "E": {"result": "fail" if withdrawn else "pass", "rationale": None, "ok": not withdrawn,
+                            "category_ok": True}},
         })
     return rows
 
@@ -165,10 +168,17 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
     return path
 
 
+RECENT_WINDOW = 3  # the streams are short: U02:C0002's evidence (turns 1 and 5) lies outside the window of its probe (12)
+
+
 def build(folder: Path) -> Path:
-    """Write the release into `folder` (the repository's descriptor and schemas, the rows above)."""
+    """Write the release into `folder` (the repository's descriptor and schemas, the rows above), stamped."""
+    from realcompanion.stamp import stamp
+
     folder.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(REPO_ROOT / "datapackage.json", folder / "datapackage.json")
+    descriptor = json.loads((REPO_ROOT / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["realcompanion"]["recent_window"] = RECENT_WINDOW
+    (folder / "datapackage.json").write_text(json.dumps(descriptor, indent=2) + "\n", encoding="utf-8")
     shutil.copytree(REPO_ROOT / "schemas", folder / "schemas")
     (folder / "data").mkdir()
     write_jsonl(folder / "data" / "source.jsonl", source_rows())
@@ -176,4 +186,5 @@ def build(folder: Path) -> Path:
     write_jsonl(folder / "data" / "profile.jsonl", profile_rows())
     write_jsonl(folder / "data" / "persona.jsonl", [])
     write_jsonl(folder / "data" / "qa.jsonl", qa_rows())
+    stamp(folder)
     return folder

@@ -16,11 +16,14 @@ from . import text as T
 from .plan import ParticipantPlan
 from .stream import OFFSETS, Message, skeleton
 
-# The shape the paper's findings rest on (Tables 19, 20, 33 and the abstract): almost every probe has its
+# The shape the paper's findings rest on (Tables 19-21, 33 and the abstract): almost every probe has its
 # current thread recorded (recency finds a required message for 95.9% of probes), the referent of most of them
 # lives in that thread (86% of the proportional stratum) and of the rest in nothing prior; memory-bearing
-# probes carry their thread too, and only a few of them (11 of 404) cite a reference inside the recent window.
-SHAPE = {"thread": 0.97, "thread_locus": 0.89, "callback_thread": 0.95, "on_screen_ref": 0.2}
+# probes are 3.4% of the proportional stratum (40 of 1,169), carry their thread too, take the on-screen
+# verdicts of Table 20 (154 clear, 45 borderline, 205 not on screen), and only 11 of the 154 clear ones cite a
+# reference inside the recent window.
+SHAPE = {"thread": 0.97, "thread_locus": 0.89, "callback_thread": 0.95, "natural_rate": 0.034,
+         "on_screen": {"clear": 154, "borderline": 45, "not_on_screen": 205}, "on_screen_ref": 11 / 154}
 
 
 @dataclass
@@ -70,6 +73,7 @@ class Participant:
         self.users = [m for m in self.msgs if m.sender == "user"]
         self.claims: list[Claim] = []
         self.rows: list[ChatRow] = []
+        self._clear_seen = False
 
     # -- planting ---------------------------------------------------------
 
@@ -119,18 +123,19 @@ class Participant:
         withdrawn = max(2, round(0.019 * n))
         enriched = max(3, round(0.18 * n))
         proportional = n - abst - withdrawn - enriched
-        return openers, abst, withdrawn, enriched, proportional, max(1, round(0.04 * proportional))
+        return openers, abst, withdrawn, enriched, proportional, max(1, round(SHAPE["natural_rate"] * proportional))
 
     def _callback(self, probe: Message, stratum: str, tier: str) -> ChatRow:
         rng = self.rng
-        verdict = rng.choices(["clear", "borderline", "not_on_screen"], [0.15, 0.15, 0.7])[0]
+        verdict = rng.choices(list(SHAPE["on_screen"]), list(SHAPE["on_screen"].values()))[0]
         row = ChatRow(probe, stratum, on_screen=verdict)
         claim = self._old_claim(probe) if tier in ("intermediate", "edge") else None
         if claim is None and tier != "hard":
             tier = "hard"
         if tier in ("hard", "edge"):
             companion = tier == "hard" and rng.random() < 0.25
-            inside = verdict == "clear" and rng.random() < SHAPE["on_screen_ref"]
+            # the first participant's first clear callback always shows the case, as the real release does
+            inside = verdict == "clear" and (self._first_clear() or rng.random() < SHAPE["on_screen_ref"])
             episode = self._new_episode(probe, inside_window=inside, companion=companion)
             if episode is None:
                 return self._basic(probe, "proportional")
@@ -165,6 +170,11 @@ class Participant:
             spare = [m for m in self.msgs[: probe.turn] if m.turn not in cited]
             row.removed = [rng.choice(spare)] if spare else []
         return row
+
+    def _first_clear(self) -> bool:
+        first = self.index == 0 and not self._clear_seen
+        self._clear_seen = True
+        return first
 
     def _basic(self, probe: Message, stratum: str) -> ChatRow:
         rng = self.rng

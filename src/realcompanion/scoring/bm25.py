@@ -11,9 +11,11 @@ a message's tokens do not depend on the others) into a term-by-message matrix,
 and a probe's prefix statistics are read off it: a term's document frequency
 is the number of its postings before p, the average length a prefix sum. The
 term weights are bm25s's own scorers for the configured variant
-(`settings.BM25`); `tests/test_scoring_bm25.py` checks the scores against a
-bm25s index built over the prefix, and that appending later messages changes
-no ranking.
+(`settings.BM25`). A message without words (a media marker alone) has length
+0: the tokenizer runs with `allow_empty=False`, which adds no placeholder
+token. `tests/test_scoring_definitions.py` checks the scores against a bm25s
+index built over the prefix with the same tokenizer settings, and that
+appending later messages changes no ranking.
 
 A message with no query term scores 0 and is not retrieved: a BM25 retriever
 returns the messages that match the query (`ranked` holds them, best first,

@@ -72,6 +72,9 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
                        "Judged quantities by condition, pooled [95% CI over participants]"))
     text.append(R.grid({c: {k: v["n"] for k, v in q.items()} for c, q in judged["conditions"].items()},
                        "Items judged (n) per quantity"))
+    text.append(R.grid({c: {k: R.share_with_wilson(v["pooled"], v["wilson"]) for k, v in q.items() if "wilson" in v}
+                        for c, q in judged["conditions"].items()},
+                       "Shares in percent [95% Wilson interval over items] (Tables 32, 37)"))
     if judged["contrasts"]:
         text.append(R.grid({name: {p: R.with_ci(v) for p, v in c.items()} for name, c in judged["contrasts"].items()},
                            "Paired contrasts, pooled [95% CI over participants]"))

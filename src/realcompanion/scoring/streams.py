@@ -30,7 +30,7 @@ class Stream:
         turn = self.turns[position] if position < len(self.turns) else (self.turns[-1] + 1 if len(self.turns) else 0)
         first = max(0, turn - size)
         kept = [p for p in range(max(0, position - size), position) if self.turns[p] >= first]
-        return kept, (turn - first) - len(kept)
+        return kept, int(turn - first) - len(kept)
 
     def user_positions(self) -> np.ndarray:
         return np.flatnonzero(self.senders == "user")

@@ -98,25 +98,18 @@ def test_judge_writes_stamped_verdicts_that_score(repo, tmp_path, endpoint, caps
     assert json.loads(report.read_text())["judged"]["judge"]["prompt_sha256"] == sha
 
 
-def test_unreadable_answer_is_counted_never_guessed(repo, tmp_path, endpoint, capsys):
+@pytest.mark.parametrize(("special", "reason"), [("UNREADABLE", "no JSON object"), ("ELSEWHERE", "field 'locus'")])
+def test_an_answer_that_cannot_be_read_is_counted_never_guessed(repo, tmp_path, endpoint, capsys, special, reason):
+    """No JSON at all, or a Table 7 locus outside the vocabulary: that reply stays unjudged."""
     track = load_track(Release(repo), "chat")
-    path, rows = replies(track, tmp_path, special="UNREADABLE")
+    path, rows = replies(track, tmp_path, special=special)
     out = tmp_path / "verdicts.jsonl"
     assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint,
                  "--model", "m", "--out", str(out)]) == 1
     assert len(out.read_text().splitlines()) == len(rows) - 1
     captured = capsys.readouterr()
-    assert f"unjudged: {rows[0]['item_id']}" in captured.err and "1 replies unjudged" in captured.out
-
-
-def test_a_locus_outside_the_vocabulary_is_unjudged(repo, tmp_path, endpoint, capsys):
-    track = load_track(Release(repo), "chat")
-    path, rows = replies(track, tmp_path, special="ELSEWHERE")
-    out = tmp_path / "verdicts.jsonl"
-    assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint,
-                 "--model", "m", "--out", str(out)]) == 1
-    assert len(out.read_text().splitlines()) == len(rows) - 1
-    assert "field 'locus'" in capsys.readouterr().err
+    assert f"unjudged: {rows[0]['item_id']}" in captured.err and reason in captured.err
+    assert "1 replies unjudged" in captured.out
 
 
 def test_qa_answers_are_judged(repo, tmp_path, endpoint):

@@ -6,6 +6,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tiny_release import build, write_jsonl
 
 from realcompanion.cli import main
@@ -109,6 +111,18 @@ def test_offset_permutation_uses_every_distance_set_once_and_fits_every_pool():
     assert taken[0] == 1 and sorted(taken) == [0, 1, 2] and taken[1] != 1 and taken[2] != 1
     # only its own set fits item 0: it keeps it
     assert permuted_offsets(np.array([2, 10]), [np.array([2]), np.array([9])], rng) == [0, 1]
+
+
+@given(st.lists(st.tuples(st.integers(1, 60), st.lists(st.integers(1, 60), min_size=1, max_size=4)),
+                min_size=1, max_size=30), st.integers(0, 2**32 - 1))
+def test_offset_permutation_always_exists(items, seed):
+    from realcompanion.scoring.controls import permuted_offsets
+
+    pools = np.array([max(pool, *offsets) for pool, offsets in items])  # every item's own set fits its pool
+    offsets = [np.array(o) for _, o in items]
+    taken = permuted_offsets(pools, offsets, np.random.default_rng(seed))
+    assert sorted(taken) == list(range(len(items)))
+    assert all(offsets[t].max() <= pools[i] for i, t in enumerate(taken))
 
 
 @pytest.mark.parametrize(("k", "n", "low", "high"), [(0, 120, 0.0, 3.1), (56, 120, 38.0, 55.6), (40, 1169, 2.5, 4.6)])

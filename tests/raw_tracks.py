@@ -16,8 +16,9 @@ def raw_track(repo, name: str) -> tuple[dict[str, str], dict[str, tuple[dict, li
     """A track as docs/scoring.md defines it, read from the raw files only, to check the scorer against.
 
     Returns the reason of every row that is not retrieval-scored, and for every other row (its row, its pool:
-    the participant's source messages before the probe or up to asked_after, in turn order, and its gold:
-    the cited dayids inside the pool).
+    the participant's source messages before the probe or up to asked_after, in turn order, its required
+    messages: the recorded dayids inside the pool, and its reference set: the episode references and profile
+    evidence inside the pool; for questions both are the evidence).
     """
     streams: dict[str, list[dict]] = {}
     for message in sorted(data_rows(repo, "source"), key=lambda m: m["turn"]):
@@ -37,13 +38,16 @@ def raw_track(repo, name: str) -> tuple[dict[str, str], dict[str, tuple[dict, li
                 reason = "not_scoreable"
             pool = stream[:dayids.index(row["probe_dayid"])]
             cited = need["episode_refs"] + [d for claim in need["profile_refs"] for d in evidence[claim]]
+            required = need["recent_context"] + cited
         else:
             reason, pool, cited = None, stream[:dayids.index(row["asked_after"]) + 1], row["evidence"]
-        gold = set(cited) & {m["dayid"] for m in pool}
+            required = cited
+        inside = {m["dayid"] for m in pool}
+        gold, references = set(required) & inside, set(cited) & inside
         if reason is None and not gold:
-            reason = "no reference set" if name == "chat" else "no evidence"
+            reason = "no required message" if name == "chat" else "no evidence"
         if reason:
             reasons[row["item_id"]] = reason
         else:
-            retrievable[row["item_id"]] = (row, pool, gold)
+            retrievable[row["item_id"]] = (row, pool, gold, references)
     return reasons, retrievable

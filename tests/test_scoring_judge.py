@@ -29,8 +29,12 @@ class Endpoint(BaseHTTPRequestHandler):
         elif "<prediction>" in prompt:
             content = '{"match": true}'
         elif "<reply>" in prompt:
-            match = 2 if "remember" in prompt.split("<reply>")[1] else 0
-            content = f'Verdict: {{"content_match": {match}, "used_memory": {str(match == 2).lower()}}}'
+            reply = prompt.split("<reply>")[1]
+            match = 2 if "remember" in reply else 0
+            table_7 = ', "attributed": true, "locus": "earlier_exchange", "consistent": true' if match else ""
+            if "ELSEWHERE" in reply:
+                table_7 = ', "locus": "elsewhere"'
+            content = f'Verdict: {{"content_match": {match}, "used_memory": {str(match == 2).lower()}{table_7}}}'
         else:
             content = '{"answer_correct": true, "abstained": false}'
         payload = {"error": {"message": "bad model", "type": "invalid_request_error"}} if self.status != 200 else {
@@ -77,10 +81,13 @@ def test_judge_writes_stamped_verdicts_that_score(repo, tmp_path, endpoint, caps
             "--model", "local-judge", "--out", str(out), "--api-key-env", "REALCOMPANION_TEST_UNSET_KEY"]
     assert main(args) == 0
     verdicts = [json.loads(line) for line in out.read_text().splitlines()]
-    sha = hashlib.sha256((PROMPTS_DIR / "judge-chat.v1.txt").read_bytes()).hexdigest()
+    sha = hashlib.sha256((PROMPTS_DIR / "judge-chat.v2.txt").read_bytes()).hexdigest()
     assert len(verdicts) == len(rows)
     assert all(v["judge"] == {"model": "local-judge", "prompt_sha256": sha, "temperature": 0} for v in verdicts)
     assert [v["content_match"] for v in verdicts] == [2 if "remember" in r["reply"] else 0 for r in rows]
+    # Table 7's fields are kept when the answer gives them, and absent when it does not
+    assert [v.get("locus") for v in verdicts] == ["earlier_exchange" if "remember" in r["reply"] else None
+                                                  for r in rows]
     assert all(path_ == "/v1/chat/completions" and body["temperature"] == 0 and body["model"] == "local-judge"
                for path_, body in Endpoint.requests)
     first_prompt = Endpoint.requests[0][1]["messages"][0]["content"]
@@ -91,15 +98,18 @@ def test_judge_writes_stamped_verdicts_that_score(repo, tmp_path, endpoint, caps
     assert json.loads(report.read_text())["judged"]["judge"]["prompt_sha256"] == sha
 
 
-def test_unreadable_answer_is_counted_never_guessed(repo, tmp_path, endpoint, capsys):
+@pytest.mark.parametrize(("special", "reason"), [("UNREADABLE", "no JSON object"), ("ELSEWHERE", "field 'locus'")])
+def test_an_answer_that_cannot_be_read_is_counted_never_guessed(repo, tmp_path, endpoint, capsys, special, reason):
+    """No JSON at all, or a Table 7 locus outside the vocabulary: that reply stays unjudged."""
     track = load_track(Release(repo), "chat")
-    path, rows = replies(track, tmp_path, special="UNREADABLE")
+    path, rows = replies(track, tmp_path, special=special)
     out = tmp_path / "verdicts.jsonl"
     assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint,
                  "--model", "m", "--out", str(out)]) == 1
     assert len(out.read_text().splitlines()) == len(rows) - 1
     captured = capsys.readouterr()
-    assert f"unjudged: {rows[0]['item_id']}" in captured.err and "1 replies unjudged" in captured.out
+    assert f"unjudged: {rows[0]['item_id']}" in captured.err and reason in captured.err
+    assert "1 replies unjudged" in captured.out
 
 
 def test_qa_answers_are_judged(repo, tmp_path, endpoint):

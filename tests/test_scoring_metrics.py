@@ -15,11 +15,14 @@ def test_two_gold_messages_at_ranks_two_and_four():
                  "mrr": 0.5}
 
 
-def test_recall_is_capped_by_what_the_cutoff_can_hold():
+def test_recall_is_over_the_whole_gold_set():
     m = item_metrics([4, 0, 1, 2], [4, 7, 8])
-    assert m["recall@1"] == 1.0 and m["hit@1"] == 1.0
+    assert m["recall@1"] == pytest.approx(1 / 3) and m["hit@1"] == 1.0
     assert m["recall@5"] == pytest.approx(1 / 3) and m["recall@20"] == pytest.approx(1 / 3)
     assert m["mrr"] == 1.0
+    # Table 30: gold {a, b}, ranking [b, x, a]
+    m = item_metrics([11, 99, 10], [10, 11])
+    assert (m["recall@1"], m["recall@5"], m["hit@1"]) == (0.5, 1.0, 1.0)
 
 
 def test_gold_beyond_twenty_counts_only_for_mrr():

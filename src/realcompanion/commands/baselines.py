@@ -10,6 +10,8 @@ def register(sub):
     options.add_track(p)
     options.add_seed(p)
     options.add_reading(p)
+    options.add_dependent_reading(p)
+    options.add_bm25_fallback(p)
     options.add_resamples(p)
     options.add_outputs(p, "write a PNG of per-participant hit@5 on distant items (Table 38)")
     p.set_defaults(run=run)
@@ -20,19 +22,20 @@ def run(args) -> int:
 
     from ..release import Release
     from ..scoring import report as R
-    from ..scoring.baselines import baselines_report
+    from ..scoring.baselines import METHODS, baselines_report
     from ..scoring.controls import GOLD_SETS
     from ..scoring.gold import POPULATIONS, load_track
     from ..scoring.options import check_reading
 
     release = Release(args.path)
     reading = check_reading(release, args.reading)
-    track = load_track(release, args.track, reading)
+    dependent_reading = check_reading(release, args.dependent_reading, default_index=1)
+    track = load_track(release, args.track, reading, dependent_reading)
     plot = R.checked_outputs(release, args)
     with tqdm(total=len(track.retrievable()), unit="item", desc="baselines", disable=None) as bar:
-        result = baselines_report(track, args.seed, args.resamples, progress=bar.update)
-    out = R.envelope(release, "baselines", track=args.track, seed=args.seed, reading=reading,
-                     resamples=args.resamples)
+        result = baselines_report(track, args.seed, args.resamples, progress=bar.update, fallback=args.bm25_fallback)
+    out = R.envelope(release, "baselines", track=args.track, seed=args.seed, resamples=args.resamples,
+                     definitions=track.definitions | {"bm25_fallback": args.bm25_fallback})
     out.update(track=args.track, **result)
     summaries = result["baselines"]
     populations = POPULATIONS[args.track]
@@ -42,12 +45,20 @@ def run(args) -> int:
             R.grid({s["label"]: {f"{p} {stat}": s["actual"][p]["hit@5"][stat] for p in distant_populations
                                  for stat in ("pooled", "macro")} for s in summaries.values()},
                    "Table 4: hit@5 on distant items, pooled and averaged by participant"),
+            R.grid({s["label"]: {g: s[g]["all"]["hit@5"]["pooled"] for g in GOLD_SETS}
+                    for s in summaries.values()}, "Table 33: required message in the top 5, all items, by gold set"),
             R.grid({s["label"]: {g: s[g]["all"]["recall@5"]["pooled"] for g in GOLD_SETS}
-                    for s in summaries.values()}, "Controls (Table 33): recall@5 on all items, by gold set")]
+                    for s in summaries.values()}, "Table 33: recall over the gold set at 5, all items, by gold set"),
+            R.grid({METHODS[m]: v for m, v in result["found_share_top5"].items()},
+                   "Required message in the top 5, share of every scored probe (abstract)")]
     distant = {s["label"]: s["actual"]["distant"]["hit@5"]["by_participant"] for s in summaries.values()}
     text.append(R.grid(distant, "hit@5 on distant items by participant (Table 38)"))
     if "detectability" in result:
         text.append("detectability, BM25 top-1 score: " + R.auroc_line(result["detectability"]["bm25_top1"]))
+        text.append(R.grid({r: {"memory-bearing": d["memory_bearing"], "rows": d["rows"],
+                                "share": R.share_with_wilson(d["share"], d["wilson"])}
+                            for r, d in result["demand_rate"].items()},
+                           "Table 32: demand rate in the proportional stratum [95% Wilson interval]"))
     R.emit(release, "\n".join(text), out, args.json)
     if plot:
         from ..scoring.plot import per_participant

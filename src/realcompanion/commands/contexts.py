@@ -10,29 +10,42 @@ def register(sub):
     options.add_release(p)
     p.add_argument("--condition", choices=list(CONDITIONS), required=True)
     p.add_argument("--out", required=True, metavar="FILE", help="JSON Lines output, one record per item")
+    options.add_bm25_fallback(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     import json
+    from collections import Counter
 
     from tqdm import tqdm
 
     from ..release import Release
     from ..scoring.contexts import build_contexts, skipped
     from ..scoring.gold import load_track
-    from ..scoring.report import output_path
+    from ..scoring.report import exclusions_line, invalid_rows, output_path
 
     release = Release(args.path)
     track = load_track(release, "chat")
     out = output_path(release, args.out)
-    written = 0
+    written, short = 0, []
     with open(out, "w", encoding="utf-8", newline="\n") as handle, \
             tqdm(total=len(track.items), unit="item", desc=args.condition, disable=None) as bar:
-        for record in build_contexts(track, args.condition, progress=bar.update):
+        for record in build_contexts(track, args.condition, progress=bar.update, fallback=args.bm25_fallback,
+                                     short=short):
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
             written += 1
+    _, warning = invalid_rows(release)
+    if warning:
+        print(warning)
+    print(exclusions_line(track))
     left = skipped(track)
-    reasons = ", ".join(sorted({r["reason"] for r in left})) or "none"
-    print(f"wrote {out}: {written} items under {args.condition}; skipped {len(left)} rows ({reasons})")
+    counts = Counter(r["reason"] for r in left)
+    reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(counts.items())) or "none"
+    named = ": " + ", ".join(r["item_id"] for r in left) if left else ""
+    print(f"wrote {out}: {written} items under {args.condition}; not put to a system: {len(left)} rows ({reasons})"
+          + named)
+    if short:
+        listed = ", ".join(f"{s['item_id']} ({s['missing']})" for s in short)
+        print(f"warning: {len(short)} contexts lack source messages set aside by the reader: {listed}")
     return 0

@@ -38,6 +38,10 @@ def run(args) -> int:
         verdicts, failures = judge_replies(track, replies, judge, prompt, progress=bar.update)
     with open(out, "w", encoding="utf-8", newline="\n") as handle:
         handle.writelines(json.dumps(v, ensure_ascii=False) + "\n" for v in verdicts)
+    from ..scoring.report import exclusions_line, invalid_rows
+
+    _, warning = invalid_rows(release)
+    print("\n".join(filter(None, [warning, exclusions_line(track)])))
     for failure in failures:
         print(f"unjudged: {failure['item_id']} {failure['condition']}: {failure['reason']}", file=sys.stderr)
     print(f"wrote {out}: {len(verdicts)} verdicts by {args.model} (prompt {prompt.path.name} "

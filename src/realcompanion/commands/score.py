@@ -11,8 +11,11 @@ def register(sub):
     p.add_argument("--run", dest="run_file", metavar="RUN.jsonl",
                    help='rankings: {"item_id", "ranking": [dayid, ...]} per line')
     p.add_argument("--verdicts", metavar="V.jsonl", help="judged replies (see `realcompanion judge`)")
+    p.add_argument("--detector", metavar="D.jsonl", help='chat: a detector\'s {"item_id", "probability"} that the '
+                                                        'probe needs memory, scored as detectability AUROC')
     options.add_seed(p)
     options.add_reading(p)
+    options.add_dependent_reading(p)
     options.add_resamples(p)
     options.add_outputs(p, "write a PNG of per-participant scores (hit@5 on distant items, or the judged primary "
                            "quantity by condition)")
@@ -26,12 +29,12 @@ def _retrieval(track, run, seed, resamples) -> tuple[dict, list[str], dict]:
     from ..scoring import report as R
     from ..scoring.auroc import auroc_summary
     from ..scoring.gold import POPULATIONS
-    from ..scoring.retrieval import evaluate, summarize
+    from ..scoring.retrieval import evaluate_all, summarize
 
     items = track.retrievable()
     missing = [i.item_id for i in items if i.item_id not in run.rankings]
     empty = np.array([], dtype=np.int64)
-    frame = pd.DataFrame([evaluate(track, i, run.rankings.get(i.item_id, empty)) for i in items])
+    frame = pd.DataFrame([row for i in items for row in evaluate_all(track, i, run.rankings.get(i.item_id, empty))])
     summary = summarize(frame, POPULATIONS[track.name], seed, resamples) if len(frame) else {}
     ignored = sorted(set(run.rankings) - {i.item_id for i in items})
     block = {"file": run.path, "missing_items": missing, "ignored_items": ignored, "summary": summary,
@@ -69,6 +72,9 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
                        "Judged quantities by condition, pooled [95% CI over participants]"))
     text.append(R.grid({c: {k: v["n"] for k, v in q.items()} for c, q in judged["conditions"].items()},
                        "Items judged (n) per quantity"))
+    text.append(R.grid({c: {k: R.share_with_wilson(v["pooled"], v["wilson"]) for k, v in q.items() if "wilson" in v}
+                        for c, q in judged["conditions"].items()},
+                       "Shares in percent [95% Wilson interval over items] (Tables 32, 37)"))
     if judged["contrasts"]:
         text.append(R.grid({name: {p: R.with_ci(v) for p, v in c.items()} for name, c in judged["contrasts"].items()},
                            "Paired contrasts, pooled [95% CI over participants]"))
@@ -87,18 +93,22 @@ def run(args) -> int:
     from ..scoring.verdicts import read_verdicts
 
     release = Release(args.path)
-    if not (args.run_file or args.verdicts):
-        print("error: give --run, --verdicts or both", file=sys.stderr)
+    if not (args.run_file or args.verdicts or args.detector):
+        print("error: give --run, --verdicts, --detector or several", file=sys.stderr)
+        return 2
+    if args.detector and args.track != "chat":
+        print("error: --detector scores the chat track", file=sys.stderr)
         return 2
     reading = check_reading(release, args.reading)
-    track = load_track(release, args.track, reading)
+    dependent_reading = check_reading(release, args.dependent_reading, default_index=1)
+    track = load_track(release, args.track, reading, dependent_reading)
     plot = R.checked_outputs(release, args)
     run_file = read_run(args.run_file, track) if args.run_file else None
     verdicts = read_verdicts(args.verdicts, track) if args.verdicts else None
     inputs = {"run": {"file": run_file.path, "sha256": run_file.sha256} if run_file else None,
               "verdicts": {"file": verdicts.path, "sha256": verdicts.sha256} if verdicts else None}
-    out = R.envelope(release, "score", track=args.track, seed=args.seed, reading=reading,
-                     resamples=args.resamples, inputs=inputs)
+    out = R.envelope(release, "score", track=args.track, seed=args.seed, resamples=args.resamples, inputs=inputs,
+                     definitions=track.definitions)
     out.update(track=args.track, excluded=track.excluded(), dropped_citations=track.dropped_citations())
     text, series = [R.exclusions_line(track)], {}
     if run_file:
@@ -110,6 +120,12 @@ def run(args) -> int:
         out["judged"], lines, judged_series = _judged(track, verdicts, args.seed, args.resamples)
         text += lines
         series = series or judged_series
+    if args.detector:
+        from ..scoring.detector import detector_report
+
+        out["detector"] = detector_report(args.detector, track, args.seed, args.resamples)
+        text.append(f"detectability of the detector's probability (proportional stratum, {out['detector']['missing']} "
+                    "items without one): " + R.auroc_line(out["detector"]))
     R.emit(release, "\n".join(text), out, args.json)
     if plot:
         from ..scoring.plot import per_participant

@@ -50,6 +50,15 @@ def run(args) -> int:
                        for m in ("f1", "precision", "recall")}
         rows[layer]["runs agree"] = f"{s['agreement']['agreement']:.3f}" if s["agreement"] else "-"
     text = [R.grid(rows, f"Reconstruction over {len(args.pred)} run(s), match: {args.match}; mean (min-max)")]
+    usage = {layer: {k: f"{v['mean']:,.0f}" for k, v in s["usage"].items()} for layer, s in result["summary"].items()
+             if s["usage"]}
+    if usage:
+        text.append(R.grid(usage, "Cost per run (usage.json), mean over runs: calls, tokens processed, output tokens"))
+    correlation = {f"{layer} {variant}": {"n": b["spearman"]["n"], "rho": b["spearman"]["rho"],
+                                          "p": b["spearman"]["p"], "p method": b["spearman"]["p_method"]}
+                   for layer, block in result["size_correlation"].items()
+                   for variant, b in block.items() if variant != "tokens" and b}
+    text.append(R.grid(correlation, "Table 43: Spearman rho, transcript tokens vs run-mean F1 across participants"))
     first = result["runs"][0]["layers"]
     for layer, s in first.items():
         text.append(R.grid({g: {k: v[k] for k in ("f1", "precision", "recall", "matched", "predicted", "reference")}

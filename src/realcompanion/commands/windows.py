@@ -29,7 +29,7 @@ def run(args) -> int:
     result = coverage(track, names, sums)
     out = R.envelope(release, "windows", readings=names)
     out["coverage"] = result
-    text = [R.grid({f"last {k} messages": {r: result[r]["messages"][k] for r in names}
+    text = [R.exclusions_line(track), R.grid({f"last {k} messages": {r: result[r]["messages"][k] for r in names}
                     for k in result[names[0]]["messages"]},
                    "Share of memory-bearing probes whose every required message lies in the window"),
             R.grid({f"last {int(k) // 1000}k tokens": {r: result[r]["tokens"][k] for r in names}

@@ -1,19 +1,26 @@
-"""BM25 over a participant's earlier messages, one bm25s index per participant.
+"""BM25 over the participant's messages before the probe, with statistics from those messages only.
 
-The paper's BM25 ranks "the participant's messages preceding the probe". An
-index rebuilt over each probe's prefix would cost one index per item; instead
-each participant gets one index over the whole stream, and a probe's ranking
-is that index's scores restricted to the pool (positions before the probe).
-The two agree on which messages can be ranked and on every term-frequency and
-length factor of a message; they differ only in the corpus statistics: IDF and
-the average message length are taken over the whole stream rather than the
-prefix. That is a fixed, probe-independent weighting (no message after the
-probe can be ranked or contribute a matching term), the same for every system
-the baseline is compared with, and it is what lets the baseline scale. The
-difference from prefix statistics is measured by `benchmarks/baselines.py
---compare-prefix` and reported in docs/scoring.md.
+The paper's BM25 ranks "the participant's preceding messages" (Table 28), so
+nothing at or after the probe (chat) or after `asked_after` (qa) may weigh in:
+not as a candidate, and not through the corpus statistics either. A probe at
+position p is scored exactly as a bm25s index built over messages [0, p)
+would score it: document frequencies and the average message length are
+counted over that prefix. Rebuilding an index per probe costs one index per
+item, so each participant's messages are tokenized once (bm25s's tokenizer;
+a message's tokens do not depend on the others) into a term-by-message matrix,
+and a probe's prefix statistics are read off it: a term's document frequency
+is the number of its postings before p, the average length a prefix sum. The
+term weights are bm25s's own scorers for the configured variant
+(`settings.BM25`). A message without words (a media marker alone) has length
+0: the tokenizer runs with `allow_empty=False`, which adds no placeholder
+token. `tests/test_scoring_definitions.py` checks the scores against a bm25s
+index built over the prefix with the same tokenizer settings, and that
+appending later messages changes no ranking.
 
-Ties (equal scores, typically zero) are broken by recency, most recent first.
+A message with no query term scores 0 and is not retrieved: a BM25 retriever
+returns the messages that match the query (`ranked` holds them, best first,
+ties by recency). `rank(..., fallback="recency")` appends the unmatched pool
+messages most recent first, for whoever wants a full ordering.
 """
 from __future__ import annotations
 
@@ -21,28 +28,60 @@ import numpy as np
 
 from .settings import BM25
 
+FALLBACKS = ("none", "recency")
+
 
 class ParticipantIndex:
-    """A bm25s index over one participant's messages (texts in stream order)."""
+    """One participant's messages (texts in stream order) as a term-by-message count matrix."""
 
     def __init__(self, texts: list[str]):
         import bm25s
+        from bm25s.scoring import _select_idf_scorer, _select_tfc_scorer
+        from scipy.sparse import csc_matrix
 
         self.tokenizer = bm25s.tokenization.Tokenizer(stopwords=BM25["stopwords"])
-        corpus = self.tokenizer.tokenize(texts, return_as="tuple", show_progress=False, allow_empty=False)
-        self.retriever = bm25s.BM25(method=BM25["method"], k1=BM25["k1"], b=BM25["b"])
-        self.retriever.index(corpus, show_progress=False)
+        ids = self.tokenizer.tokenize(texts, return_as="ids", show_progress=False, allow_empty=False)
+        lengths = np.array([len(doc) for doc in ids], dtype=np.int64)
+        rows = np.repeat(np.arange(len(ids)), lengths)
+        cols = np.fromiter((t for doc in ids for t in doc), dtype=np.int64, count=int(lengths.sum()))
+        vocab = max(len(self.tokenizer.get_vocab_dict()), 1)
+        self.matrix = csc_matrix((np.ones(rows.size), (rows, cols)), shape=(len(ids), vocab))
+        self.matrix.sum_duplicates()
+        self.matrix.sort_indices()
+        self.lengths = lengths.astype(float)
+        self.cumulative = np.concatenate([[0.0], np.cumsum(self.lengths)])
+        self.idf, self.tfc = _select_idf_scorer(BM25["method"]), _select_tfc_scorer(BM25["method"])
 
-    def scores(self, query: str) -> np.ndarray:
-        """BM25 score of every message of the stream for `query` (0 where no query term occurs)."""
+    def query_terms(self, query: str) -> list[int]:
+        """Token ids of the query (repeats kept, as bm25s scores them); words never seen are dropped."""
         ids = self.tokenizer.tokenize([query], update_vocab=False, show_progress=False, allow_empty=False)[0]
-        return self.retriever.get_scores_from_ids(ids)
+        return [t for t in ids if t < self.matrix.shape[1]]
 
-    def rank(self, query: str, pool_end: int) -> tuple[np.ndarray, np.ndarray]:
-        """Positions [0, pool_end) best first, and their scores."""
-        scores = self.scores(query)[:pool_end]
+    def scores(self, query: str, pool_end: int) -> np.ndarray:
+        """BM25 score of messages [0, pool_end) for `query`, with statistics of those messages only."""
+        out = np.zeros(pool_end)
+        if not pool_end:
+            return out
+        average = self.cumulative[pool_end] / pool_end
+        indptr, indices, data = self.matrix.indptr, self.matrix.indices, self.matrix.data
+        for term in self.query_terms(query):
+            start = indptr[term]
+            stop = start + np.searchsorted(indices[start:indptr[term + 1]], pool_end)
+            rows, tf = indices[start:stop], data[start:stop]
+            if not rows.size or average == 0:
+                continue
+            weight = self.idf(rows.size, pool_end)
+            out[rows] += weight * self.tfc(tf, self.lengths[rows], average, BM25["k1"], BM25["b"])
+        return out
+
+    def rank(self, query: str, pool_end: int, fallback: str = "none") -> tuple[np.ndarray, np.ndarray]:
+        """Matching positions of [0, pool_end) best first (ties most recent first), and their scores;
+        with fallback "recency", the unmatched positions follow, most recent first, at score 0."""
+        scores = self.scores(query, pool_end)
         positions = np.arange(pool_end)
         order = np.lexsort((-positions, -scores))
+        if fallback == "none":
+            order = order[scores[order] > 0]
         return positions[order], scores[order]
 
 

@@ -45,8 +45,9 @@ def load_prompt(use: str, path=None) -> Prompt:
     return Prompt(path, Template(data.decode("utf-8")), hashlib.sha256(data).hexdigest())
 
 
-def parse_verdict(content: str, fields: dict) -> dict:
-    """The first JSON object in `content`, restricted to `fields` {name: (types, choices)} and checked."""
+def parse_verdict(content: str, fields: dict, optional: dict | None = None) -> dict:
+    """The first JSON object in `content`, restricted to `fields` {name: (types, choices)} and checked; the
+    `optional` fields are kept, checked, when the answer gives them."""
     start = (content or "").find("{")
     if start < 0:
         raise JudgeError(f"no JSON object in the answer: {content[:80]!r}")
@@ -60,7 +61,12 @@ def parse_verdict(content: str, fields: dict) -> dict:
         why = problem(answer.get(name), kinds, choices)
         if why:
             raise JudgeError(f"field '{name}' in the answer: {why}")
-    return {name: answer[name] for name in fields}
+    given = {name: spec for name, spec in (optional or {}).items() if answer.get(name) is not None}
+    for name, (kinds, choices) in given.items():
+        why = problem(answer[name], kinds, choices)
+        if why:
+            raise JudgeError(f"field '{name}' in the answer: {why}")
+    return {name: answer[name] for name in [*fields, *given]}
 
 
 class Judge:
@@ -73,7 +79,7 @@ class Judge:
     def stamp(self, prompt: Prompt) -> dict:
         return {"model": self.model, "prompt_sha256": prompt.sha256, "temperature": JUDGE_TEMPERATURE}
 
-    def ask(self, prompt: Prompt, values: dict, fields: dict) -> dict:
+    def ask(self, prompt: Prompt, values: dict, fields: dict, optional: dict | None = None) -> dict:
         """Fill the prompt with `values`, ask the model, and return the verdict fields it answered."""
         import openai
 
@@ -87,7 +93,7 @@ class Judge:
             raise ReadError(self.endpoint, f"cannot reach the endpoint ({type(exc).__name__}: {exc})") from None
         if not response.choices:
             raise JudgeError("the endpoint returned no choices")
-        return parse_verdict(response.choices[0].message.content or "", fields)
+        return parse_verdict(response.choices[0].message.content or "", fields, optional)
 
 
 def judge_from(args) -> Judge:

@@ -4,23 +4,46 @@ Each quantity is declared once below: the verdict field it reads, whether the
 field is negated, and the population of items it is computed on.
 
 chat
-  content_match            mean 0/1/2 verdict, scored items (Tables 5, 35, 40)
+  content_match_judged     mean 0/1/2 verdict over every row put to a system,
+                           scored rows and cold opens ("all judged rows",
+                           Tables 5, 40)
+  content_match            the same on the scored items (Table 35, 1,533)
+  content_match_proportional   the same on the proportional stratum (Table 35)
+  content_match_dependent  the same on memory-bearing items under the reading
+                           (Table 35: recorded 404, strict 250)
   appropriate_application  share of replies asserting a past detail the probe
                            did not supply, on dependent items (Table 37)
   restraint                share of replies asserting no such detail, scored items
-  misfire_rate             1 - restraint on probes with an empty reference set
-                           (Table 7's rho* = 0 population; Table 30)
+  misfire_rate             used-memory share (1 - restraint) on probes that are
+                           not memory-bearing under the reading (Table 7's
+                           rho* = 0 population: 1,129 = 1,533 - 404; Table 30)
   misapplication           used-memory share on probes whose verified locus is
                            `none` (Tables 37, 39)
   cold_open_restraint      restraint on cold opens (the abstention stratum)
-  detectability AUROC      `used_memory` against the dependent label, scored
-                           proportional-stratum items (Table 30)
+  attribution_rate         share of replies on memory-bearing items (rho* = 1)
+                           judged to attribute what they recall to its source
+                           (`attributed`; Table 7)
+  locus_accuracy           share of replies on memory-bearing items whose
+                           judged `locus` is the item's verified locus (Table 7)
+  response_consistency     share of replies judged `consistent`, scored items
+                           (Table 7)
+                           These three read optional verdict fields; rows
+                           without them count as missing.
+  used_memory AUROC        `used_memory` against the dependent label, scored
+                           proportional-stratum items: whether the replies
+                           separate the probes that need memory. Table 30's
+                           detectability is a detector's probability or BM25's
+                           top-1 score (`detector`, `baselines`), not this
 qa
   answer_accuracy          share judged correct (an unanswerable question is
                            answered correctly by abstaining), all questions
   abstention_unanswerable  share abstained on unanswerable questions
   abstention_answerable    share abstained on answerable questions
   abstention AUROC         `abstained` against "not answerable", all questions
+
+Every share (all but content match) also carries its Wilson score interval
+over items, as Table 37 prints them (0/120 -> [0.0, 3.1], 56/120 ->
+[38.0, 55.6]); means carry participant-bootstrap intervals (Table 36).
 
 Items of a population with no verdict under a condition are counted as
 `missing` and left out: no number is produced without its verdict. Intervals
@@ -32,13 +55,15 @@ from __future__ import annotations
 from .auroc import auroc_summary
 from .bootstrap import mean_intervals
 from .gold import COLD_OPEN
-from .metrics import pooled_and_macro
+from .metrics import pooled_and_macro, wilson
 from .settings import CONDITIONS
 
 POPULATIONS = {
+    "posed": lambda i: i.posed,
     "scored": lambda i: i.scored,
     "dependent": lambda i: i.scored and i.dependent,
-    "no_reference_set": lambda i: i.scored and not i.gold.size,
+    "proportional_scored": lambda i: i.scored and i.stratum == "proportional",
+    "not_dependent": lambda i: i.scored and not i.dependent,
     "locus_none": lambda i: i.scored and i.locus == "none",
     "cold_open": lambda i: i.status == COLD_OPEN,
     "proportional": lambda i: i.in_detectability,
@@ -48,12 +73,18 @@ POPULATIONS = {
 # name: (verdict field, negate, population)
 QUANTITIES = {
     "chat": {
+        "content_match_judged": ("content_match", False, "posed"),
         "content_match": ("content_match", False, "scored"),
+        "content_match_proportional": ("content_match", False, "proportional_scored"),
+        "content_match_dependent": ("content_match", False, "dependent"),
         "appropriate_application": ("used_memory", False, "dependent"),
         "restraint": ("used_memory", True, "scored"),
-        "misfire_rate": ("used_memory", False, "no_reference_set"),
+        "misfire_rate": ("used_memory", False, "not_dependent"),
         "misapplication": ("used_memory", False, "locus_none"),
         "cold_open_restraint": ("used_memory", True, "cold_open"),
+        "attribution_rate": ("attributed", False, "dependent"),
+        "locus_accuracy": ("locus", False, "dependent"),
+        "response_consistency": ("consistent", False, "scored"),
     },
     "qa": {
         "answer_accuracy": ("answer_correct", False, "scored"),
@@ -63,7 +94,7 @@ QUANTITIES = {
 }
 # name: (score field, label, population)
 AUROCS = {
-    "chat": {"detectability": ("used_memory", lambda i: i.dependent, "proportional")},
+    "chat": {"used_memory": ("used_memory", lambda i: i.dependent, "proportional")},
     "qa": {"abstention": ("abstained", lambda i: not i.answerable, "scored")},
 }
 # the track's primary quantity (plotted) and the populations of its paired contrasts (Table 36)
@@ -90,19 +121,23 @@ def _joined(track, rows: dict, population: str):
     return chosen, [rows.get(i.item_id) for i in chosen]
 
 
-def _mean_block(values, participants, missing: int, seed: int, resamples: int) -> dict:
+def _mean_block(values, participants, missing: int, seed: int, resamples: int, share: bool = False) -> dict:
     block = pooled_and_macro(values, participants) | {"missing": missing}
     if block["n"]:
         block["ci"] = mean_intervals(values, participants, seed, resamples)
+        if share:
+            block["wilson"] = wilson(int(sum(values)), block["n"])
     return block
 
 
 def quantity(track, rows: dict, name: str, seed: int, resamples: int) -> dict:
     column, negate, population = QUANTITIES[track.name][name]
     items, rows = _joined(track, rows, population)
-    judged = [(i, r) for i, r in zip(items, rows, strict=True) if r is not None]
-    values = [float(not r[column]) if negate else float(r[column]) for _, r in judged]
-    block = _mean_block(values, [i.participant_id for i, _ in judged], len(items) - len(judged), seed, resamples)
+    judged = [(i, r) for i, r in zip(items, rows, strict=True) if r is not None and r.get(column) is not None]
+    values = [float(r[column] == i.locus) if column == "locus" else float(not r[column]) if negate
+              else float(r[column]) for i, r in judged]
+    block = _mean_block(values, [i.participant_id for i, _ in judged], len(items) - len(judged), seed, resamples,
+                        share=column != "content_match")
     return {"population": population, **block}
 
 

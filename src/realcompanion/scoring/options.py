@@ -25,6 +25,19 @@ def add_reading(p) -> None:
                                      "(default: the first the release declares, recorded)")
 
 
+def add_dependent_reading(p) -> None:
+    p.add_argument("--dependent-reading", help="reading that selects Table 4's dependent column among the distant "
+                                               "items (default: the second the release declares, strict)")
+
+
+def add_bm25_fallback(p) -> None:
+    from .bm25 import FALLBACKS
+
+    p.add_argument("--bm25-fallback", choices=FALLBACKS, default="none",
+                   help="messages sharing no word with the probe: not retrieved (none, default), or appended "
+                        "most recent first (recency); applies to the BM25 baseline, C3 and C3m")
+
+
 def add_resamples(p) -> None:
     p.add_argument("--resamples", type=int, default=BOOTSTRAP_RESAMPLES,
                    help=f"participant bootstrap resamples (default {BOOTSTRAP_RESAMPLES})")
@@ -57,14 +70,15 @@ def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
         p.set_defaults(timeout=JUDGE_TIMEOUT)
 
 
-def check_reading(release, reading: str | None) -> str:
-    """`reading`, or the release's first declared reading when None; an undeclared one is a one-line error."""
+def check_reading(release, reading: str | None, default_index: int = 0) -> str:
+    """`reading`, or the release's declared reading at `default_index` (the last one when fewer are declared)
+    when None; an undeclared one is a one-line error."""
     from ..release import ReadError
     from .gold import readings
 
     declared = readings(release)
     if reading is None:
-        return declared[0]
+        return declared[min(default_index, len(declared) - 1)]
     if reading not in declared:
         raise ReadError(release.root / "schemas" / "nested" / "memory_bearing.schema.json",
                         f"unknown reading '{reading}' (declared: {', '.join(declared)})", field="reading")

@@ -23,6 +23,17 @@ by participant and pooled. Several runs: per-run scores, mean (min-max)
 (Table 42), and run agreement: for each filled reference unit, the share of
 pairs of runs that agree on whether it is matched, averaged over units, with
 the distribution of how many runs match each unit (Figure 5).
+Transcript size (Table 43): per participant, the tokens of its messages
+(`settings.TOKEN_ENCODING`), against its F1 averaged over the runs; Spearman's
+rho across participants, with the exact permutation p-value (every pairing)
+up to `EXACT_SPEARMAN_MAX` participants and scipy's asymptotic one beyond.
+The adjusted variant keeps only the groups whose reference does not grow with
+the history (`ADJUSTED_GROUPS`: Big Five and entities in the persona); the
+paper drops every presence category of the profile, which leaves no profile
+group, so the profile has no adjusted variant.
+Cost (Tables 42, 44): a prediction folder may hold `usage.json`, {layer:
+{"calls", "processed", "output"}} token and call counts, reported per run and
+as mean (min-max).
 """
 from __future__ import annotations
 
@@ -35,6 +46,9 @@ from ..release import ReadError
 from .jsonl import field, rows
 
 LAYERS = ("persona", "profile")
+ADJUSTED_GROUPS = {"persona": ("big_five", "entities"), "profile": ()}
+EXACT_SPEARMAN_MAX = 10
+USAGE_FIELDS = ("calls", "processed", "output")
 
 
 def normalize(text: str) -> str:
@@ -166,6 +180,76 @@ def judge_match(judge, prompt, failures: list):
     return same
 
 
+def spearman(x, y) -> dict:
+    """Spearman's rho of two equal-length sequences, with its two-sided p (exact for small n)."""
+    import math
+
+    import numpy as np
+    from scipy.stats import permutation_test, rankdata, spearmanr
+
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if x.size < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return {"n": int(x.size), "rho": None, "p": None, "p_method": None}
+    rx = rankdata(x) - rankdata(x).mean()
+
+    def rho(values, axis=-1):
+        ry = rankdata(values, axis=axis)
+        ry = ry - ry.mean(axis=axis, keepdims=True)
+        return (ry * rx).sum(axis) / np.sqrt((rx ** 2).sum() * (ry ** 2).sum(axis))
+
+    if x.size <= EXACT_SPEARMAN_MAX:
+        result = permutation_test((y,), rho, permutation_type="pairings", n_resamples=math.inf, vectorized=True,
+                                  batch=100_000)
+        return {"n": int(x.size), "rho": float(result.statistic), "p": float(result.pvalue), "p_method": "exact"}
+    result = spearmanr(x, y)
+    return {"n": int(x.size), "rho": float(result.statistic), "p": float(result.pvalue), "p_method": "asymptotic"}
+
+
+def size_correlation(release, units: dict[str, list[list[dict]]]) -> dict:
+    """Table 43: per layer, transcript tokens and run-mean F1 per participant, and their Spearman rho (plain and
+    adjusted)."""
+    from .streams import load_streams
+    from .windows import token_prefix_sums
+
+    tokens = {pid: int(sums[-1]) for pid, sums in token_prefix_sums(load_streams(release)).items()}
+    out = {}
+    for layer, runs in units.items():
+        if not runs:
+            continue
+        block = {"tokens": tokens}
+        for variant, keep in (("all", None), ("adjusted", ADJUSTED_GROUPS[layer])):
+            if keep is not None and not keep:
+                block[variant] = None
+                continue
+            per_run = [scores([u for u in run if keep is None or u["group"] in keep])["by_participant"] for run in runs]
+            f1 = {pid: spread([r.get(pid, {}).get("f1") for r in per_run]).get("mean") for pid in sorted(tokens)}
+            f1 = {pid: v for pid, v in f1.items() if v is not None}
+            block[variant] = {"groups": list(keep) if keep else "all", "f1": f1,
+                              "spearman": spearman([tokens[p] for p in f1], list(f1.values()))}
+        out[layer] = block
+    return out
+
+
+def read_usage(folder) -> dict | None:
+    """The run's `usage.json` ({layer: {calls, processed, output}}), or None when the folder has none."""
+    from ..schemas import read_json
+
+    path = Path(folder) / "usage.json"
+    if not path.is_file():
+        return None
+    usage = read_json(path)
+    if not isinstance(usage, dict):
+        raise ReadError(path, "must be an object {layer: {calls, processed, output}}")
+    for layer, counts in usage.items():
+        if layer not in LAYERS or not isinstance(counts, dict):
+            raise ReadError(path, f"'{layer}' is not a layer ({', '.join(LAYERS)}) with counts", field=layer)
+        for name in USAGE_FIELDS:
+            value = counts.get(name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ReadError(path, f"{layer}.{name} must be a non-negative integer", field=name)
+    return usage
+
+
 def score_runs(release, folders, same, progress=None) -> dict:
     """Per run and layer: scores; across runs: spread of pooled scores and agreement."""
     vocabulary = release.schemas.vocabulary
@@ -174,7 +258,7 @@ def score_runs(release, folders, same, progress=None) -> dict:
     reference = {layer: release.table(layer).to_pylist() for layer in LAYERS}
     runs, units = [], {layer: [] for layer in LAYERS}
     for folder in folders:
-        run = {"folder": str(folder), "layers": {}}
+        run = {"folder": str(folder), "layers": {}, "usage": read_usage(folder)}
         for layer in LAYERS:
             path = prediction_file(folder, layer)
             if path is None:
@@ -192,4 +276,7 @@ def score_runs(release, folders, same, progress=None) -> dict:
     summary = {layer: {metric: spread([r["layers"][layer]["pooled"][metric] for r in runs if layer in r["layers"]])
                        for metric in ("f1", "precision", "recall")} | {"agreement": agreement(units[layer])}
                for layer in LAYERS if units[layer]}
-    return {"runs": runs, "summary": summary}
+    for layer in summary:
+        counts = [r["usage"][layer] for r in runs if r["usage"] and layer in r["usage"]]
+        summary[layer]["usage"] = {name: spread([c[name] for c in counts]) for name in USAGE_FIELDS} if counts else None
+    return {"runs": runs, "summary": summary, "size_correlation": size_correlation(release, units)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..release import ReadError
 from .jsonl import field, known_item, rows
-from .verdicts import FIELDS
+from .verdicts import FIELDS, OPTIONAL_FIELDS
 
 REPLY_FIELD = {"chat": "reply", "qa": "answer"}
 NO_REFERENCE = {"chat": "(none: the probe opens a conversation and has no reference reply)",
@@ -48,8 +48,10 @@ def judge_replies(track, replies: list[dict], judge, prompt, progress=None) -> t
     verdicts, failures, items = [], [], track.by_id
     for reply in replies:
         try:
+            optional = {name: (kinds, track.vocabulary.get(choices))
+                        for name, (kinds, choices) in OPTIONAL_FIELDS[track.name].items()}
             verdict = judge.ask(prompt, prompt_values(track, items[reply["item_id"]], reply["reply"]),
-                                FIELDS[track.name])
+                                FIELDS[track.name], optional)
             verdicts.append({"item_id": reply["item_id"], "condition": reply["condition"], **verdict,
                              "judge": judge.stamp(prompt)})
         except JudgeError as exc:

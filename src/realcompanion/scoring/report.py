@@ -46,16 +46,27 @@ def checked_outputs(release, args) -> Path | None:
     return output_path(release, args.plot) if args.plot else None
 
 
+def invalid_rows(release) -> tuple[dict[str, int], str | None]:
+    """Rows the release reader set aside because they fail their schema, per file, and the one warning line every
+    command prints about them (None when there are none)."""
+    invalid = {name: len(found) for name, found in release.invalid_rows.items() if found}
+    if not invalid:
+        return invalid, None
+    listed = ", ".join(f"{name} {n}" for name, n in invalid.items())
+    return invalid, f"warning: rows failing their schema are not scored ({listed}); run `realcompanion validate`"
+
+
 def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     """Print the terminal report; write the JSON report to a file, or to stdout (`-`, tables then go to stderr).
 
     Rows the release reader set aside because they fail their schema are not scored; both reports say so.
     """
-    invalid = {name: len(found) for name, found in release.invalid_rows.items() if found}
+    invalid, warning = invalid_rows(release)
     report["release"]["invalid_rows"] = invalid
-    if invalid:
-        listed = ", ".join(f"{name} {n}" for name, n in invalid.items())
-        text = f"warning: rows failing their schema are not scored ({listed}); run `realcompanion validate`\n" + text
+    report["release"]["invalid_lines"] = {name: [r["line"] for r in found]
+                                          for name, found in release.invalid_rows.items() if found}
+    if warning:
+        text = warning + "\n" + text
     payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):
         output_path(release, json_dest).write_text(payload, encoding="utf-8")
@@ -96,6 +107,13 @@ def with_ci(block: dict) -> str:
     return f"{value:.3f}" + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else "")
 
 
+def share_with_wilson(share: float | None, interval: dict | None) -> str:
+    """'3.4 [2.5, 4.6]': a share and its Wilson interval, in percent as Tables 32 and 37 print them."""
+    if share is None:
+        return "-"
+    return f"{100 * share:.1f}" + (f" [{100 * interval['low']:.1f}, {100 * interval['high']:.1f}]" if interval else "")
+
+
 def auroc_line(block: dict) -> str:
     """An AUROC block in one line; an undefined AUROC says why."""
     where = f"n={block['n']}, {block['positives']} positive"
@@ -105,14 +123,24 @@ def auroc_line(block: dict) -> str:
 
 
 def exclusions_line(track) -> str:
+    """What the track set aside and why, in the one wording every scoring command prints."""
     from collections import Counter
 
-    counts = Counter(row["reason"] for row in track.excluded())
-    listed = ", ".join(f"{reason} {n}" for reason, n in sorted(counts.items())) or "none"
+    def counted(rows) -> str:
+        counts = Counter(row["reason"] for row in rows)
+        return ", ".join(f"{reason} {n}" for reason, n in sorted(counts.items())) or "none"
+
+    excluded = track.excluded()
+    line = (f"{track.name}: {len(track.retrievable())} retrieval-scoreable items; not retrieval-scored: "
+            f"{counted(r for r in excluded if r['population'] == 'all')}")
+    others = [r for r in excluded if r["population"] != "all"]
+    if others:
+        line += f"; not distant: {counted(others)}"
     dropped = track.dropped_citations()
-    note = (f"; {sum(dropped.values())} citations on {len(dropped)} items left out of the gold (unresolved or "
-            "after the pool)") if dropped else ""
-    return f"{track.name}: {len(track.retrievable())} retrieval-scoreable items; not retrieval-scored: {listed}{note}"
+    if dropped:
+        line += (f"; {sum(dropped.values())} citations on {len(dropped)} items left out of the gold (unresolved or "
+                 "after the pool)")
+    return line
 
 
 def pool_line(pool: dict) -> str:

@@ -1,7 +1,8 @@
 """Evaluating rankings item by item, and summarizing them by population.
 
-Per item: the metrics of `metrics.item_metrics`, the pool size and the gold
-size, and the population flags of `gold`. Summary: for every population and
+Per item and population (`gold.Track.populations`: an item is scored in each
+population it belongs to, against that population's gold set): the metrics of
+`metrics.item_metrics`, the pool size and the gold size. Summary: for every population and
 metric, pooled and macro means, per-participant means, n, and (optionally)
 participant-bootstrap intervals. Pool report: pool sizes, and the items whose
 pool holds no more than k messages, where hit@k is attainable by listing the
@@ -16,16 +17,21 @@ from .metrics import item_metrics, metric_names, pooled_and_macro
 from .settings import CUTOFFS
 
 
-def evaluate(track, item, ranking, gold=None) -> dict:
-    gold = item.gold if gold is None else gold
-    return {"item_id": item.item_id, "participant_id": item.participant_id, "pool": item.pool_end,
-            "gold_size": int(gold.size), **track.populations(item), **item_metrics(ranking, gold)}
+def evaluate(item, population: str, ranking, gold) -> dict:
+    """One row of the per-item frame: `ranking` scored against `gold` for `item` in `population`."""
+    return {"item_id": item.item_id, "participant_id": item.participant_id, "population": population,
+            "pool": item.pool_end, "gold_size": int(gold.size), **item_metrics(ranking, gold)}
+
+
+def evaluate_all(track, item, ranking) -> list[dict]:
+    """`ranking` scored in every population the item belongs to."""
+    return [evaluate(item, population, ranking, gold) for population, gold in track.populations(item).items()]
 
 
 def summarize(frame, populations, seed: int, resamples: int, intervals: bool = True) -> dict:
     out = {}
     for population in populations:
-        rows = frame.loc[frame[population].astype(bool)]
+        rows = frame.loc[frame["population"] == population] if len(frame) else frame
         block = {"n": len(rows), "participants": int(rows["participant_id"].nunique())}
         for metric in metric_names():
             stats = pooled_and_macro(rows[metric], rows["participant_id"])

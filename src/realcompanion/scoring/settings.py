@@ -35,10 +35,11 @@ BOOTSTRAP_RESAMPLES = 2000
 
 # Judges answer at temperature 0 (Table 31); prompts are versioned files in prompts/.
 JUDGE_TEMPERATURE = 0
-JUDGE_PROMPTS = {"chat": "judge-chat.v1.txt", "qa": "judge-qa.v1.txt", "match": "match.v1.txt"}
+JUDGE_PROMPTS = {"chat": "judge-chat.v2.txt", "qa": "judge-qa.v1.txt", "match": "match.v1.txt"}
 
-# BM25 (bm25s defaults: Lucene variant, k1 1.5, b 0.75), English stopwords, no stemming.
-BM25 = {"method": "lucene", "k1": 1.5, "b": 0.75, "stopwords": "en", "statistics": "whole participant stream"}
+# BM25 (bm25s defaults: Lucene variant, k1 1.5, b 0.75), English stopwords, no stemming; document
+# frequencies and average length counted over the messages before the probe only (`bm25`).
+BM25 = {"method": "lucene", "k1": 1.5, "b": 0.75, "stopwords": "en", "statistics": "messages before the probe"}
 
 
 def as_dict() -> dict:

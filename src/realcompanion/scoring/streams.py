@@ -18,10 +18,19 @@ class Stream:
     senders: np.ndarray
     texts: list[str]
     timestamps: list[str]
+    turns: np.ndarray
     position: dict[str, int] = field(init=False)
 
     def __post_init__(self):
         self.position = {dayid: i for i, dayid in enumerate(self.dayids)}
+
+    def preceding(self, position: int, size: int) -> tuple[list[int], int]:
+        """Positions of the messages among the `size` turns before the one at `position`, and how many of those
+        turns the stream lacks (rows set aside by the reader): a missing message is never replaced by an older one."""
+        turn = self.turns[position] if position < len(self.turns) else (self.turns[-1] + 1 if len(self.turns) else 0)
+        first = max(0, turn - size)
+        kept = [p for p in range(max(0, position - size), position) if self.turns[p] >= first]
+        return kept, int(turn - first) - len(kept)
 
     def user_positions(self) -> np.ndarray:
         return np.flatnonzero(self.senders == "user")
@@ -42,5 +51,6 @@ def load_streams(release) -> dict[str, Stream]:
             senders=rows["sender"].to_numpy(dtype=object),
             texts=rows["text"].fillna("").tolist(),
             timestamps=rows["timestamp"].tolist(),
+            turns=rows["turn"].to_numpy(dtype=np.int64),
         )
     return streams

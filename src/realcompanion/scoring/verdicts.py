@@ -3,7 +3,10 @@
 Row: {"item_id", "condition", <the track's verdict fields>, "judge": {"model",
 "prompt_sha256", "temperature"}}. Chat rows carry `content_match` (0, 1 or 2)
 and `used_memory` (bool); question rows carry `answer_correct` and `abstained`
-(bools). The file is unreadable (exit 2) when an item id is unknown, an
+(bools). Chat rows may also carry Table 7's `attributed` (bool), `locus` (the
+locus the reply places its referent in, Table 19's vocabulary) and
+`consistent` (bool); a quantity reading a field a row lacks counts that row as
+missing. The file is unreadable (exit 2) when an item id is unknown, an
 (item, condition) pair repeats, a field is missing or mistyped, or the rows do
 not all name the same judge: numbers from two judges are never mixed.
 """
@@ -18,6 +21,10 @@ from .jsonl import field, known_item, rows
 FIELDS = {
     "chat": {"content_match": ((int,), (0, 1, 2)), "used_memory": ((bool,), None)},
     "qa": {"answer_correct": ((bool,), None), "abstained": ((bool,), None)},
+}
+OPTIONAL_FIELDS = {
+    "chat": {"attributed": ((bool,), None), "locus": ((str,), "locus"), "consistent": ((bool,), None)},
+    "qa": {},
 }
 JUDGE_FIELDS = {"model": (str,), "prompt_sha256": (str,), "temperature": (int, float)}
 
@@ -35,6 +42,7 @@ def read_verdicts(path, track) -> Verdicts:
 
     lines = rows(path)
     records, judge, seen = [], None, {}
+    vocabulary = track.vocabulary
     for line, row in lines:
         item_id = known_item(row, track, path, line).item_id
         condition = field(row, "condition", (str,), path, line)
@@ -51,7 +59,9 @@ def read_verdicts(path, track) -> Verdicts:
                                   "judge's verdicts separately", line=line, field="judge")
         records.append({"item_id": item_id, "condition": condition, **{
             name: field(row, name, kinds, path, line, choices=choices)
-            for name, (kinds, choices) in FIELDS[track.name].items()}})
+            for name, (kinds, choices) in FIELDS[track.name].items()}, **{
+            name: field(row, name, kinds, path, line, required=False, choices=vocabulary.get(choices))
+            for name, (kinds, choices) in OPTIONAL_FIELDS[track.name].items()}})
     if not records:
         raise ReadError(path, "no verdicts")
     return Verdicts(str(path), sha256_of(path), judge, pd.DataFrame.from_records(records))

@@ -1,9 +1,10 @@
 """How far back the required messages lie (paper Table 34, Figure 4).
 
 For each memory-bearing reading, the population is the scored chat items that
-are memory-bearing under it and have a non-empty gold set (`gold`); items
-memory-bearing with an empty gold set are counted apart. A probe is covered
-by a window of the last N messages when its earliest gold message is among
+are memory-bearing under it and have a reference set (`gold`: episode
+references and profile evidence; the thread is on screen by construction);
+items memory-bearing without one are counted apart. A probe is covered by a
+window of the last N messages when its earliest reference message is among
 the N messages before the probe, and by a budget of T tokens when the
 messages from its earliest gold message up to the probe hold at most T tokens.
 Tokens are each message's text encoded with `settings.TOKEN_ENCODING` by
@@ -35,10 +36,10 @@ def distances(track, reading: str, sums) -> tuple[np.ndarray, np.ndarray, int]:
     """(messages back, tokens back) to the earliest gold message of each memory-bearing probe; and
     how many memory-bearing probes have no gold message."""
     chosen = [i for i in track.scored() if i.memory_bearing.get(reading)]
-    with_gold = [i for i in chosen if i.gold.size]
-    messages = np.array([i.pool_end - i.gold[0] for i in with_gold], dtype=np.int64)
-    tokens = np.array([sums[i.participant_id][i.pool_end] - sums[i.participant_id][i.gold[0]] for i in with_gold],
-                      dtype=np.int64)
+    with_gold = [i for i in chosen if i.references.size]
+    messages = np.array([i.pool_end - i.references[0] for i in with_gold], dtype=np.int64)
+    tokens = np.array([sums[i.participant_id][i.pool_end] - sums[i.participant_id][i.references[0]]
+                       for i in with_gold], dtype=np.int64)
     return messages, tokens, len(chosen) - len(with_gold)
 
 

@@ -49,8 +49,8 @@ def test_the_hand_built_release_is_valid(tiny, capsys):
 def test_required_messages_reference_sets_and_populations(chat):
     turns = {i.item_id: (i.gold.tolist(), i.references.tolist()) for i in chat.scored()}
     assert turns == {"U01:C0001": ([6, 7], []), "U01:C0002": ([2, 13], [2]), "U01:C0003": ([17], [17]),
-                     "U01:C0004": ([], []), "U02:C0001": ([3], []), "U02:C0002": ([1, 5, 11], [1, 5]),
-                     "U02:C0003": ([2, 13], [2]), "U02:C0004": ([8], [])}
+                     "U01:C0004": ([], []), "U02:C0001": ([3], []), "U02:C0002": ([1, 5, 15], [1, 5]),
+                     "U02:C0003": ([17], []), "U02:C0004": ([8], [])}
     populations = {i.item_id: sorted(chat.populations(i)) for i in chat.retrievable()}
     assert populations == {"U01:C0001": ["all"], "U01:C0002": ["all", "distant", "distant_dependent"],
                            "U01:C0003": ["all", "distant"], "U02:C0001": ["all"],
@@ -66,17 +66,23 @@ def test_recency_finds_the_thread_on_all_items_and_rarely_the_reference_on_dista
             ("U01:C0001", "U01:C0002", "U01:C0003", "U02:C0001", "U02:C0002", "U02:C0003", "U02:C0004")}
     assert hits == {"U01:C0001": 1, "U01:C0002": 1, "U01:C0003": 1, "U02:C0001": 1, "U02:C0002": 1,
                     "U02:C0003": 1, "U02:C0004": 0}
-    assert metric(frame, "recency", "U02:C0004", "all", "mrr") == pytest.approx(1 / 7)
+    # U02:C0004 (probe 19): its thread, turn 8, is 11th most recent in the pool 18, 17, ..., 0
+    assert metric(frame, "recency", "U02:C0004", "all", "mrr") == pytest.approx(1 / 11)
+    # gold {6, 7}, ranking 7, 6, ...: one of two in the top 1 (not 1 / min(1, 2))
     assert metric(frame, "recency", "U01:C0001", "all", "recall@1") == 0.5
+    # U02:C0002 (probe 16): gold {1, 5, 15}, top 5 = 15, 14, 13, 12, 11: one of three
     assert metric(frame, "recency", "U02:C0002", "all", "recall@5") == pytest.approx(1 / 3)
     # distant items are scored against the reference set alone
+    # U01:C0002 (probe 14): reference turn 2 is 14 - 2 = 12th most recent (the thread, 13, does not count)
     assert metric(frame, "recency", "U01:C0002", "distant", "hit@5") == 0
     assert metric(frame, "recency", "U01:C0002", "distant", "mrr") == pytest.approx(1 / 12)
     assert metric(frame, "recency", "U01:C0003", "distant", "mrr") == pytest.approx(1 / 3)  # a reference on screen
-    assert metric(frame, "recency", "U02:C0002", "distant", "mrr") == pytest.approx(1 / 7)
+    # U02:C0002 (probe 16): references {1, 5}; turn 5 is 16 - 5 = 11th most recent
+    assert metric(frame, "recency", "U02:C0002", "distant", "mrr") == pytest.approx(1 / 11)
+    # user turns only: U01 12, 10, 8, 6, 4, 2 (6th); U02 15, 13, 11, 9, 7, 5 (6th; 6, 8, 10, 12, 14 are the companion's)
     assert metric(frame, "recency_user", "U01:C0002", "distant", "mrr") == pytest.approx(1 / 6)
     assert metric(frame, "recency_user", "U01:C0003", "distant", "mrr") == 0  # the companion's own message
-    assert metric(frame, "recency_user", "U02:C0002", "distant", "mrr") == pytest.approx(1 / 4)
+    assert metric(frame, "recency_user", "U02:C0002", "distant", "mrr") == pytest.approx(1 / 6)
     report = baselines_report(chat, 0, 50)
     recency = report["baselines"]["recency"]["actual"]
     assert recency["all"]["n"] == 7 and recency["all"]["hit@5"]["pooled"] == pytest.approx(6 / 7)
@@ -141,7 +147,8 @@ def test_windows_measure_the_reference_set(tiny, tmp_path):
     out = tmp_path / "w.json"
     assert main(["windows", str(tiny), "--json", str(out)]) == 0
     coverage = json.loads(out.read_text())["coverage"]
-    # recorded: U01:C0002 (12 back), U01:C0003 (3 back), U02:C0002 (11 back)
+    # recorded: U01:C0002 (14 - 2 = 12 back), U01:C0003 (20 - 17 = 3 back), U02:C0002 (16 - 1 = 15 back);
+    # strict: U01:C0002 and U02:C0002, neither within 10 (gate E)
     assert coverage["recorded"]["n"] == 3 and coverage["recorded"]["messages"]["10"] == pytest.approx(1 / 3)
     assert coverage["recorded"]["messages"]["25"] == 1.0 and coverage["strict"]["messages"]["10"] == 0.0
 
@@ -159,7 +166,8 @@ def test_misfire_is_scored_on_rows_that_need_no_memory(tiny, chat, tmp_path):
     assert main(["score", str(tiny), "--track", "chat", "--verdicts", str(verdicts), "--json", str(out),
                  "--resamples", "20"]) == 0
     c1 = json.loads(out.read_text())["judged"]["conditions"]["C1"]
-    # rho* = 0: U01:C0001, U01:C0004, U02:C0001, U02:C0003 (cites an episode, not memory-bearing), U02:C0004
+    # rho* = 0: U01:C0001, U01:C0004, U02:C0001, U02:C0003, U02:C0004; the scoreable cold open U01:C0005 is the
+    # abstention control, not a scored row; misfires: U01:C0001 and U02:C0003
     assert c1["misfire_rate"]["n"] == 5 and c1["misfire_rate"]["pooled"] == pytest.approx(2 / 5)
     assert c1["misfire_rate"]["wilson"] == wilson(2, 5)
     assert c1["appropriate_application"]["n"] == 3 and c1["appropriate_application"]["pooled"] == pytest.approx(1 / 3)
@@ -230,7 +238,8 @@ def test_c3_holds_only_messages_bm25_retrieves(tiny, tmp_path):
     # "cats and plants do not mix": no earlier message shares a word (no stemming: plant is not plants)
     assert c3["U02:C0004"] == [] and contexts(tiny, tmp_path, "C4")["U02:C0004"] != []
     padded = contexts(tiny, tmp_path, "C3", "--bm25-fallback", "recency")
-    assert padded["U02:C0004"] == [f"U02:d001:{t + 1:03d}" for t in range(14, 4, -1)]
+    # padded with the 10 most recent messages before its probe (19): turns 18 down to 9
+    assert padded["U02:C0004"] == [f"U02:d001:{t + 1:03d}" for t in range(18, 8, -1)]
 
 
 @pytest.mark.parametrize("where", ["tiny", "specimen chat", "specimen qa"])
@@ -271,7 +280,7 @@ def test_no_later_message_changes_a_ranking_or_a_context(tiny, tmp_path):
     shutil.copytree(tiny, later)
     source = [json.loads(line) for line in (later / "data" / "source.jsonl").read_text().splitlines()]
     probes = " ".join(json.loads(line)["probe"] for line in (later / "data" / "chat.jsonl").read_text().splitlines())
-    for pid, start in (("U01", 24), ("U02", 16)):
+    for pid, start in (("U01", 24), ("U02", 20)):
         for k in range(3):
             turn = start + k
             source.append({"participant_id": pid, "turn": turn, "dayid": f"{pid}:d001:{turn + 1:03d}",

@@ -1,23 +1,28 @@
 """A hand-built two-participant release whose scores are worked out by hand in the tests.
 
 U01 has 24 messages (turns 0-23; the user on even turns, the companion on odd
-ones), U02 16 (turns 0-15; the companion on turns 3, 6, 8, 10, 13). Positions
-below are turns. The descriptor (with a recent window of 3) and the
-schemas are the repository's; the data rows are written here, field by field,
-and the release passes `realcompanion validate`.
+ones), U02 20 (turns 0-19; the companion on turns 3, 6, 8, 10, 12, 14, 17).
+Positions below are turns. The descriptor (format 2.0.0: recent window 10)
+and the schemas are the repository's; the data rows are written here, field
+by field, and the release passes `realcompanion validate`. Gate E holds on
+the two strict rows: U01:C0002's episode (turn 2) lies 12 messages before
+its probe (14), U02:C0002's claim evidence (turns 1 and 5) 15 and 11 before
+its probe (16), both outside the last 10 messages.
+The cold open U01:C0005 is scoreable (not withdrawn); only memory-bearing rows cite
+episodes (V5).
 
 item       stratum       locus              recent  episodes  profile    memory-bearing   probe
 U01:C0001  proportional  current_thread     6, 7    -         -          none             8
 U01:C0002  enriched      earlier_exchange   13      2         -          recorded+strict  14
 U01:C0003  proportional  companion_behavior -       17        -          recorded only    20
 U01:C0004  proportional  none               -       -         -          none             22
-U01:C0005  abstention (cold open)                                                         0
+U01:C0005  abstention (cold open, scoreable)                                              0
 U01:C0006  proportional, withdrawn context_lost                                           12
 U02:C0001  proportional  current_thread     3       -         -          none             4
-U02:C0002  enriched      profile_claim      11      -         P0001      recorded+strict  12
+U02:C0002  enriched      profile_claim      15      -         P0001      recorded+strict  16
                                                               (1, 5)
-U02:C0003  proportional  current_thread     13      2         -          none             14
-U02:C0004  proportional  current_thread     8       -         -          none             15 (user)
+U02:C0003  proportional  current_thread     17      -         -          none             18
+U02:C0004  proportional  current_thread     8       -         -          none             19 (user)
 """
 from __future__ import annotations
 
@@ -56,22 +61,26 @@ U01_TEXTS = [
 U02_TEXTS = [
     "hello there",                                                  # 0 user
     "I live in Porto by the sea",                                   # 1 user: evidence of U02:P0001
-    "I adopted a cat named Pixel",                                  # 2 user: episode of U02:C0003
+    "I adopted a cat named Pixel",                                  # 2 user
     "Pixel is a great name.",                                       # 3 companion
     "Pixel knocked over my plant",                                  # 4 user: probe U02:C0001
     "the sea in Porto was wild today",                              # 5 user: evidence of U02:P0001
     "It must be windy.",                                            # 6 companion
     "the plant survived though",                                    # 7 user
     "Good to hear the plant is fine.",                              # 8 companion
-    "yes",                                                          # 9 user
-    "Anything planned for the evening?",                            # 10 companion
-    "just reading",                                                 # 11 user
-    "should I move closer to the sea",                              # 12 user: probe U02:C0002
-    "Only if you want to.",                                         # 13 companion
-    "Pixel sleeps all day",                                         # 14 user: probe U02:C0003
-    "cats and plants do not mix",                                   # 15 user: probe U02:C0004
+    "I made soup for dinner",                                       # 9 user
+    "Soup is perfect on a windy day.",                              # 10 companion
+    "my neighbour lost his umbrella",                               # 11 user
+    "Umbrellas rarely survive a storm.",                            # 12 companion
+    "yes",                                                          # 13 user
+    "Anything planned for the evening?",                            # 14 companion
+    "just reading",                                                 # 15 user
+    "should I move closer to the sea",                              # 16 user: probe U02:C0002
+    "Only if you want to.",                                         # 17 companion
+    "Pixel sleeps all day",                                         # 18 user: probe U02:C0003
+    "cats and plants do not mix",                                   # 19 user: probe U02:C0004
 ]
-U02_COMPANION = {3, 6, 8, 10, 13}
+U02_COMPANION = {3, 6, 8, 10, 12, 14, 17}
 
 ITEMS = [
     # item, stratum, locus, probe turn, recent, episodes, profile claims, (recorded, strict, strict2), on_screen
@@ -82,9 +91,9 @@ ITEMS = [
     ("U01:C0005", "abstention", "none", 0, [], [], [], (False, False, False), None),
     ("U01:C0006", "proportional", "current_thread", 12, [11], [], [], (False, False, False), None),
     ("U02:C0001", "proportional", "current_thread", 4, [3], [], [], (False, False, False), None),
-    ("U02:C0002", "enriched", "profile_claim", 12, [11], [], ["U02:P0001"], (True, True, True), "not_on_screen"),
-    ("U02:C0003", "proportional", "current_thread", 14, [13], [2], [], (False, False, False), None),
-    ("U02:C0004", "proportional", "current_thread", 15, [8], [], [], (False, False, False), None),
+    ("U02:C0002", "enriched", "profile_claim", 16, [15], [], ["U02:P0001"], (True, True, True), "not_on_screen"),
+    ("U02:C0003", "proportional", "current_thread", 18, [17], [], [], (False, False, False), None),
+    ("U02:C0004", "proportional", "current_thread", 19, [8], [], [], (False, False, False), None),
 ]
 WITHDRAWN = {"U01:C0006": "context_lost"}
 CLAIMS = [("U02:P0001", "identity", "Lives in Porto by the sea.", [1, 5])]
@@ -130,7 +139,7 @@ def chat_rows(texts: dict[str, list[str]]) -> list[dict]:
         grounding = [dayid(pid, t) for t in recent + episodes]
         rows.append({
             "item_id": item, "participant_id": pid, "stratum": stratum, "cold_open": cold,
-            "scoreable": not cold and not withdrawn, "withdrawn": withdrawn, "probe": texts[pid][probe],
+            "scoreable": not withdrawn, "withdrawn": withdrawn, "probe": texts[pid][probe],
             "probe_dayid": dayid(pid, probe), "gold_response": gold, "sampled_as": tier, "tier": tier,
             "category": category, "locus": locus,
             "required_context": {"recent_context": [dayid(pid, t) for t in recent], "profile_refs": claims,
@@ -140,7 +149,7 @@ def chat_rows(texts: dict[str, list[str]]) -> list[dict]:
             "trace": {"A": {"result": "pass", "rationale": "Referent named.", "referent_text": None, "locus": locus},
                       "B": {"result": "pass", "rationale": None, "removed": []},
                       "C": {"result": "pass", "rationale": "Tier from the lists.", "tier": tier, "category": category,
-                            "rule": rules[tier]},
+                            "rule": rules[tier], "relabeled": None},
                       "D": {"result": "pass", "rationale": "Written from the context.", "gold_response": gold,
                             "grounding_dayids": grounding},
                       "E": {"result": "fail" if withdrawn else "pass", "rationale": None, "ok": not withdrawn,
@@ -168,17 +177,12 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
     return path
 
 
-RECENT_WINDOW = 3  # the streams are short: U02:C0002's evidence (turns 1 and 5) lies outside the window of its probe (12)
-
-
 def build(folder: Path) -> Path:
     """Write the release into `folder` (the repository's descriptor and schemas, the rows above), stamped."""
     from realcompanion.stamp import stamp
 
     folder.mkdir(parents=True, exist_ok=True)
-    descriptor = json.loads((REPO_ROOT / "datapackage.json").read_text(encoding="utf-8"))
-    descriptor["realcompanion"]["recent_window"] = RECENT_WINDOW
-    (folder / "datapackage.json").write_text(json.dumps(descriptor, indent=2) + "\n", encoding="utf-8")
+    shutil.copy(REPO_ROOT / "datapackage.json", folder / "datapackage.json")
     shutil.copytree(REPO_ROOT / "schemas", folder / "schemas")
     (folder / "data").mkdir()
     write_jsonl(folder / "data" / "source.jsonl", source_rows())

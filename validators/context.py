@@ -35,9 +35,13 @@ class Context:
     def __init__(self, release: Release):
         self.release = release
         self.params = release.params
-        self.vocab = release.schemas.vocabulary
         self._frames: dict[str, pd.DataFrame] = {}
         self._row_ids: dict[str, pd.Series] = {}
+
+    @property
+    def vocab(self) -> dict:
+        """The vocabulary, read when a rule first needs it (after INT3 has checked where it lies)."""
+        return self.release.schemas.vocabulary
 
     def warm(self) -> None:
         """Compute the shared views once, before worker processes fork and inherit them.

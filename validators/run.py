@@ -98,7 +98,11 @@ def _frame_outcomes(ctx: Context, resource: str, rules: list[Rule]) -> list[Outc
     ids = ctx.row_ids(resource)
     out = []
     for rule in rules:
-        index = cases.loc[cases["check"] == rule.id, "index"].dropna().astype(int).to_numpy()
+        own = cases[cases["check"] == rule.id]
+        if own["index"].isna().any():  # pandera caught an exception, or the check named no row
+            out.append(_crashed(rule, own.loc[own["index"].isna(), "failure_case"].iloc[0]))
+            continue
+        index = own["index"].astype(int).to_numpy()
         head = rule.field.split(".")[0]
         values = frame[head].iloc[index].astype(str).str.slice(0, 80) if head in frame else ""
         found = pd.DataFrame({"resource": resource, "row": ids.iloc[index].to_numpy(), "field": rule.field,
@@ -108,7 +112,7 @@ def _frame_outcomes(ctx: Context, resource: str, rules: list[Rule]) -> list[Outc
     return out
 
 
-def _crashed(rule: Rule, exc: Exception) -> Outcome:
+def _crashed(rule: Rule, exc) -> Outcome:
     """A rule that cannot evaluate this release is a failure to report, not a crash."""
     return Outcome(rule, pd.DataFrame(columns=FAILURE_COLUMNS), skipped=f"could not be evaluated: {exc}",
                    crashed=True)

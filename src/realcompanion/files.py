@@ -32,10 +32,11 @@ def read_bytes(path, limit: int = -1) -> bytes:
         raise ReadError(path, "no such file") from None
     except OSError as exc:
         raise ReadError(path, f"cannot open ({exc.strerror or exc})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise ReadError(path, f"is {kind_of(mode)}, not a regular file")
     with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(handle.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            raise ReadError(path, f"is {kind_of(mode)}, not a regular file")
         try:
             return handle.read(limit)
         except OSError as exc:

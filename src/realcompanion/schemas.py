@@ -67,8 +67,9 @@ class Schemas:
         return {f"nested/{path.name}": read_json(path) for path in self.nested_paths()}
 
     def nested(self, relpath: str) -> dict:
-        if relpath not in self.nested_schemas:
-            raise ReadError(self.root / "schemas" / relpath, "no such file")
+        if relpath not in self.nested_schemas:  # not listed: reading it says why (missing, unreadable folder)
+            read_json(self.root / "schemas" / relpath)
+            raise ReadError(self.root / "schemas" / relpath, "not among schemas/nested/*.schema.json")
         return self.nested_schemas[relpath]
 
     def resolve(self, node: dict) -> dict:

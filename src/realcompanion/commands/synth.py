@@ -22,10 +22,12 @@ def register(sub):
 def run(args) -> int:
     from tqdm import tqdm
 
+    from ..files import output_folder
     from ..paths import REPO_ROOT
     from ..synth import synthesize
     from ..synth.plan import paper_plan, specimen_plan
 
+    output_folder(args.out)
     plans = paper_plan(int(args.scale)) if args.paper_scale else specimen_plan(args.participants, args.scale)
     with tqdm(total=len(plans), unit="participant", disable=None) as bar:
         synthesize(args.out, plans, args.seed, args.template or REPO_ROOT, progress=lambda _: bar.update())

@@ -1,13 +1,18 @@
-"""Random corruptions of the specimen: validate answers 0, 1 or 2, never a traceback, and never writes.
+"""Hostile and careless inputs: every command answers 0, 1 or 2, never a traceback, never a hang, never writes.
 
-datapackage.json declares each data file's sha256, so a copy whose bytes changed can
-never come out valid. The copy is made in the test body because hypothesis runs many
-examples per call of a function-scoped fixture.
+Each mutated release is re-stamped before it is validated (its declared counts and
+hashes describe the mutated files), so what catches a mutation is a rule about the
+content, not the hash rule INT1. The copy is made in the test body because
+hypothesis runs many examples per call of a function-scoped fixture.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -17,8 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from realcompanion.cli import main
+from realcompanion.errors import ReadError
 from realcompanion.paths import REPO_ROOT
 from realcompanion.schemas import RESOURCES
+from realcompanion.stamp import stamp
 
 OWN_ID = {"source": "dayid", "profile": "claim_id", "persona": "slot", "chat": "item_id", "qa": "item_id"}
 JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**12), st.floats(allow_nan=False),
@@ -78,6 +85,24 @@ def garbage_bytes(lines, draw):
 
 
 CORRUPTIONS = [delete_row, duplicate_line, truncate_line, swap_ids, change_type, remove_field, garbage_bytes]
+ALWAYS_CAUGHT = {duplicate_line, truncate_line}  # the others can yield another valid release
+
+
+def restamp(root: Path) -> None:
+    """Declare the files as they now are; a file stamp cannot read gets the sha256 of its new bytes."""
+    try:
+        stamp(root)
+    except ReadError:
+        path = root / "datapackage.json"
+        try:
+            package = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, RecursionError):  # the descriptor itself is what is broken
+            return
+        for res in package["resources"]:
+            data = root / res["path"]
+            if data.is_file():
+                package["realcompanion"]["sha256"][res["path"]] = hashlib.sha256(data.read_bytes()).hexdigest()
+        path.write_text(json.dumps(package, indent=2), encoding="utf-8")
 
 
 def check_contract(code: int, out: str, err: str, name: str) -> None:
@@ -87,7 +112,7 @@ def check_contract(code: int, out: str, err: str, name: str) -> None:
         message = err.strip().splitlines()
         assert len(message) == 1 and message[0].startswith("error: ") and name in message[0], err
     else:
-        assert ("release is VALID" in out) == (code == 0)
+        assert out.strip().splitlines()[-1].endswith("release is VALID" if code == 0 else "release is INVALID"), out
 
 
 @settings(max_examples=35, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -101,12 +126,13 @@ def test_corrupted_release_exits_0_1_or_2_and_is_left_unchanged(resource, corrup
         extra = {"resource": resource} if corrupt is swap_ids else {}
         corrupt(lines, data.draw, **extra)
         path.write_bytes(b"".join(lines))
+        restamp(copy)
         before = digest(copy)
 
         code = main(["validate", str(copy)])
 
         check_contract(code, *capsys.readouterr(), path.name)
-        assert code != 0 or path.read_bytes() == original, "a modified data file passed validation"
+        assert code != 0 or corrupt not in ALWAYS_CAUGHT, "a duplicated or cut line passed validation"
         assert digest(copy) == before
 
 
@@ -159,3 +185,287 @@ def test_damaged_descriptor(specimen, capsys, change, named):
     out, err = capsys.readouterr()
     assert code == 2 and "Traceback" not in err, err  # unreadable: no rule can run
     check_contract(code, out, err, named)
+
+
+# Hostile inputs, one by one: each is re-stamped, then must end in its exit code and one clear line.
+
+DEEP = 10_000
+
+
+def deep(depth: int = DEEP) -> str:
+    return "[" * depth + "]" * depth
+
+
+def edit_line(resource: str, number: int, change) -> callable:
+    """A mutation: line `number` (1-based) of the resource's file, as bytes, through `change`."""
+    def mutate(root):
+        path = root / "data" / f"{resource}.jsonl"
+        lines = path.read_bytes().splitlines(keepends=True)
+        lines[number - 1] = change(lines[number - 1])
+        path.write_bytes(b"".join(lines))
+    return mutate
+
+
+def edit_json(relpath: str, change) -> callable:
+    """A mutation: the text of a JSON file of the release through `change`."""
+    def mutate(root):
+        path = root / relpath
+        path.write_text(change(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return mutate
+
+
+def replace_with(relpath: str, make) -> callable:
+    def mutate(root):
+        (root / relpath).unlink()
+        make(root / relpath)
+    return mutate
+
+
+def empty_every_file(root):
+    for name in RESOURCES:
+        (root / "data" / f"{name}.jsonl").write_bytes(b"")
+
+
+def fake_verdict_line(root):
+    """A value whose text draws a fake verdict line (gate A then fails on its row)."""
+    edit_line("chat", 1, lambda line: dump({**json.loads(line), "probe": "x\n0 error(s), 0 warning(s) - release is VALID"
+                                                                         "\x1b[2J"}))(root)
+
+
+HOSTILE = [  # (id, mutation, exit code, text the one error line / the report must hold)
+    ("invalid-utf8", edit_line("source", 3, lambda line: line.replace(b'"text":"', b'"text":"\xff\xfe', 1)), 2,
+     "source.jsonl:3 field 'encoding': not UTF-8"),
+    ("duplicate-key", edit_line("chat", 2, lambda line: b'{"probe":"call 020 7946 0958",' + line[1:]), 2,
+     "chat.jsonl:2 field 'probe': duplicate key 'probe'"),
+    ("duplicate-nested-key", edit_line("chat", 2, lambda line: line.replace(b'"trace":{', b'"trace":{"A":null,', 1)), 2,
+     "duplicate key 'A'"),
+    ("nan-in-a-line", edit_line("profile", 1, lambda line: line.replace(b'"confidence":', b'"confidence":NaN,"x":', 1)),
+     2, "profile.jsonl:1: NaN is not a JSON number"),
+    ("deep-data-line", edit_line("qa", 2, lambda line: line[:-2] + f',"deep":{deep()}}}\n'.encode()), 2,
+     "qa.jsonl:2: JSON nested too deeply"),
+    ("deep-descriptor", edit_json("datapackage.json", lambda text: text.replace("{", '{"deep": ' + deep() + ",", 1)), 2,
+     "datapackage.json: JSON nested too deeply"),
+    ("deep-schema", edit_json("schemas/chat.schema.json", lambda text: text.replace("{", '{"deep": ' + deep() + ",", 1)),
+     2, "chat.schema.json: JSON nested too deeply"),
+    ("nan-in-descriptor", edit_json("datapackage.json", lambda text: text.replace("{", '{"created_at": NaN,', 1)), 2,
+     "datapackage.json: NaN is not a JSON number"),
+    ("schema-wrong-shape", edit_json("schemas/qa.schema.json", lambda text: '{"fields": "nope"}'), 2,
+     "qa.schema.json field 'fields': 'nope' is not of type 'array'"),
+    ("schema-unknown-type", edit_json("schemas/qa.schema.json", lambda text: text.replace('"boolean"', '"yesno"', 1)),
+     2, "qa.schema.json field 'fields."),
+    ("vocabulary-wrong-type", edit_json("schemas/vocabulary.json", lambda text: text.replace('"user"', "7", 1)), 2,
+     "vocabulary.json field 'sender.0': 7 is not of type 'string'"),
+    ("data-file-is-a-directory", replace_with("data/persona.jsonl", Path.mkdir), 2,
+     "persona.jsonl: is a directory, not a regular file"),
+    ("zero-rows", empty_every_file, 0, "release is VALID"),
+    ("fake-verdict-in-a-value", fake_verdict_line, 1, "release is INVALID"),
+]
+
+
+@pytest.mark.parametrize("mutate,code,needle", [c[1:] for c in HOSTILE], ids=[c[0] for c in HOSTILE])
+def test_hostile_release(specimen, capsys, mutate, code, needle):
+    mutate(specimen)
+    restamp(specimen)
+    before = digest(specimen)
+
+    got = main(["validate", str(specimen)])
+    out, err = capsys.readouterr()
+
+    assert got == code, out + err
+    check_contract(got, out, err, needle)
+    assert "Traceback" not in err and digest(specimen) == before
+    if code == 1:
+        assert "0 error(s), 0 warning(s) - release is VALID" not in out.splitlines(), out
+        assert "\x1b" not in out
+
+
+FOREVER = 120  # seconds: a command that blocks on a FIFO would never end; this one must end at once
+
+
+def fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+@pytest.mark.parametrize("relpath,command", [
+    ("schemas/chat.schema.json", "validate"), ("schemas/chat.schema.json", "stamp"),
+    ("schemas/vocabulary.json", "validate"), ("data/qa.jsonl", "validate"), ("datapackage.json", "validate"),
+    ("schemas/chat.schema.json", "baselines"),
+])
+def test_fifo_in_place_of_a_file_is_named_and_never_waited_on(specimen, relpath, command):
+    (specimen / relpath).unlink()
+    fifo(specimen / relpath)
+    extra = ["--track", "chat", "--resamples", "10"] if command == "baselines" else []
+    done = subprocess.run([sys.executable, "-m", "realcompanion.cli", command, str(specimen), *extra],
+                          capture_output=True, text=True, timeout=FOREVER)
+    assert done.returncode == 2, done.stderr
+    check_contract(done.returncode, done.stdout, done.stderr, f"{Path(relpath).name}: is a FIFO (named pipe)")
+
+
+PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH = 24, 1, 2  # linux/prctl.h, linux/capability.h
+
+
+def without_file_override():
+    """In the child before exec: drop the capabilities that let root read any file, so a mode-000 file is
+    unreadable to it as to an ordinary user (a no-op for an ordinary user)."""
+    if os.geteuid() != 0:
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+def unprivileged(argv: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "realcompanion.cli", *argv], capture_output=True, text=True,
+                          timeout=FOREVER, preexec_fn=without_file_override)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="capabilities are Linux's")
+@pytest.mark.parametrize("relpath", ["data/qa.jsonl", "schemas/nested", "schemas/chat.schema.json"])
+def test_unreadable_file_or_folder_is_one_line(specimen, relpath):
+    os.chmod(specimen / relpath, 0)
+    try:
+        done = unprivileged(["validate", str(specimen)])
+    except subprocess.SubprocessError as exc:  # prctl refused: this root may not drop capabilities
+        pytest.skip(f"cannot make a file unreadable to this user: {exc}")
+    finally:
+        os.chmod(specimen / relpath, 0o755)
+    assert done.returncode == 2, done.stdout + done.stderr
+    check_contract(done.returncode, done.stdout, done.stderr, "Permission denied")
+    assert Path(relpath).name in done.stderr
+
+
+# Every parameter of the realcompanion block is typed: a bad value is one line naming it, not a rule turned off.
+BAD_PARAMETERS = {
+    "recent_window": [math.nan, -1000, 0, 2.5, "10", None, True, math.inf],
+    "session_gap_minutes": [math.nan, -30, 0, "30", [30]],
+    "long_range_min_days": [math.nan, -1, "30", {}],
+    "confidence_bands": ["x", [], [0.5, math.nan], [1.5], [0.5, 0.5], 0.5],
+    "proportional_memory_max_share": [math.nan, -0.1, 1.5, "half"],
+    "pii_digit_run": ["x", 0, 1, 9.5, math.nan, None],
+    "synthetic": ["yes", 1, None],
+    "format_version": [1, "one", None],
+    "vocabulary": [None, 3, ""],
+    "rows": [[], {"chat": -1}, {"chat": "194"}, {"chat": math.nan}],
+    "sha256": [{"data/qa.jsonl": "abc"}, []],
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_bad_parameter_is_one_line_naming_it(data):
+    key = data.draw(st.sampled_from(sorted(BAD_PARAMETERS)))
+    value = data.draw(st.sampled_from(BAD_PARAMETERS[key]))
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = copy_release(REPO_ROOT, Path(tmp) / "release")
+        path = copy / "datapackage.json"
+        package = json.loads(path.read_text(encoding="utf-8"))
+        package["realcompanion"][key] = value
+        path.write_text(json.dumps(package, indent=2), encoding="utf-8")  # NaN and Infinity as JS literals
+        code = run_quietly(["validate", str(copy)])
+    assert code[0] == 2, code
+    check_contract(*code, "datapackage.json")
+    assert f"field 'realcompanion.{key}" in code[2] or "is not a JSON number" in code[2] or "overflows" in code[2], code
+
+
+def run_quietly(argv: list[str]) -> tuple[int, str, str]:
+    """main(argv) with its output captured: (exit code, stdout, stderr)."""
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_a_rule_that_cannot_evaluate_is_an_error_not_a_pass(specimen, monkeypatch, capsys):
+    """A frame rule raising inside pandera leaves a failure case with no row: it must fail, never pass."""
+    import dataclasses
+
+    from realcompanion.validators.catalogue import CATALOGUE, all_rules
+
+    all_rules()
+
+    def crash(ctx, frame):
+        raise TypeError("'<' not supported between instances of 'str' and 'float'")
+
+    monkeypatch.setitem(CATALOGUE, "ARI5", dataclasses.replace(CATALOGUE["ARI5"], check=crash))
+    code, out, err = run_quietly(["validate", str(specimen)])
+    assert code == 1, out
+    line = next(line for line in out.splitlines() if line.split()[1:2] == ["ARI5"])
+    assert line.startswith("FAIL") and "could not be evaluated: TypeError" in line
+    code, out, _ = run_quietly(["validate", str(specimen), "--json", "-"])
+    rule = next(r for r in json.loads(out)["rules"] if r["id"] == "ARI5")
+    assert rule["passed"] is False and "could not be evaluated" in rule["skipped"]
+
+
+def test_read_and_hash_are_the_same_bytes(specimen):
+    """A file rewritten while validation runs: INT1 judges the bytes the rules read, not the file's later state."""
+    from realcompanion.validators.run import validate
+
+    path = specimen / "data" / "chat.jsonl"
+    rewritten = []
+
+    def rewrite_once(_):
+        if not rewritten:
+            path.write_bytes(path.read_bytes().replace(b'"probe":"', b'"probe":"changed ', 1))
+            rewritten.append(True)
+
+    report = validate(specimen, progress=rewrite_once)
+    assert rewritten and "INT1" not in report.fired() and report.errors == 0
+    assert "INT1" in validate(specimen).fired()  # the next run reads the new bytes
+
+
+def break_a_probe(root):
+    edit_line("chat", 1, lambda line: dump({**json.loads(line), "probe": "Not what was said."}))(root)
+
+
+def test_stamp_refuses_an_invalid_release_and_force_says_what_it_skips(specimen):
+    break_a_probe(specimen)
+    before = (specimen / "datapackage.json").read_bytes()
+    code, out, err = run_quietly(["stamp", str(specimen)])
+    assert code == 1 and err.strip().splitlines() == [err.strip()] and "refused" in err and " A" in err, err
+    assert (specimen / "datapackage.json").read_bytes() == before
+    code, out, err = run_quietly(["stamp", str(specimen), "--force"])
+    assert code == 0 and "not validated" in err and "INT1, INT2" in err
+    assert (specimen / "datapackage.json").read_bytes() != before
+
+
+def test_stamp_restamps_a_valid_release_whose_files_changed(specimen):
+    """Only the declarations stamping rewrites (counts, hashes) may be out of date when stamping."""
+    edit_line("qa", 1, lambda line: line.replace(b'"question":"', b'"question":"Then, ', 1))(specimen)
+    assert run_quietly(["validate", str(specimen)])[0] == 1
+    assert run_quietly(["stamp", str(specimen)])[0] == 0
+    assert run_quietly(["validate", str(specimen)])[0] == 0
+
+
+def write_jsonl(path: Path, rows: list) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+JUDGE = {"model": "m", "prompt_sha256": "0" * 64, "temperature": 0}
+
+
+@pytest.mark.parametrize("change,needle", [
+    (lambda row: row.update(condition="c1"), "field 'condition': \"c1\" is not one of"),
+    (lambda row: row.update(condition="C9"), "field 'condition': \"C9\" is not one of"),
+    (lambda row: row.update(content_match=math.nan), "NaN is not a JSON number"),
+    (lambda row: row["judge"].update(temperature=math.nan), "NaN is not a JSON number"),
+    (lambda row: row["judge"].update(temperature=math.inf), "Infinity is not a JSON number"),
+], ids=["lowercase", "unknown", "nan-score", "nan-temperature", "infinite-temperature"])
+def test_bad_verdicts_are_one_line(repo, tmp_path, change, needle):
+    from realcompanion.release import Release
+    from realcompanion.scoring.gold import load_track
+
+    item = next(i for i in load_track(Release(repo), "chat").items if i.posed)
+    row = {"item_id": item.item_id, "condition": "C1", "content_match": 1, "used_memory": True, "judge": dict(JUDGE)}
+    change(row)
+    path = write_jsonl(tmp_path / "v.jsonl", [row])
+    code, out, err = run_quietly(["score", str(repo), "--track", "chat", "--verdicts", str(path)])
+    assert code == 2
+    check_contract(code, out, err, f"{path}:1")
+    assert needle in err, err

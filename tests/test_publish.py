@@ -18,9 +18,10 @@ from realcompanion.cli import main
 from realcompanion.errors import ReadError
 from realcompanion.publish import gate
 from realcompanion.publish.plan import DOCUMENTS, plan
+from realcompanion.publish.privacy import ACKNOWLEDGED
 from realcompanion.publish.upload import TagExists, upload
 from realcompanion.release import Release
-from realcompanion.stamp import sha256_of
+from realcompanion.stamp import sha256_of, stamp
 
 VERSION = "0.1.0"
 HEAD = "a" * 40  # the Hub's `main` before the release
@@ -145,6 +146,70 @@ def test_validation_check(specimen):
     descriptor["realcompanion"]["sha256"]["data/qa.jsonl"] = "0" * 64
     (specimen / "datapackage.json").write_text(json.dumps(descriptor), encoding="utf-8")
     assert re.fullmatch(r"`realcompanion validate` reports \d+ error\(s\)", gate.invalid(Release(specimen), VERSION))
+
+
+def leak_an_address(root) -> dict:
+    """A companion message that now holds an e-mail address (a PII1 warning, not an error), re-stamped."""
+    path = root / "data" / "source.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    row = next(r for r in rows if r["sender"] == "companion" and r["text"])
+    row["text"] += " Write to ana@example.org"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    stamp(root)
+    return {"resource": "source", "row": row["dayid"], "field": "text", "value": "ana@example.org"}
+
+
+def acknowledge(root, findings) -> None:
+    (root / ACKNOWLEDGED).write_text(json.dumps({
+        "reviewed_by": "Data steward", "reviewed_on": "2026-11-30",
+        "findings": [{**f, "reason": "the example domain, reserved by RFC 2606"} for f in findings]}), encoding="utf-8")
+
+
+def test_personal_data_blocks_publishing_until_each_finding_is_acknowledged(specimen):
+    finding = leak_an_address(specimen)
+    assert gate.invalid(Release(specimen), VERSION) == (
+        f"1 personal-data finding(s) (PII1) not acknowledged in {ACKNOWLEDGED}, first: "
+        f"source {finding['row']} text='ana@example.org'")
+    acknowledge(specimen, [{**finding, "value": "someone@else.org"}])  # another value: not this finding
+    assert "not acknowledged" in gate.invalid(Release(specimen), VERSION)
+    acknowledge(specimen, [finding])
+    assert gate.invalid(Release(specimen), VERSION) is None
+    assert ACKNOWLEDGED in {f.path for f in plan(write_documents(specimen), "org/rc", VERSION).files}
+
+
+def test_an_acknowledgement_file_of_the_wrong_shape_is_one_line(specimen):
+    finding = leak_an_address(specimen)
+    acknowledge(specimen, [finding])
+    path = specimen / ACKNOWLEDGED
+    listed = json.loads(path.read_text(encoding="utf-8"))
+    del listed["findings"][0]["reason"]
+    path.write_text(json.dumps(listed), encoding="utf-8")
+    with pytest.raises(ReadError, match=r"pii-acknowledged\.json field 'findings\.0': 'reason' is a required property"):
+        gate.invalid(Release(specimen), VERSION)
+
+
+@pytest.mark.parametrize("document", ["CHANGELOG.md", "schemas/notes.txt"])
+def test_a_file_linked_from_outside_is_never_published(documented, tmp_path, capsys, document):
+    outside = tmp_path / "outside.md"
+    outside.write_text("## [0.1.0] - 2026-11-29\nnot part of the package\n", encoding="utf-8")
+    (documented / document).unlink(missing_ok=True)
+    (documented / document).symlink_to(outside)
+    with pytest.raises(ReadError, match="outside the release folder"):
+        plan(documented, "org/rc", VERSION)
+    assert main(["publish", str(documented), "--repo-id", "org/rc", "--version", VERSION, "--dry-run"]) == 1
+    out, err = capsys.readouterr()
+    assert err.startswith("refused: ") and str(outside) not in out
+
+
+def test_a_resource_without_description_is_no_crash(publishable, capsys):
+    path = publishable / "datapackage.json"
+    package = json.loads(path.read_text(encoding="utf-8"))
+    del package["resources"][0]["description"]
+    path.write_text(json.dumps(package, indent=2), encoding="utf-8")
+    assert main(["card", str(publishable)]) == 1  # the card's text for it is now stale
+    assert main(["publish", str(publishable), "--repo-id", "org/rc", "--version", VERSION, "--dry-run"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith("refused: ")
 
 
 def test_refusal_reports_the_first_failing_check(documented, monkeypatch):

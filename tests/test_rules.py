@@ -282,6 +282,62 @@ def pickle_without_suffix(root):
     return "data/extra.bin"
 
 
+def pickle_protocol_0(root):
+    import pickle
+
+    (root / "data" / "extra.bin").write_bytes(pickle.dumps({"x": [1, 2]}, protocol=0))
+    return "data/extra.bin"
+
+
+def gzipped_pickle(root):
+    import gzip
+    import pickle
+
+    (root / "data" / "extra.pkl.gz").write_bytes(gzip.compress(pickle.dumps({"x": 1})))
+    return "data/extra.pkl.gz"
+
+
+def gzipped_pickle_unnamed(root):
+    import gzip
+    import pickle
+
+    (root / "data" / "extra.gz").write_bytes(gzip.compress(pickle.dumps({"x": 1}, protocol=0)))
+    return "data/extra.gz"
+
+
+def zipped_pickle(root):
+    """A PyTorch-style checkpoint: a zip archive whose member holds a pickle, under a data-like name."""
+    import pickle
+    import zipfile
+
+    with zipfile.ZipFile(root / "data" / "weights.dat", "w") as archive:
+        archive.writestr("archive/data", pickle.dumps({"x": 1}, protocol=2))
+    return "data/weights.dat"
+
+
+def notebook(root):
+    (root / "data" / "explore.ipynb").write_text('{"cells": []}', encoding="utf-8")
+    return "data/explore.ipynb"
+
+
+def windowed_script(root):
+    (root / "load_realcompanion.pyw").write_text("import json\n", encoding="utf-8")
+    return "load_realcompanion.pyw"
+
+
+def link_outside(root):
+    outside = root.parent / "outside.txt"
+    outside.write_text("not part of the package\n", encoding="utf-8")
+    (root / "schemas" / "notes.txt").symlink_to(outside)
+    return "schemas/notes.txt"
+
+
+def stale_enum_copy(root):
+    path = root / "schemas" / "source.schema.json"
+    path.write_text(path.read_text(encoding="utf-8").replace('"companion"', '"companion", "bot"'), encoding="utf-8")
+    return "schemas/source.schema.json"
+
+
 def evidence_for_empty_slot(row, root):
     row["evidence"] = [next(m["dayid"] for m in read(root, "source") if m["participant_id"] == row["participant_id"])]
 
@@ -409,10 +465,18 @@ CASES = [
     Case("V6", on_rows("chat", basic_scoreable, chat_change(memory_bearing__strict=True)), branch="strict"),
     Case("INT1", set_param(["realcompanion", "sha256", "data/qa.jsonl"], "0" * 64, "data/qa.jsonl"), restamp=False),
     Case("INT2", set_param(["realcompanion", "rows", "qa"], lambda n: n + 1, "qa"), restamp=False),
-    Case("INT3", escape_path, restamp=False, stops=True),  # nothing outside the package is read
+    Case("INT3", escape_path, restamp=False, stops=True, branch="path"),  # nothing outside the package is read
+    Case("INT3", link_outside, restamp=False, stops=True, branch="link", message="outside the package folder"),
     Case("INT4", pickle_file, branch="pickle", message="code or serialized object"),
     Case("INT4", pickle_without_suffix, branch="pickle-bytes", message="code or serialized object"),
+    Case("INT4", pickle_protocol_0, branch="pickle-protocol-0", message="a pickle (by its opcodes)"),
+    Case("INT4", gzipped_pickle, branch="pkl-gz", message="code or serialized object"),
+    Case("INT4", gzipped_pickle_unnamed, branch="gz-content", message="a pickle (by its opcodes)"),
+    Case("INT4", zipped_pickle, branch="zip-member", message="zip member archive/data is a pickle"),
+    Case("INT4", notebook, branch="notebook", message="code or serialized object"),
     Case("INT4", loading_script, branch="script", message="loading script at the release root"),
+    Case("INT4", windowed_script, branch="pyw", message="loading script at the release root"),
+    Case("INT5", stale_enum_copy, restamp=False),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Write to me at someone@example.org")),
          branch="email", message="e-mail address"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Call me on 020 7946 0958")),

@@ -133,7 +133,7 @@ def knowledge_update(ctx, frame):
 def long_range(ctx) -> pd.DataFrame:
     qa = ctx.frame("qa")
     earliest = pd.to_datetime(ctx.cited("qa", "evidence", "date").groupby("idx")["date"].min())
-    first = pd.Series(range(len(qa))).map(earliest)
+    first = earliest.reindex(range(len(qa)))  # not .map: an empty mapper loses the datetime type
     asked = pd.to_datetime(ctx.at(ctx.positions("qa", "asked_after"), "date"))
     span = (asked.to_numpy() - first.to_numpy()) / np.timedelta64(1, "D")
     bad = (qa["category"] == "long_range").to_numpy() & ~(span >= ctx.format["long_range_min_days"])

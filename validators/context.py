@@ -37,11 +37,15 @@ class Context:
         self.release = release
         self.params = release.params
         self.format = constants(release.params.get("format_version"))  # what VALID means, fixed by the version
-        self.vocab = release.schemas.vocabulary
         self._frames: dict[str, pd.DataFrame] = {}
         self._tables: dict[str, pa.Table] = {}
         self._lines: dict[str, np.ndarray] = {}
         self._row_ids: dict[str, pd.Series] = {}
+
+    @property
+    def vocab(self) -> dict:
+        """The vocabulary, read when a rule first needs it (after INT3 has checked where it lies)."""
+        return self.release.schemas.vocabulary
 
     def warm(self) -> None:
         """Compute the shared views once, before worker processes fork and inherit them.

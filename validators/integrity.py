@@ -1,15 +1,24 @@
 """Integrity and safety: the files are the ones declared, stay inside the package, are data, and leak nothing obvious."""
 from __future__ import annotations
 
+import gzip
+import io
+import pickletools
+import zipfile
+from pathlib import PurePosixPath
+
 import pandas as pd
 
+from realcompanion.files import read_bytes
 from realcompanion.schemas import RESOURCES
-from realcompanion.stamp import sha256_of
 
 from .catalogue import combined, failure_rows, failures, release_rule
 
-CODE_SUFFIXES = {".py", ".pyc", ".pkl", ".pickle", ".joblib", ".pt", ".pth", ".npy", ".npz", ".so", ".sh", ".exe"}
-PICKLE_MAGIC = (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05")
+SCRIPT_SUFFIXES = {".py", ".pyw"}
+CODE_SUFFIXES = SCRIPT_SUFFIXES | {".pyc", ".pyo", ".pyd", ".pyx", ".ipynb", ".pkl", ".pickle", ".joblib", ".pt",
+                                   ".pth", ".ckpt", ".npy", ".npz", ".so", ".dll", ".dylib", ".sh", ".bat", ".ps1",
+                                   ".exe", ".jar"}
+HEAD = 1 << 16  # bytes of a file judged by content
 PII_PATTERNS = {
     "e-mail address": r"[\w.+-]+@[\w-]+\.[\w.-]+",
     "phone number": r"\+?\(?\d{2,4}\)?[ .-]\d{3,4}[ .-]\d{3,4}",
@@ -26,7 +35,8 @@ def hashes(ctx) -> pd.DataFrame:
     rows = []
     for name in RESOURCES:
         path = ctx.release.resource(name)["path"]
-        actual = sha256_of(ctx.release.path(name))
+        ctx.table(name)  # the digest is of the bytes the table was parsed from
+        actual = ctx.release.sha256[name]
         if declared.get(path) != actual:
             rows.append(("", path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]}"))
     return failure_rows(rows)
@@ -40,41 +50,110 @@ def row_counts(ctx) -> pd.DataFrame:
                   for name in RESOURCES if declared.get(name) != ctx.table(name).num_rows])
 
 
-def escapes(release) -> list[tuple[str, str]]:
-    """Resource paths that leave the package folder; checked before any file is read."""
+def _outside(path: str, root, resolved) -> bool:
+    return "://" in path or path.startswith("/") or not resolved.is_relative_to(root)
+
+
+def escapes(release) -> list[tuple[str, str, str]]:
+    """(name, path, why) of each path that leaves the package folder: a resource's path or schema, the
+    vocabulary, or any file the release would publish that is a link to outside. Checked before any file is read."""
+    from realcompanion.publish.plan import release_paths
+
     root = release.root.resolve()
     out = []
     for res in release.descriptor.get("resources", []):
-        path = str(res.get("path", ""))
-        target = (release.root / path).resolve()
-        if "://" in path or path.startswith("/") or not target.is_relative_to(root):
-            out.append((res.get("name", "?"), path))
+        for key in ("path", "schema"):
+            path = res.get(key)
+            if isinstance(path, str) and _outside(path, root, (release.root / path).resolve()):
+                out.append((res.get("name", "?"), path, f"resource {key} leaves the package folder"))
+    vocabulary = release.params.get("vocabulary", "")
+    if _outside(vocabulary, root, (release.root / vocabulary).resolve()):
+        out.append(("", vocabulary, "vocabulary path leaves the package folder"))
+    named = {p for _, p, _ in out}
+    for path in release_paths(release):
+        full = release.root / path
+        if path not in named and (full.exists() or full.is_symlink()) and not full.resolve().is_relative_to(root):
+            out.append(("", path, f"links to {full.resolve()}, outside the package folder"))
     return out
 
 
-@release_rule("INT3", "error", "integrity", (), "no resource path escapes the package folder (absolute, .., link or URL)",
+@release_rule("INT3", "error", "integrity", (),
+              "no path of the package leaves its folder (absolute, .., URL, or a link to a file outside)",
               "SPEC §4 (integrity and safety)")
 def contained(ctx) -> pd.DataFrame:
-    return failure_rows([(name, path, "path", path, "resource path leaves the package folder")
-                  for name, path in escapes(ctx.release)])
+    return failure_rows([(name, path, "path", path, why) for name, path, why in escapes(ctx.release)])
 
 
 @release_rule("INT4", "error", "integrity", (),
-              "no data file is code or a pickle, and the release has no loading script",
+              "no file under data/ or schemas/ is code, a notebook or a pickle (by name or content, also inside "
+              "gzip and zip), and the release has no loading script",
               "SPEC §1, §4 (no loading script, no pickle)")
 def data_not_code(ctx) -> pd.DataFrame:
     root = ctx.release.root
-    data_files = [p for p in (root / "data").rglob("*") if p.is_file()] if (root / "data").is_dir() else []
-    rows = [("", str(p.relative_to(root)), "path", p.suffix, "code or serialized object among data files")
-            for p in data_files if p.suffix in CODE_SUFFIXES or _is_pickle(p)]
+    files = [p for folder in ("data", "schemas") if (root / folder).is_dir()
+             for p in sorted((root / folder).rglob("*")) if p.is_file()]
+    rows = [("", str(p.relative_to(root)), "path", p.suffix, why) for p in files if (why := code_in(p))]
     rows += [("", p.name, "path", p.suffix, "loading script at the release root")
-             for p in root.glob("*.py")]
+             for p in sorted(root.iterdir()) if p.suffix in SCRIPT_SUFFIXES and p.is_file()]
     return failure_rows(rows)
 
 
-def _is_pickle(path) -> bool:
-    with open(path, "rb") as handle:
-        return handle.read(2) in PICKLE_MAGIC
+def code_in(path) -> str | None:
+    """Why the file at `path` is code or a serialized object, judged by its name, then by its first bytes."""
+    if any(suffix in CODE_SUFFIXES for suffix in path.suffixes):
+        return f"code or serialized object among data files (named {''.join(path.suffixes)})"
+    return _content(read_bytes(path, HEAD), path)
+
+
+def _content(head: bytes, path) -> str | None:
+    if head.startswith(b"\x1f\x8b"):
+        with gzip.GzipFile(fileobj=io.BytesIO(head)) as inner:
+            try:
+                return _content(inner.read(HEAD), path)
+            except (OSError, EOFError):  # a gzip stream longer than the head: judge what was decompressed
+                return None
+    if head.startswith(b"PK\x03\x04"):
+        return _zip_member(path)
+    if _is_pickle(head):
+        return "code or serialized object: a pickle (by its opcodes)"
+    return None
+
+
+def _zip_member(path) -> str | None:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist()[:1000]:
+                if any(s in CODE_SUFFIXES for s in PurePosixPath(info.filename).suffixes):
+                    return f"code or serialized object: zip member {info.filename}"
+                with archive.open(info) as member:
+                    if _is_pickle(member.read(HEAD)):
+                        return f"code or serialized object: zip member {info.filename} is a pickle"
+    except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError):
+        return None
+    return None
+
+
+def _is_pickle(head: bytes) -> bool:
+    """Whether `head` parses as pickle opcodes (any protocol, 0 included) up to STOP, or to its end when cut."""
+    count = 0
+    try:
+        for opcode, _, _ in pickletools.genops(io.BytesIO(head)):
+            count += 1
+            if opcode.name == "STOP":
+                return count >= 2
+    except ValueError:
+        return len(head) == HEAD and count >= 8  # a long pickle cut at the head
+    return False
+
+
+@release_rule("INT5", "error", "integrity", (),
+              "the enum and pattern copies in schemas/ are those of the vocabulary (the check `realcompanion schemas` runs)",
+              "SPEC §1 (one vocabulary, declared once in schemas/)")
+def schema_copies(ctx) -> pd.DataFrame:
+    root = ctx.release.root
+    return failure_rows([("", str(path.relative_to(root)), "enum", "stale copy",
+                          "differs from what schemas/vocabulary.json renders: run `realcompanion schemas --write`")
+                         for path in ctx.release.schemas.stale()])
 
 
 @release_rule("PII1", "warning", "privacy", RESOURCES,

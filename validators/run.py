@@ -104,7 +104,11 @@ def _frame_outcomes(ctx: Context, resource: str, rules: list[Rule]) -> list[Outc
     ids = ctx.row_ids(resource)
     out = []
     for rule in rules:
-        index = cases.loc[cases["check"] == rule.id, "index"].dropna().astype(int).to_numpy()
+        own = cases[cases["check"] == rule.id]
+        if own["index"].isna().any():  # pandera caught an exception, or the check named no row
+            out.append(_crashed(rule, own.loc[own["index"].isna(), "failure_case"].iloc[0]))
+            continue
+        index = own["index"].astype(int).to_numpy()
         head = rule.field.split(".")[0]
         values = [as_text(v)[:80] for v in frame[head].iloc[index]] if head in frame else ""
         found = failures(resource, ids.iloc[index], rule.field, values, rule.statement)
@@ -112,7 +116,7 @@ def _frame_outcomes(ctx: Context, resource: str, rules: list[Rule]) -> list[Outc
     return out
 
 
-def _crashed(rule: Rule, exc: Exception) -> Outcome:
+def _crashed(rule: Rule, exc) -> Outcome:
     """A rule that cannot evaluate this release is a failure to report, not a crash."""
     return Outcome(rule, pd.DataFrame(columns=FAILURE_COLUMNS), skipped=f"could not be evaluated: {exc}",
                    crashed=True)
@@ -219,6 +223,7 @@ def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Repo
     if escapes(release):
         report.outcomes = _execute(ctx, [r for r in every if r.id == "INT3"], progress)
         return report
+    ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
     parallel = sum(release.table(name).num_rows for name in RESOURCES) >= PARALLEL_MIN_ROWS
     if parallel:
         ctx.warm()

@@ -1,22 +1,43 @@
-"""The terminal report: each rule with pass/fail and counts, then the first failing rows."""
+"""The terminal report: each rule with pass/fail and counts, then the first failing rows.
+
+Every value that comes from the release (names, row ids, fields, values, messages)
+is printed with its control characters, line breaks and other unprintable
+characters escaped, so no value can draw a line of its own, such as a fake verdict.
+"""
 from __future__ import annotations
 
 import shutil
 
 
+def visible(value) -> str:
+    """`value` as text on one line: each unprintable character as its escape (`\\n`, `\\x1b`, `\\u2028`)."""
+    text = str(value)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def _mark(o) -> str:
+    if o.passed:
+        return "ok  "
+    if o.fired:
+        return "FAIL" if o.rule.severity == "error" else "warn"
+    return "SKIP"
+
+
 def render(report, max_examples: int = 5) -> str:
     width = min(shutil.get_terminal_size((100, 20)).columns, 120)
-    lines = [f"{report.package} {report.version} (format {report.format_version})", ""]
+    lines = [visible(f"{report.package} {report.version} (format {report.format_version})"), ""]
     for o in report.outcomes:
-        mark = "ok  " if o.passed else ("SKIP" if o.skipped else ("FAIL" if o.rule.severity == "error" else "warn"))
-        count = o.skipped or (f"{len(o.failures)} row(s)" if len(o.failures) else "")
+        count = visible(o.skipped) if o.skipped else (f"{len(o.failures)} row(s)" if len(o.failures) else "")
         count += f" ({o.set_aside} set aside)" if o.set_aside else ""
-        lines.append(f"{mark} {o.rule.id:<5} {o.rule.severity:<7} {o.rule.statement[: width - 40]:<{width - 40}} {count}")
+        lines.append(f"{_mark(o)} {o.rule.id:<5} {o.rule.severity:<7} {o.rule.statement[: width - 40]:<{width - 40}} {count}")
     failed = [o for o in report.outcomes if not o.failures.empty]
     for o in failed:
         lines += ["", f"{o.rule.id} ({o.rule.severity}): {o.rule.statement}"]
         for row in o.failures.head(max_examples).itertuples():
-            lines.append(f"  {row.resource} {row.row} {row.field}={row.value!s:.60} : {row.message}")
+            lines.append(f"  {visible(row.resource)} {visible(row.row)} {visible(row.field)}="
+                         f"{visible(f'{row.value!s:.60}')} : {visible(row.message)}")
         if len(o.failures) > max_examples:
             lines.append(f"  ... {len(o.failures) - max_examples} more")
     lines += ["", f"{report.errors} error(s), {report.warnings} warning(s) - "

@@ -133,7 +133,8 @@ def field_tables(release: Release) -> str:
                  "null": "yes" if nullable else "", "values": _values(release, node),
                  "description": node.get("description") or ""}
                 for dotted, node, nullable in members(release, name)]
-        parts.append(f"#### `{name}`\n\n{release.resource(name)['description']}\n\n{markdown_table(rows)}\n")
+        described = release.resource(name).get("description") or "(no description)"
+        parts.append(f"#### `{name}`\n\n{described}\n\n{markdown_table(rows)}\n")
     return "\n".join(parts)
 
 

@@ -4,7 +4,8 @@ Each subcommand lives in its own module under `realcompanion.commands` with a
 `register(subparsers)` function that adds its parser and sets `run`; this file
 only discovers them, so start-up imports nothing a command does not need.
 Exit codes: 0 done / valid, 1 checked and found wanting, 2 could not read or
-bad usage. A `ReadError` is printed as one line, never a traceback.
+bad usage. A `ReadError`, or an operating-system refusal to open or write a
+path, is printed as one line, never a traceback.
 """
 from __future__ import annotations
 
@@ -31,6 +32,12 @@ def main(argv=None) -> int:
         return int(args.run(args) or 0)
     except ReadError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a path given on the command line that cannot be opened or written
+        print(f"error: {ReadError(exc.filename or '', exc.strerror or exc)}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("error: input nested too deeply to read", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -1,32 +1,30 @@
 """JSON Lines as people write them: one object per line, every fault named by file and line."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .errors import ReadError
+from .files import decode, loads, read_bytes
 
 
-def objects(path, blank_lines_allowed: bool = False) -> list[tuple[int, dict]]:
-    """(line number, object) for every line of `path`; a blank line is skipped only when allowed."""
+def objects(path, blank_lines_allowed: bool = False, data: bytes | None = None) -> list[tuple[int, dict]]:
+    """(line number, object) for every line of `path` (or of `data`, its bytes already read).
+
+    A blank line is skipped only when allowed; each line is strict JSON (`files.loads`).
+    """
     path = Path(path)
-    if not path.is_file():
-        raise ReadError(path, "no such file")
+    text = decode(read_bytes(path) if data is None else data, path)
+    lines = text.split("\n")  # not splitlines(): U+2028 and friends may stand inside a JSON string
+    if lines[-1] == "":
+        lines.pop()
     out = []
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for number, text in enumerate(handle, 1):
-                if not text.strip():
-                    if blank_lines_allowed:
-                        continue
-                    raise ReadError(path, "empty line", line=number)
-                try:
-                    row = json.loads(text)
-                except json.JSONDecodeError as exc:
-                    raise ReadError(path, f"malformed JSON ({exc.msg} at column {exc.colno})", line=number) from None
-                if not isinstance(row, dict):
-                    raise ReadError(path, "a line must hold one JSON object", line=number)
-                out.append((number, row))
-    except UnicodeDecodeError as exc:
-        raise ReadError(path, f"not UTF-8 ({exc.reason})") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            if blank_lines_allowed:
+                continue
+            raise ReadError(path, "empty line", line=number)
+        row = loads(line, path, line=number)
+        if not isinstance(row, dict):
+            raise ReadError(path, "a line must hold one JSON object", line=number)
+        out.append((number, row))
     return out

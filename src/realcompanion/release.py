@@ -9,13 +9,16 @@ failure, reported row by row by the structural rules.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.json as pajson
 
+from .descriptor import check_block, check_table_schema
 from .errors import ReadError
+from .files import decode, read_bytes
 from .jsonlines import objects
 from .schemas import Schemas, read_json
 
@@ -53,11 +56,12 @@ class Release:
     def __init__(self, root=".", *, check: bool = True):
         self.root = Path(root)
         descriptor = self.root / "datapackage.json"
-        if not descriptor.is_file():
+        if not descriptor.exists():
             raise ReadError(descriptor, "no such file: not a release folder")
         self.descriptor = read_json(descriptor)
         if not isinstance(self.descriptor, dict) or not isinstance(self.descriptor.get("realcompanion"), dict):
             raise ReadError(descriptor, "no 'realcompanion' block (an object)", field="realcompanion")
+        check_block(self.descriptor["realcompanion"], descriptor)
         for res in self.descriptor.get("resources", []):
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "
@@ -69,6 +73,7 @@ class Release:
         self.invalid_rows: dict[str, list[dict]] = {}
         self.lines: dict[str, list[int]] = {}  # file line of each table row, where rows were set aside on reading
         self._tables: dict[str, pa.Table] = {}
+        self.sha256: dict[str, str] = {}  # resource name -> sha256 of the bytes its table was read from
         self._table_schemas: dict[str, dict] = {}
 
     def check_descriptor(self) -> None:
@@ -106,7 +111,10 @@ class Release:
     def table_schema(self, name: str) -> dict:
         if name not in self._table_schemas:
             schema = self.resource(name)["schema"]
-            self._table_schemas[name] = read_json(self.root / schema) if isinstance(schema, str) else schema
+            path = self.root / schema if isinstance(schema, str) else self.root / "datapackage.json"
+            schema = read_json(path) if isinstance(schema, str) else schema
+            check_table_schema(schema, path)
+            self._table_schemas[name] = schema
         return self._table_schemas[name]
 
     def primary_key(self, name: str) -> list[str]:
@@ -115,7 +123,12 @@ class Release:
         return [key] if isinstance(key, str) else list(key)
 
     def arrow_schema(self, name: str) -> pa.Schema:
-        return pa.schema([(f["name"], arrow_type(f, self.schemas)) for f in self.table_schema(name)["fields"]])
+        fields = self.table_schema(name)["fields"]
+        try:
+            return pa.schema([(f["name"], arrow_type(f, self.schemas)) for f in fields])
+        except (KeyError, TypeError, AttributeError, StopIteration) as exc:  # a nested schema of the wrong shape
+            raise ReadError(self.root / "schemas", f"cannot type resource '{name}' from its schemas "
+                                                   f"({type(exc).__name__}: {exc})") from None
 
     def line(self, name: str, position: int) -> int:
         """The file line (1-based) of the table row at `position`."""
@@ -134,14 +147,17 @@ class Release:
         return self.table(name).to_pandas(types_mapper=pd.ArrowDtype)
 
     def _read(self, name: str) -> pa.Table:
+        """The file's bytes, read once: hashed (rule INT1 holds what was read, not a later state of the
+        file), checked as UTF-8 (Arrow does not check it), then parsed."""
         path, schema = self.path(name), self.arrow_schema(name)
-        if not path.is_file():
-            raise ReadError(path, "no such file")
+        data = read_bytes(path)
+        self.sha256[name] = hashlib.sha256(data).hexdigest()
+        decode(data, path)
         options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
         try:
-            return pajson.read_json(path, parse_options=options)
+            return pajson.read_json(pa.BufferReader(data), parse_options=options)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
-            rows = objects(path)
+            rows = objects(path, data=data)
         from .nested import row_validator
 
         validate, good, lines = row_validator(self, name), [], []

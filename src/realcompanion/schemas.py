@@ -14,19 +14,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from .descriptor import check_vocabulary
 from .errors import ReadError
+from .files import read_json, read_text
 
 RESOURCES = ("source", "profile", "persona", "chat", "qa")
-
-
-def read_json(path: Path):
-    """A JSON file of the release; one that cannot be read makes the package unreadable."""
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ReadError(path, "no such file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError, IsADirectoryError) as exc:
-        raise ReadError(path, f"not readable JSON ({exc})") from None
 
 
 def dump_json(obj) -> str:
@@ -59,7 +51,9 @@ class Schemas:
         path = read_json(descriptor).get("realcompanion", {}).get("vocabulary")
         if not isinstance(path, str):
             raise ReadError(descriptor, "no vocabulary path (a string)", field="realcompanion.vocabulary")
-        return read_json(self.root / path)
+        vocabulary = read_json(self.root / path)
+        check_vocabulary(vocabulary, self.root / path)
+        return vocabulary
 
     def table_path(self, resource: str) -> Path:
         return self.root / "schemas" / f"{resource}.schema.json"
@@ -73,8 +67,9 @@ class Schemas:
         return {f"nested/{path.name}": read_json(path) for path in self.nested_paths()}
 
     def nested(self, relpath: str) -> dict:
-        if relpath not in self.nested_schemas:
-            raise ReadError(self.root / "schemas" / relpath, "no such file")
+        if relpath not in self.nested_schemas:  # not listed: reading it says why (missing, unreadable folder)
+            read_json(self.root / "schemas" / relpath)
+            raise ReadError(self.root / "schemas" / relpath, "not among schemas/nested/*.schema.json")
         return self.nested_schemas[relpath]
 
     def resolve(self, node: dict) -> dict:
@@ -125,7 +120,7 @@ class Schemas:
         return {p: dump_json(self._resolve(read_json(p))) for p in paths}
 
     def stale(self) -> list[Path]:
-        return [p for p, text in self.rendered().items() if p.read_text(encoding="utf-8") != text]
+        return [p for p, text in self.rendered().items() if read_text(p) != text]
 
     def render(self) -> list[Path]:
         changed = self.stale()

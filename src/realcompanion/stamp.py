@@ -23,8 +23,9 @@ def sha256_of(path: Path) -> str:
 
 
 def participant_counts(table) -> dict[str, int]:
-    """Rows per participant_id of one resource's table."""
-    return {c["values"]: c["counts"] for c in table.column("participant_id").value_counts().to_pylist()}
+    """Rows per participant_id of one resource's table (rows without one are counted by no participant)."""
+    counts = table.column("participant_id").value_counts().to_pylist()
+    return {c["values"]: c["counts"] for c in counts if c["values"] is not None}
 
 
 def declared(release: Release) -> dict:

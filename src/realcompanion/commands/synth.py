@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..argtypes import positive, whole
+
 
 def register(sub):
     p = sub.add_parser("synth", help="write a deterministic synthetic release to OUT")
     p.add_argument("out", type=Path)
-    p.add_argument("--participants", type=int, default=4, help="specimen participants (default 4)")
-    p.add_argument("--scale", type=float, default=1.0,
+    p.add_argument("--participants", type=whole(1), default=4, help="specimen participants (default 4)")
+    p.add_argument("--scale", type=positive, default=1.0,
                    help="specimen: multiply each participant's counts; with --paper-scale: copies of the ten participants")
     p.add_argument("--paper-scale", action="store_true", help="the real release's counts (paper Tables 2, 11)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=whole(0), default=0)
     p.add_argument("--template", type=Path, default=None,
                    help="release whose descriptor, parameters and schemas to use (default: this repository)")
     p.set_defaults(run=run)
@@ -20,10 +22,12 @@ def register(sub):
 def run(args) -> int:
     from tqdm import tqdm
 
+    from ..files import output_folder
     from ..paths import REPO_ROOT
     from ..synth import synthesize
     from ..synth.plan import paper_plan, specimen_plan
 
+    output_folder(args.out)
     plans = paper_plan(int(args.scale)) if args.paper_scale else specimen_plan(args.participants, args.scale)
     with tqdm(total=len(plans), unit="participant", disable=None) as bar:
         synthesize(args.out, plans, args.seed, args.template or REPO_ROOT, progress=lambda _: bar.update())

@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from ..argtypes import whole
+
 
 def register(sub):
     p = sub.add_parser("validate", help="check a release against every rule; exit 0 valid, 1 invalid, 2 unreadable")
@@ -15,13 +17,14 @@ def register(sub):
     p.add_argument("--json", metavar="OUT", help="write the JSON report to OUT ('-' for stdout)")
     p.add_argument("--html", metavar="DIR", type=Path, help="render the results as Data Docs HTML into DIR")
     p.add_argument("--rules", metavar="IDS", help="comma-separated rule ids or families (structure always runs)")
-    p.add_argument("--max-examples", type=int, default=5, help="failing rows shown per rule (default 5)")
+    p.add_argument("--max-examples", type=whole(0), default=5, help="failing rows shown per rule (default 5)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     from tqdm import tqdm
 
+    from ..files import output_file, output_folder
     from ..validators.run import planned, validate
     from ..validators.terminal import render
 
@@ -30,6 +33,10 @@ def run(args) -> int:
     except KeyError as exc:
         print(f"error: unknown rule or family: {exc.args[0]}", file=sys.stderr)
         return 2
+    if args.json not in (None, "-"):
+        output_file(args.json)
+    if args.html:
+        output_folder(args.html)
     with tqdm(total=total, unit="rule", disable=None, leave=False, file=sys.stderr) as bar:
         report = validate(args.path, args.rules, progress=bar.update)
     if args.json == "-":

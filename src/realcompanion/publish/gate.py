@@ -3,7 +3,8 @@
 Cheap checks run first so a mislabelled release is refused before the full
 validator runs: every document present, every document stating the version
 being published, the card and datasheet current, croissant.json (when shipped)
-current, then `validate` with zero errors. The release is opened once, after
+current, then `validate` with zero errors and every personal-data finding
+acknowledged (`privacy`). The release is opened once, after
 the documents are found, and every check reads that one `Release`.
 """
 from __future__ import annotations
@@ -56,9 +57,12 @@ def croissant_stale(release: Release, version: str) -> str | None:
 
 def invalid(release: Release, version: str) -> str | None:
     from ..validators.run import validate
+    from .privacy import unacknowledged
 
-    errors = validate(release.root).errors
-    return f"`realcompanion validate` reports {errors} error(s)" if errors else None
+    report = validate(release.root)
+    if report.errors:
+        return f"`realcompanion validate` reports {report.errors} error(s)"
+    return unacknowledged(report, release.root)
 
 
 CHECKS = (versions_disagree, card_stale, datasheet_stale, croissant_stale, invalid)

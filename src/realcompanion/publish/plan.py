@@ -1,7 +1,7 @@
 """Exactly which files a release is, with their sizes and hashes, and the tag it ships under.
 
 The list is declared once here (and described in docs/publishing.md): the
-documents, croissant.json when it has been written, everything under schemas/
+documents, croissant.json and pii-acknowledged.json when present, everything under schemas/
 and the data files the resources declare. Nothing else in the folder (code,
 tests, virtual environments, git metadata) is ever part of a release.
 """
@@ -16,9 +16,10 @@ from ..release import ReadError, Release
 from ..stamp import sha256_of
 from . import croissant
 from .documents import CHANGELOG, CITATION
+from .privacy import ACKNOWLEDGED
 
 DOCUMENTS = ("datapackage.json", CARD, DATASHEET, CITATION, CHANGELOG)
-OPTIONAL_DOCUMENTS = (croissant.FILE,)
+OPTIONAL_DOCUMENTS = (croissant.FILE, ACKNOWLEDGED)
 SCHEMA_FOLDER = "schemas"
 KEPT_ON_HUB = (".gitattributes",)  # the Hub's own file, never deleted by a release commit
 
@@ -74,5 +75,7 @@ def plan(root, repo_id: str, version: str) -> Plan:
         full = release.root / path
         if not full.is_file():
             raise ReadError(full, "no such file (a release file)")
+        if not full.resolve().is_relative_to(release.root.resolve()):
+            raise ReadError(full, f"links to {full.resolve()}, outside the release folder")
         files.append(PlannedFile(path, full.stat().st_size, sha256_of(full)))
     return Plan(release.root, repo_id, version, tuple(files))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..argtypes import positive, whole
 from .settings import BOOTSTRAP_RESAMPLES, TRACKS
 
 JUDGE_TIMEOUT = 60.0  # seconds per request to the judge's endpoint
@@ -17,7 +18,7 @@ def add_track(p) -> None:
 
 
 def add_seed(p) -> None:
-    p.add_argument("--seed", type=int, default=0, help="seed of every random draw (default 0)")
+    p.add_argument("--seed", type=whole(0), default=0, help="seed of every random draw (default 0)")
 
 
 def add_reading(p) -> None:
@@ -39,7 +40,7 @@ def add_bm25_fallback(p) -> None:
 
 
 def add_resamples(p) -> None:
-    p.add_argument("--resamples", type=int, default=BOOTSTRAP_RESAMPLES,
+    p.add_argument("--resamples", type=whole(1), default=BOOTSTRAP_RESAMPLES,
                    help=f"participant bootstrap resamples (default {BOOTSTRAP_RESAMPLES})")
 
 
@@ -64,7 +65,7 @@ def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
                    help="environment variable holding the API key (default OPENAI_API_KEY; unset: none sent)"
                    if required else None)
     if timeout:
-        p.add_argument("--timeout", type=float, default=JUDGE_TIMEOUT,
+        p.add_argument("--timeout", type=positive, default=JUDGE_TIMEOUT,
                        help=f"seconds per request (default {JUDGE_TIMEOUT:g})")
     else:
         p.set_defaults(timeout=JUDGE_TIMEOUT)

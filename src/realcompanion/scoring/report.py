@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .. import __version__
+from ..files import output_file
 from ..release import ReadError
 from ..schemas import dump_json
 from . import settings
@@ -36,7 +37,7 @@ def output_path(release, path) -> Path:
     protected = [root / "data", root / "schemas"]
     if target == root / "datapackage.json" or any(target.is_relative_to(p) for p in protected):
         raise ReadError(path, "refusing to write into the release being scored (its data/, schemas/ or descriptor)")
-    return Path(path)
+    return output_file(path)
 
 
 def checked_outputs(release, args) -> Path | None:

@@ -23,6 +23,9 @@ CONDITIONS = {
     "C4": {"heading": "recent conversation", "kind": "preceding", "size": 10},
     "C3m": {"heading": "earlier messages from this chat", "kind": "bm25_chronological", "size": 10},
 }
+# The conditions a track's replies and verdicts may name: the chat track's are Table 28's (a
+# misspelt one would be scored as a condition of its own); the question track names its own.
+TRACK_CONDITIONS = {"chat": tuple(CONDITIONS), "qa": None}
 
 # Table 34 / Figure 4: message windows and token budgets (decimal thousands), cl100k_base tokens.
 MESSAGE_WINDOWS = (10, 25, 50, 100, 250)

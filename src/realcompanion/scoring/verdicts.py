@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..release import ReadError
 from ..stamp import sha256_of
 from .jsonl import field, known_item, rows
+from .settings import TRACK_CONDITIONS
 
 FIELDS = {
     "chat": {"content_match": ((int,), (0, 1, 2)), "used_memory": ((bool,), None)},
@@ -45,7 +46,7 @@ def read_verdicts(path, track) -> Verdicts:
     vocabulary = track.vocabulary
     for line, row in lines:
         item_id = known_item(row, track, path, line).item_id
-        condition = field(row, "condition", (str,), path, line)
+        condition = field(row, "condition", (str,), path, line, choices=TRACK_CONDITIONS[track.name])
         if (item_id, condition) in seen:
             raise ReadError(path, f"'{item_id}' under '{condition}' is already judged at line "
                                   f"{seen[item_id, condition]}", line=line, field="condition")

@@ -1,0 +1,121 @@
+"""Reading the files a command is given: regular files only, never blocking, strict JSON, one line per fault.
+
+A FIFO, socket or device in place of a file would block or stream forever, so a
+file is opened without blocking and its type is checked on the open handle before
+a byte is read. JSON is read strictly (RFC 8259 with I-JSON's unique keys): a
+repeated key, `NaN` or `Infinity`, or nesting deeper than Python can parse is a
+`ReadError` naming the file, the line and, where there is one, the field.
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+from .errors import ReadError
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def kind_of(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def read_bytes(path, limit: int = -1) -> bytes:
+    """The bytes of the regular file at `path` (its first `limit` bytes when given)."""
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise ReadError(path, "no such file") from None
+    except OSError as exc:
+        raise ReadError(path, f"cannot open ({exc.strerror or exc})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise ReadError(path, f"is {kind_of(mode)}, not a regular file")
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            return handle.read(limit)
+        except OSError as exc:
+            raise ReadError(path, f"cannot read ({exc.strerror or exc})") from None
+
+
+def decode(data: bytes, path) -> str:
+    """`data` as UTF-8 text; invalid bytes are an encoding error naming the line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ReadError(path, f"not UTF-8: {exc.reason} (byte {data[exc.start:exc.start + 1]!r})", line=line,
+                        field="encoding") from None
+
+
+def read_text(path) -> str:
+    return decode(read_bytes(path), path)
+
+
+class _Refused(ValueError):
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+def _unique_keys(pairs):
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _Refused(f"duplicate key '{key}' in one object", field=key)
+        obj[key] = value
+    return obj
+
+
+def _no_constant(name):
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _Refused(f"{text[:20]} overflows a 64-bit float")
+    return value
+
+
+def loads(text: str, path, line: int | None = None):
+    """Strict JSON: unique keys, finite numbers, nesting Python can hold."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant, parse_float=_finite)
+    except _Refused as exc:
+        raise ReadError(path, str(exc), line=line, field=exc.field) from None
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} " if line is None else ""
+        raise ReadError(path, f"malformed JSON ({exc.msg} at {where}column {exc.colno})", line=line) from None
+    except RecursionError:
+        raise ReadError(path, "JSON nested too deeply to read", line=line) from None
+
+
+def read_json(path):
+    """A JSON file, strictly read; one that cannot be read makes the command's input unreadable."""
+    return loads(read_text(path), path)
+
+
+def output_file(path) -> Path:
+    """`path` if a file can be written there (its folder exists; it is not a folder), checked before any work."""
+    path = Path(path)
+    if path.is_dir():
+        raise ReadError(path, "is a directory: give a file path to write")
+    if not path.parent.is_dir():
+        raise ReadError(path, f"cannot write: folder {path.parent} does not exist")
+    if path.exists() and not path.is_file():
+        raise ReadError(path, f"cannot write: is {kind_of(path.stat().st_mode)}")
+    return path
+
+
+def output_folder(path) -> Path:
+    """`path` if a folder can be written there: an existing folder, or a new one (parents made as needed)."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ReadError(path, "exists and is not a directory: give a folder to write into")
+    return path

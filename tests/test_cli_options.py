@@ -1,0 +1,90 @@
+"""Every command answers --help, and every bad option is refused with exit 2 before any work is done."""
+from __future__ import annotations
+
+import argparse
+import re
+
+import pytest
+
+from realcompanion.cli import main, parser
+
+
+def commands() -> list[str]:
+    sub = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return sorted(sub.choices)
+
+
+@pytest.mark.parametrize("command", commands())
+def test_help(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: realcompanion {command}")
+
+
+def test_every_command_is_covered():
+    assert set(commands()) == {c for c, *_ in USAGE} | {a[0] for a, _ in PATHS} | {"cite", "croissant", "rules"}
+
+
+# argparse refuses these: usage, then one `error:` line naming the option
+USAGE = [
+    ("baselines", "--track", "chat", "--resamples", "0"),
+    ("baselines", "--track", "chat", "--resamples", "-5"),
+    ("baselines", "--track", "chat", "--seed", "-1"),
+    ("score", "--track", "chat", "--run", "r.jsonl", "--resamples", "x"),
+    ("score-reconstruction", "--pred", "p", "--match", "loose"),
+    ("windows", "--plot"),
+    ("contexts", "--condition", "C9", "--out", "x.jsonl"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", "u", "--model", "m", "--out", "o", "--timeout", "0"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", "u", "--model", "m", "--out", "o", "--timeout", "nan"),
+    ("validate", "--max-examples", "-1"),
+    ("synth", "out", "--participants", "0"),
+    ("synth", "out", "--scale", "0"),
+    ("synth", "out", "--scale", "inf"),
+    ("publish", "--repo-id", "org/rc", "--version", "v1"),
+    ("publish", "--repo-id", "no-slash", "--version", "1.0.0"),
+    ("stamp", "--forse"),
+    ("diff", "only-one"),
+    ("card", "--check", "--write"),
+    ("datasheet", "--wirte"),
+    ("schemas", "--check", "--write"),
+]
+
+
+@pytest.mark.parametrize("argv", USAGE, ids=[" ".join(a) for a in USAGE])
+def test_bad_option_is_a_usage_error(argv, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(list(argv))
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert re.match(rf"realcompanion( {argv[0]})?: error: ", err[-1]), err
+
+
+# paths to write that cannot be written: one `error:` line naming the path, exit 2, before any work
+PATHS = [
+    (("validate", "{repo}", "--json", "{tmp}/missing/report.json"), "does not exist"),
+    (("validate", "{repo}", "--json", "{tmp}"), "is a directory"),
+    (("validate", "{repo}", "--html", "{tmp}/file.txt"), "is not a directory"),
+    (("baselines", "{repo}", "--track", "qa", "--json", "{tmp}"), "is a directory"),
+    (("baselines", "{repo}", "--track", "qa", "--plot", "{tmp}/missing/p.png"), "does not exist"),
+    (("windows", "{repo}", "--plot", "{tmp}/missing/p.png"), "does not exist"),
+    (("score", "{repo}", "--track", "qa", "--run", "{tmp}/file.txt", "--json", "{tmp}/missing/r.json"), "does not exist"),
+    (("score-reconstruction", "{repo}", "--pred", "{tmp}", "--plot", "{tmp}"), "is a directory"),
+    (("contexts", "{repo}", "--condition", "C1", "--out", "{tmp}"), "is a directory"),
+    (("judge", "{repo}", "--track", "chat", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
+      "--model", "m", "--out", "{tmp}/missing/v.jsonl"), "does not exist"),
+    (("stamp", "{tmp}/file.txt"), "not a release folder"),
+    (("diff", "{repo}", "{tmp}/missing"), "not a release folder"),
+    (("synth", "{tmp}/file.txt"), "exists and is not a directory"),
+]
+
+
+@pytest.mark.parametrize("argv,needle", PATHS, ids=[" ".join(a[:1] + a[2:]) for a, _ in PATHS])
+def test_bad_path_is_one_line(argv, needle, repo, tmp_path, capsys):
+    (tmp_path / "file.txt").write_text("x\n", encoding="utf-8")
+    args = [a.format(repo=repo, tmp=tmp_path) for a in argv]
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
+    assert "Traceback" not in err

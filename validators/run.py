@@ -206,7 +206,13 @@ def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Repo
         ctx.warm()
         judged.result()  # no other thread may be running when the workers fork
     structure_ids = set(STRUCTURE_RULES)
-    outcomes = _execute(ctx, planned(rules), progress, parallel)
+    # a rule reading records set aside on reading is reported as skipped below: it need not run at all
+    unread, plan = set(release.invalid_rows), planned(rules)
+    later = [r for r in plan if r.id not in structure_ids and set(r.reads) & unread]
+    outcomes = _execute(ctx, [r for r in plan if r not in later], progress, parallel)
+    outcomes += [Outcome(r, pd.DataFrame(columns=FAILURE_COLUMNS)) for r in later]
+    if progress and later:
+        progress(len(later))
     blocked = {res for o in outcomes if o.rule.id in structure_ids for res in o.failures["resource"].unique()}
     blocked |= set(release.invalid_rows)
     chosen_ids = {r.id for r in chosen}

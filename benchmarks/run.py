@@ -1,11 +1,15 @@
-"""Benchmark `realcompanion validate` against `frictionless validate` on paper-size releases.
+"""Benchmark `realcompanion validate` against its floor and `frictionless validate` on paper-size releases.
 
 For each scale K (copies of the paper's ten participants: 1x = 27,218 messages)
 it generates a release, then times whole processes, start-up included, as a
-user would run them: `realcompanion validate`, `frictionless validate
+user would run them: `realcompanion validate`, the floor (`benchmarks/floor.py`:
+read, hash and Table Schema constraints only), `frictionless validate
 datapackage.json` on the same files, and the scoring baselines when that
-command exists. Each figure is the min and median of repeated runs; peak RSS
-comes from the kernel's accounting of each child process (wait4).
+command exists. Validate and the floor run as pairs, one right after the other,
+so that a drift in the machine's speed touches both; each figure is the min and
+median over the repeats. Peak RSS comes from the kernel's accounting of each
+child process (wait4): the largest resident set of the process and the workers it
+waited for, not their sum.
 
     python benchmarks/run.py                      # 1x and 10x, 3 repeats
     python benchmarks/run.py --scales 1,10,100 --repeats 3 --frictionless-repeats 1
@@ -27,6 +31,7 @@ import time
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
+FLOOR = Path(__file__).with_name("floor.py")
 
 
 def measure(command: list[str]) -> tuple[float, float, int]:
@@ -38,10 +43,19 @@ def measure(command: list[str]) -> tuple[float, float, int]:
 
 
 def repeated(command: list[str], repeats: int) -> dict:
-    runs = [measure(command) for _ in range(repeats)]
+    return summary([measure(command) for _ in range(repeats)])
+
+
+def paired(first: list[str], second: list[str], repeats: int) -> tuple[dict, dict]:
+    """Two commands timed alternately, so that both see the same machine."""
+    runs = [(measure(first), measure(second)) for _ in range(repeats)]
+    return tuple(summary([run[i] for run in runs]) for i in (0, 1))
+
+
+def summary(runs: list[tuple[float, float, int]]) -> dict:
     walls = [r[0] for r in runs]
     return {"min_s": min(walls), "median_s": statistics.median(walls), "peak_rss_mb": max(r[1] for r in runs),
-            "exit": runs[-1][2], "runs": repeats}
+            "exit": runs[-1][2], "runs": len(runs)}
 
 
 def rows_of(release: Path) -> int:
@@ -52,8 +66,12 @@ def bench_scale(scale: int, workdir: Path, repeats: int, frictionless_repeats: i
     release = workdir / f"paper-x{scale}"
     cli = str(BIN / "realcompanion")
     generation = measure([cli, "synth", str(release), "--paper-scale", "--scale", str(scale)])
-    out = {"scale": scale, "rows": rows_of(release), "generate_s": generation[0]}
-    out["validate"] = repeated([cli, "validate", str(release)], repeats)
+    out = {"scale": scale, "rows": rows_of(release), "generate_s": generation[0],
+           "data_mb": sum(p.stat().st_size for p in (release / "data").iterdir()) / 2**20,
+           "load_average": os.getloadavg()}
+    out["validate"], out["floor"] = paired([cli, "validate", str(release)],
+                                           [sys.executable, str(FLOOR), str(release)], repeats)
+    out["validate_over_floor"] = out["validate"]["median_s"] / out["floor"]["median_s"]
     out["frictionless"] = repeated([str(BIN / "frictionless"), "validate", str(release / "datapackage.json")],
                                    frictionless_repeats)
     out["rows_per_s"] = out["rows"] / out["validate"]["median_s"]
@@ -87,9 +105,12 @@ def main(argv=None) -> int:
             r = results[-1]
             print(f"x{scale:<4} rows {r['rows']:>9,}  generate {r['generate_s']:7.1f}s  "
                   f"validate min {r['validate']['min_s']:6.2f}s median {r['validate']['median_s']:6.2f}s "
-                  f"peak {r['validate']['peak_rss_mb']:7.0f} MB  {r['rows_per_s']:>10,.0f} rows/s  "
+                  f"peak {r['validate']['peak_rss_mb']:7.0f} MB ({r['data_mb']:,.0f} MB of data)  "
+                  f"{r['rows_per_s']:>10,.0f} rows/s  floor median {r['floor']['median_s']:6.2f}s "
+                  f"(validate/floor {r['validate_over_floor']:4.2f})  "
                   f"frictionless {r['frictionless']['median_s']:7.1f}s  speed-up {r['speedup_vs_frictionless']:5.1f}x"
                   + (f"  baselines {r['baselines_s']:.1f}s" if "baselines_s" in r else ""), flush=True)
+            print(f"      load average before: {' '.join(f'{x:.2f}' for x in r['load_average'])}", flush=True)
             if r["validate"]["exit"] != 0:
                 print(f"x{scale}: validate exited {r['validate']['exit']}, so these are not figures of a full run",
                       file=sys.stderr)

@@ -22,10 +22,10 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from realcompanion.release import Release
+from realcompanion.schemas import RFC3339
 from realcompanion.stamp import sha256_of
 
-_FORMATS = {"datetime": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$",
-            "date": r"^\d{4}-\d{2}-\d{2}$"}
+_FORMATS = {"datetime": RFC3339, "date": r"^\d{4}-\d{2}-\d{2}$"}
 
 
 def field_failures(column: pa.ChunkedArray, field: dict) -> int:

@@ -138,7 +138,7 @@ class Context:
             instant = pc.cast(self.table("source").column("timestamp"), pa.timestamp("us", tz="UTC"))
             frame["instant"] = pc.cast(instant, pa.timestamp("us")).to_numpy()  # naive UTC: numpy-native, fast
         except pa.ArrowInvalid:  # a timestamp FLD2 rejects has no instant; every other message keeps its own
-            from .structure import RFC3339
+            from realcompanion.schemas import RFC3339
 
             stamps = frame["timestamp"].astype(object).where(frame["timestamp"].str.match(RFC3339).fillna(False))
             instant = pd.to_datetime(stamps, utc=True, errors="coerce", format="ISO8601")

@@ -10,13 +10,11 @@ import pandas as pd
 
 from realcompanion.formats import FORMATS
 from realcompanion.nested import column_validators
-from realcompanion.schemas import RESOURCES
+from realcompanion.schemas import RESOURCES, RFC3339
 
 from .catalogue import as_text, combined, failure_rows, failures, frame_rule, release_rule
 
 STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3", "FLD2")
-# RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the rule carries it
-RFC3339 = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"
 
 
 @release_rule("SCH1", "error", "structure", RESOURCES,

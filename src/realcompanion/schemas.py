@@ -19,6 +19,8 @@ from .errors import ReadError
 from .files import read_json, read_text
 
 RESOURCES = ("source", "profile", "persona", "chat", "qa")
+# RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the format carries it
+RFC3339 = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"
 
 
 def dump_json(obj) -> str:

@@ -1,6 +1,7 @@
 """`realcompanion.load` / `frames`: every config loads offline, typed, from a local clone; Hub ids pass through."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -82,3 +83,33 @@ def test_import_stays_light_until_load_is_used():
             "print(sorted(heavy)); from realcompanion.loader import load; print(realcompanion.load is load)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[:2] == ["[]", "True"]
+
+
+def _raw_rows(release: Release, config: str) -> list[dict]:
+    with open(release.path(config), encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def _as_in_file(loaded: dict, raw: dict) -> dict:
+    """The loaded row restricted to what the file states: `datasets` fills struct members the row omits with None."""
+    if not isinstance(raw, dict) or not isinstance(loaded, dict):
+        return loaded
+    return {key: _as_in_file(loaded.get(key), value) for key, value in raw.items()}
+
+
+@pytest.mark.parametrize("how", ["plain", "streaming", "realcompanion.load"])
+@pytest.mark.parametrize("config", RESOURCES)
+def test_every_loaded_row_equals_the_file_field_for_field(repo, offline, config, how):
+    """Timestamps keep their offset and dates stay dates: `datasets` must not reinterpret a string."""
+    release = Release(repo)
+    kwargs = {"split": "test", "cache_dir": str(offline)}
+    if how == "realcompanion.load":
+        loaded = realcompanion.load(repo, config, cache_dir=str(offline))
+    else:
+        loaded = datasets.load_dataset(str(repo), config, streaming=how == "streaming", **kwargs)
+    raw = _raw_rows(release, config)
+    rows = list(loaded)
+    assert len(rows) == len(raw)
+    for number, (row, expected) in enumerate(zip(rows, raw), 1):
+        assert set(row) == {f["name"] for f in release.table_schema(config)["fields"]}, f"line {number}"
+        assert _as_in_file(row, expected) == expected, f"{config} line {number}"

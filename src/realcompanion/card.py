@@ -27,6 +27,7 @@ GENERATED_KEYS = ("pretty_name", "license", "tags", "size_categories", "configs"
 # Hugging Face `size_categories` labels; label i covers totals below 10**(3 + i).
 SIZE_LABELS = ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B",
                "1B<n<10B", "10B<n<100B", "100B<n<1T")
+VERBATIM_TYPES = ("datetime", "date")  # Table Schema types Arrow would reinterpret; see `features`
 _FORMATS = {"datetime": "RFC 3339 date-time with UTC offset", "date": "date, YYYY-MM-DD"}
 _VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 
@@ -51,10 +52,21 @@ def status(release: Release) -> str:
 # -- the YAML header ----------------------------------------------------------
 
 def features(release: Release, name: str):
-    """`datasets.Features` of one resource, from the Arrow schema the package itself reads with."""
+    """`datasets.Features` of one resource, from the Arrow schema the package itself reads with.
+
+    Date and datetime fields are declared `Json`: the `datasets` JSON reader lets Arrow infer types
+    before it applies the features, and Arrow reads an RFC 3339 string as a timestamp (dropping its
+    offset) and a date as a midnight timestamp, which a cast back to string cannot undo. A `Json`
+    field is read as the JSON text of the value and decoded on access, so every row (plain,
+    streamed or through `realcompanion.load`) holds the file's own string.
+    """
     import datasets
 
-    return datasets.Features.from_arrow_schema(release.arrow_schema(name))
+    feats = datasets.Features.from_arrow_schema(release.arrow_schema(name))
+    for field in release.table_schema(name)["fields"]:
+        if field.get("type") in VERBATIM_TYPES:
+            feats[field["name"]] = datasets.Json()
+    return feats
 
 
 def size_category(total: int) -> str:
@@ -110,7 +122,7 @@ def _type_label(feature) -> str:
         return "struct"
     if hasattr(feature, "feature"):
         return f"list<{_type_label(feature.feature)}>"
-    return feature.dtype
+    return getattr(feature, "dtype", "string (json)")
 
 
 def _values(release: Release, node: dict) -> str:

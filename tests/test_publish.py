@@ -126,7 +126,7 @@ def test_croissant_check(publishable):
     path.write_text(path.read_text(encoding="utf-8").replace('"version": "0.1.0"', '"version": "0.0.1"'),
                     encoding="utf-8")
     assert gate.croissant_stale(Release(publishable), VERSION) == \
-        "croissant.json out of date: run `realcompanion croissant`"
+        "croissant.json out of date: run `realcompanion refresh`"
 
 
 def test_croissant_check_reports_a_rejected_description_as_a_read_error(publishable):

@@ -45,9 +45,7 @@ class Context:
         A view this release cannot yield is left uncomputed: each rule that needs it then
         fails on its own and is reported as not evaluable.
         """
-        from realcompanion.schemas import RESOURCES
-
-        for name in RESOURCES:
+        for name in self.release.resources:
             self.frame(name)
         for view in ("messages", "_citing_fields", "claim_evidence", "cited_claims", "recorded_context", "probe_turns"):
             try:
@@ -85,9 +83,13 @@ class Context:
         return tuple(self.series("chat", f"memory_bearing.{r}") for r in ("recorded", "strict", "strict2"))
 
     def row_ids(self, name: str) -> pd.Series:
-        """How the report names each row: its primary key, fields joined by ':' (persona: `U01:occupation`)."""
+        """How the report names each row: its primary key, fields joined by ':' (persona: `U01:occupation`);
+        a resource without a primary key, by line."""
         if name not in self._row_ids:
             frame = self.frame(name)
+            if not self.release.primary_key(name):
+                self._row_ids[name] = pd.Series([f"line {n}" for n in range(1, len(frame) + 1)], dtype=object)
+                return self._row_ids[name]
             first, *rest = self.release.primary_key(name)
             ids = frame[first].astype(str)
             for key in rest:

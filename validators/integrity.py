@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from realcompanion.refresh import STALE
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import sha256_of
 
@@ -23,19 +24,19 @@ PII_FIELDS = {"source": ["text"], "profile": ["text"], "persona": ["value"], "ch
 def hashes(ctx) -> pd.DataFrame:
     declared = ctx.params.get("sha256", {})
     rows = []
-    for name in RESOURCES:
+    for name in ctx.release.resources:
         path = ctx.release.resource(name)["path"]
         actual = sha256_of(ctx.release.path(name))
         if declared.get(path) != actual:
-            rows.append(("", path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]}"))
+            rows.append(("", path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]} ({STALE})"))
     return failure_rows(rows)
 
 
 @release_rule("INT2", "error", "integrity", RESOURCES, "every resource's row count matches realcompanion.rows")
 def row_counts(ctx) -> pd.DataFrame:
     declared = ctx.params.get("rows", {})
-    return failure_rows([(name, name, "rows", ctx.table(name).num_rows, f"declared {declared.get(name)}")
-                  for name in RESOURCES if declared.get(name) != ctx.table(name).num_rows])
+    return failure_rows([(name, name, "rows", ctx.table(name).num_rows, f"declared {declared.get(name)} ({STALE})")
+                  for name in ctx.release.resources if declared.get(name) != ctx.table(name).num_rows])
 
 
 def escapes(release) -> list[tuple[str, str]]:

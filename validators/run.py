@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from realcompanion.release import Release
-from realcompanion.schemas import RESOURCES
 
 from .catalogue import FAILURE_COLUMNS, Rule, select
 from .context import Context
+from .declared import declared_rules
 from .integrity import escapes
 from .structure import STRUCTURE_RULES
 
@@ -161,9 +161,10 @@ def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False) 
     return out
 
 
-def planned(rules: str | None) -> list[Rule]:
-    """The rules a run evaluates: the chosen ones, and the structure rules always (they decide what is skipped)."""
-    return [r for r in select(None) if r.id in STRUCTURE_RULES] + [r for r in select(rules)
+def planned(rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
+    """The rules a run evaluates: the chosen ones (among the catalogue and the release's declared rules), and the
+    structure rules always (they decide what is skipped)."""
+    return [r for r in select(None) if r.id in STRUCTURE_RULES] + [r for r in select(rules, declared)
                                                                   if r.id not in STRUCTURE_RULES]
 
 
@@ -192,16 +193,17 @@ def validate(path=".", rules: str | None = None, progress=None) -> Report:
 def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Report:
     release = ctx.release
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
-    chosen, every = select(rules), select(None)
+    declared = declared_rules(release)
+    chosen, every = select(rules, declared), select(None, declared)
     if escapes(release):
         report.outcomes = _execute(ctx, [r for r in every if r.id == "INT3"], progress)
         return report
-    parallel = sum(release.table(name).num_rows for name in RESOURCES) >= PARALLEL_MIN_ROWS
+    parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
     if parallel:
         ctx.warm()
         judged.result()  # no other thread may be running when the workers fork
     structure_ids = set(STRUCTURE_RULES)
-    outcomes = _execute(ctx, planned(rules), progress, parallel)
+    outcomes = _execute(ctx, planned(rules, declared), progress, parallel)
     blocked = {res for o in outcomes if o.rule.id in structure_ids for res in o.failures["resource"].unique()}
     blocked |= set(release.invalid_rows)
     chosen_ids = {r.id for r in chosen}

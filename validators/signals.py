@@ -30,11 +30,6 @@ def referent(ctx) -> pd.DataFrame:
                     "referent not found in the probe or cited turns")
 
 
-@frame_rule("SIG1", "error", "signals", "chat", "cold_open", "cold_open is true exactly when stratum is abstention")
-def cold_open_is_abstention(ctx, frame):
-    return frame["cold_open"] == (frame["stratum"] == "abstention")
-
-
 @frame_rule("SIG2", "error", "signals", "chat", "scoreable",
             "a scoreable row is neither withdrawn nor a cold open")
 def scoreable_rows(ctx, frame):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from realcompanion.nested import column_validators
+from realcompanion.refresh import STALE
 from realcompanion.schemas import RESOURCES
 
 from .catalogue import combined, failures, frame_rule, release_rule
@@ -49,7 +50,7 @@ def table_constraints(ctx) -> pd.DataFrame:
     from pandera.errors import SchemaErrors
 
     parts = []
-    for name in RESOURCES:
+    for name in ctx.release.resources:
         frame = ctx.frame(name)
         try:
             table_model(ctx.release, name).validate(frame, lazy=True)
@@ -60,6 +61,8 @@ def table_constraints(ctx) -> pd.DataFrame:
             rows = [ids.iloc[int(i)] if pd.notna(i) else "(table)" for i in index]
             parts.append(failures(name, rows, cases["column"].fillna("").astype(str),
                                   cases["failure_case"].astype(str), "violates " + cases["check"].astype(str)))
+    if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
+        parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
     return combined(parts)
 
 
@@ -67,7 +70,7 @@ def table_constraints(ctx) -> pd.DataFrame:
               "every nested field (lists, required_context, memory_bearing, trace) matches its JSON Schema")
 def nested_fields(ctx) -> pd.DataFrame:
     parts = []
-    for name in RESOURCES:
+    for name in ctx.release.resources:
         ids = ctx.row_ids(name)
         for field, validator in column_validators(ctx.release, name).items():
             for error in validator.iter_errors(ctx.table(name).column(field).to_pylist()):

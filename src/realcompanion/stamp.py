@@ -33,7 +33,8 @@ def declared(release: Release) -> dict:
         table = release.table(name)
         with open(release.path(name), "rb") as handle:
             rows[name] = sum(1 for _ in handle)
-        for pid, count in sorted(participant_counts(table).items()):
+        counts = participant_counts(table) if "participant_id" in table.column_names else {}
+        for pid, count in sorted(counts.items()):
             per_participant.setdefault(pid, {})[name] = count
         hashes[release.resource(name)["path"]] = sha256_of(release.path(name))
     return {"rows": rows, "participants": per_participant, "sha256": hashes}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..refresh import COMMAND
 from ..release import Release
 from .plan import DOCUMENTS
 
@@ -34,14 +35,14 @@ def card_stale(release: Release, version: str) -> str | None:
     from .. import card
 
     parts = card.check(release)
-    return f"card out of date ({'; '.join(parts)}): run `realcompanion card --write`" if parts else None
+    return f"card out of date ({'; '.join(parts)}): run `{COMMAND}`" if parts else None
 
 
 def datasheet_stale(release: Release, version: str) -> str | None:
     from .. import datasheet
 
     blocks = datasheet.check(release)
-    return f"DATASHEET.md out of date ({', '.join(blocks)}): run `realcompanion datasheet --write`" if blocks else None
+    return f"DATASHEET.md out of date ({', '.join(blocks)}): run `{COMMAND}`" if blocks else None
 
 
 def croissant_stale(release: Release, version: str) -> str | None:
@@ -51,7 +52,7 @@ def croissant_stale(release: Release, version: str) -> str | None:
     if not path.is_file():
         return None
     current = json.loads(path.read_text(encoding="utf-8")) == build(release)
-    return None if current else f"{FILE} out of date: run `realcompanion croissant`"
+    return None if current else f"{FILE} out of date: run `{COMMAND}`"
 
 
 def invalid(release: Release, version: str) -> str | None:

@@ -343,3 +343,11 @@ def test_publish_command_end_to_end(publishable, hub, tmp_path):
     assert set(_commit(hub)[1]) == plan(publishable, "org/rc", VERSION).paths
     assert hub.calls_to(r"^POST /api/datasets/org/rc/tag/")[0]["body"]["tag"] == "v0.1.0"
     assert not (tmp_path / "hf" / "token").exists()
+
+
+def test_refuses_a_file_under_schemas_that_no_resource_reads(publishable, capsys):
+    (publishable / "schemas" / "helper.py").write_text("import os\n", encoding="utf-8")
+    assert main(["publish", str(publishable), "--repo-id", "org/rc", "--version", VERSION, "--dry-run"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == "refused: file(s) under schemas/ that no resource reads would ship unvalidated: schemas/helper.py"
+    assert "schemas/helper.py" not in plan(publishable, "org/rc", VERSION).paths

@@ -55,6 +55,13 @@ def croissant_stale(release: Release, version: str) -> str | None:
     return None if current else f"{FILE} out of date: run `{COMMAND}`"
 
 
+def unread_files(release: Release, version: str) -> str | None:
+    from .plan import unread_schema_files
+
+    stray = unread_schema_files(release)
+    return f"file(s) under schemas/ that no resource reads would ship unvalidated: {', '.join(stray)}" if stray else None
+
+
 def invalid(release: Release, version: str) -> str | None:
     from ..validators.run import validate
 
@@ -62,7 +69,7 @@ def invalid(release: Release, version: str) -> str | None:
     return f"`realcompanion validate` reports {errors} error(s)" if errors else None
 
 
-CHECKS = (versions_disagree, card_stale, datasheet_stale, croissant_stale, invalid)
+CHECKS = (versions_disagree, unread_files, card_stale, datasheet_stale, croissant_stale, invalid)
 
 
 def refusal(root, version: str) -> str | None:

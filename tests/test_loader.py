@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import datasets
 import huggingface_hub
@@ -12,6 +14,7 @@ import pytest
 
 import realcompanion
 from realcompanion import card
+from realcompanion.errors import ReadError
 from realcompanion.release import Release
 from realcompanion.schemas import RESOURCES
 
@@ -113,3 +116,40 @@ def test_every_loaded_row_equals_the_file_field_for_field(repo, offline, config,
     for number, (row, expected) in enumerate(zip(rows, raw), 1):
         assert set(row) == {f["name"] for f in release.table_schema(config)["fields"]}, f"line {number}"
         assert _as_in_file(row, expected) == expected, f"{config} line {number}"
+
+
+def _git(root, *args) -> str:
+    done = subprocess.run(["git", "-C", str(root), "-c", "user.name=Release", "-c", "user.email=release@example.org",
+                           *args], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_local_revision_is_read_from_git_not_from_the_working_tree(specimen, repo, offline, monkeypatch, tmp_path):
+    """A tagged folder whose working tree has changed since: the tag's rows load; an unknown tag is refused."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "checkouts"))
+    (tmp_path / "checkouts").mkdir()
+    shutil.copy2(repo / "README.md", specimen / "README.md")
+    release = specimen / "release-at-tag"
+    shutil.move(specimen / "data", specimen / "data-moved")  # the release sits in a sub-folder of the repository
+    release.mkdir()
+    for part in ("datapackage.json", "schemas", "README.md"):
+        shutil.move(specimen / part, release / part)
+    shutil.move(specimen / "data-moved", release / "data")
+    _git(specimen, "init", "-q")
+    _git(specimen, "add", "-A")
+    _git(specimen, "commit", "-q", "-m", "release")
+    _git(specimen, "tag", "v0.1.0")
+    qa = release / "data" / "qa.jsonl"
+    tagged = qa.read_text(encoding="utf-8").splitlines()
+    qa.write_text("\n".join(tagged[:10]) + "\n", encoding="utf-8")  # the working tree moves on
+    assert realcompanion.load(release, "qa", cache_dir=str(offline)).num_rows == 10
+    at_tag = realcompanion.load(release, "qa", revision="v0.1.0", cache_dir=str(offline))
+    assert at_tag.num_rows == len(tagged)
+    with pytest.raises(ReadError, match="no revision 'v9.9.9'"):
+        realcompanion.load(release, "qa", revision="v9.9.9", cache_dir=str(offline))
+
+
+def test_a_revision_of_a_folder_outside_git_is_refused(specimen):
+    with pytest.raises(ReadError, match="refusing to load the working tree"):
+        realcompanion.load(specimen, "qa", revision="v0.1.0")

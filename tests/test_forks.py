@@ -363,3 +363,16 @@ def test_cutting_a_new_version(fork, capsys):
     assert "tag v0.2.0" in plan
     assert 'version: "0.2.0"' in (fork / "CITATION.cff").read_text(encoding="utf-8") or \
         "version: 0.2.0" in (fork / "CITATION.cff").read_text(encoding="utf-8")
+
+
+def test_the_specimen_passes_frictionless_as_it_passes_realcompanion(repo):
+    assert validate(repo).errors == 0
+    assert frictionless_valid(repo)
+
+
+def test_the_command_line_states_its_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.strip() == f"realcompanion {version('realcompanion')}"

@@ -376,3 +376,17 @@ def test_the_command_line_states_its_version(capsys):
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0 and capsys.readouterr().out.strip() == f"realcompanion {version('realcompanion')}"
+
+
+def test_resources_carry_data_package_v2_hash_and_bytes_that_frictionless_checks(fork):
+    from realcompanion.stamp import sha256_of
+
+    descriptor = json.loads((fork / "datapackage.json").read_text(encoding="utf-8"))
+    assert descriptor["$schema"].endswith("/2.0/datapackage.json")
+    for resource in descriptor["resources"]:
+        path = fork / resource["path"]
+        assert resource["hash"] == f"sha256:{sha256_of(path)}" and resource["bytes"] == path.stat().st_size
+    add_participant(fork)
+    assert not frictionless_valid(fork)  # the stale hash is caught by Frictionless too
+    assert main(["refresh", str(fork)]) == 0
+    assert frictionless_valid(fork)

@@ -27,9 +27,12 @@ def refresh(root) -> list[str]:
 
     root = Path(root)
     changed = [f"schema copy: {path.relative_to(root)}" for path in Schemas(root).render()]
-    before = read_json(root / "datapackage.json").get("realcompanion", {})
+    before = read_json(root / "datapackage.json")
     after = stamp(root)
-    changed += [f"datapackage.json: realcompanion.{key}" for key, value in after.items() if before.get(key) != value]
+    changed += [f"datapackage.json: realcompanion.{key}" for key, value in after.items()
+                if before.get("realcompanion", {}).get(key) != value]
+    if read_json(root / "datapackage.json").get("resources") != before.get("resources"):
+        changed.append("datapackage.json: resources hash and bytes")
     changed += card.write(root)
     changed += [f"DATASHEET.md block: {name}" for name in datasheet.write(root)]
     croissant = root / FILE

@@ -40,10 +40,31 @@ def declared(release: Release) -> dict:
     return {"rows": rows, "participants": per_participant, "sha256": hashes}
 
 
+DATA_PACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
+
+
+def standard_stats(release: Release) -> dict[str, dict]:
+    """Data Package v2 `hash` (sha256:...) and `bytes` of every resource, as Frictionless computes them
+    (and checks them on `frictionless validate`)."""
+    from frictionless import Resource, system
+
+    out = {}
+    with system.use_context(trusted=True):
+        for name in release.resources:
+            resource = Resource(path=release.resource(name)["path"], basepath=str(release.root))
+            resource.infer(stats=True)
+            out[name] = {"hash": f"sha256:{resource.stats.sha256}", "bytes": resource.stats.bytes}
+    return out
+
+
 def stamp(root) -> dict:
     release = Release(root)
     block = declared(release)
     descriptor = release.descriptor
     descriptor["realcompanion"].update(block)
+    stats = standard_stats(release)
+    for resource in descriptor["resources"]:
+        resource.update(stats[resource["name"]])
+    descriptor = {"$schema": DATA_PACKAGE_PROFILE, **descriptor}
     Path(root, "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
     return block

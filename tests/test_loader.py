@@ -141,11 +141,12 @@ def test_a_local_revision_is_read_from_git_not_from_the_working_tree(specimen, r
     _git(specimen, "commit", "-q", "-m", "release")
     _git(specimen, "tag", "v0.1.0")
     qa = release / "data" / "qa.jsonl"
-    tagged = qa.read_text(encoding="utf-8").splitlines()
-    qa.write_text("\n".join(tagged[:10]) + "\n", encoding="utf-8")  # the working tree moves on
-    assert realcompanion.load(release, "qa", cache_dir=str(offline)).num_rows == 10
-    at_tag = realcompanion.load(release, "qa", revision="v0.1.0", cache_dir=str(offline))
-    assert at_tag.num_rows == len(tagged)
+    rows = [json.loads(line) for line in qa.read_text(encoding="utf-8").splitlines()]
+    tagged = rows[0]["question"]
+    rows[0]["question"] = "Edited after the release?"  # the working tree moves on
+    qa.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert realcompanion.load(release, "qa", cache_dir=str(offline))[0]["question"] == "Edited after the release?"
+    assert realcompanion.load(release, "qa", revision="v0.1.0", cache_dir=str(offline))[0]["question"] == tagged
     with pytest.raises(ReadError, match="no revision 'v9.9.9'"):
         realcompanion.load(release, "qa", revision="v9.9.9", cache_dir=str(offline))
 

@@ -79,7 +79,7 @@ def _one_or_list(values: list):
 
 def header(release: Release) -> dict:
     """The generated keys of the card's YAML header (pretty_name: the package title up to its colon)."""
-    from datasets.info import DatasetInfo, DatasetInfosDict
+    from datasets.info import DatasetInfosDict
     from datasets.utils.metadata import MetadataConfigs
     from huggingface_hub import DatasetCardData
 
@@ -92,9 +92,21 @@ def header(release: Release) -> dict:
     MetadataConfigs({
         name: {"data_files": [{"split": SPLIT, "path": release.resource(name)["path"]}]} for name in release.resources
     }).to_dataset_card_data(data)
-    DatasetInfosDict({name: DatasetInfo(features=features(release, name)) for name in release.resources}
-                     ).to_dataset_card_data(data)
+    DatasetInfosDict({name: _info(release, name) for name in release.resources}).to_dataset_card_data(data)
     return {key: data[key] for key in GENERATED_KEYS}
+
+
+def _info(release: Release, name: str):
+    """A config's features and its split's size: records (which `datasets` checks on loading), Arrow bytes as the
+    package reads the file, and the file's own size as the download size."""
+    from datasets.info import DatasetInfo
+    from datasets.splits import SplitDict, SplitInfo
+
+    table = release.table(name)
+    splits = SplitDict()
+    splits.add(SplitInfo(name=SPLIT, num_examples=table.num_rows, num_bytes=table.nbytes))
+    return DatasetInfo(features=features(release, name), splits=splits, dataset_size=table.nbytes,
+                       download_size=release.path(name).stat().st_size)
 
 
 # -- generated blocks of the card ---------------------------------------------

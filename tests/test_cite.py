@@ -87,12 +87,17 @@ def test_cff_carries_version_and_revision(cited, capsys):
     assert out["authors"] == yaml.safe_load(CFF)["authors"] and out["preferred-citation"]["year"] == 2026
 
 
+def committed(root) -> str:
+    """`root` as a new git repository with one commit of everything in it; returns that commit."""
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "release")
+    return git(root, "rev-parse", "HEAD")
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_revision_is_the_tagged_commit_in_a_git_checkout(cited, capsys):
-    git(cited, "init", "-q")
-    git(cited, "add", "-A")
-    git(cited, "commit", "-q", "-m", "release")
-    head = git(cited, "rev-parse", "HEAD")
+    head = committed(cited)
     assert f"revision v0.1.0 (commit {head})" in cite(capsys, cited)
     git(cited, "tag", "v0.1.0")
     (cited / "notes.txt").write_text("after the release\n")
@@ -103,10 +108,7 @@ def test_revision_is_the_tagged_commit_in_a_git_checkout(cited, capsys):
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_a_dirty_checkout_is_marked_in_every_format(cited, capsys):
-    git(cited, "init", "-q")
-    git(cited, "add", "-A")
-    git(cited, "commit", "-q", "-m", "release")
-    head = git(cited, "rev-parse", "HEAD")
+    head = committed(cited)
     assert "with uncommitted changes" not in cite(capsys, cited)
     data = cited / "data" / "qa.jsonl"
     data.write_text(data.read_text(encoding="utf-8")[:-1] + " \n", encoding="utf-8")

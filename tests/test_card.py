@@ -130,3 +130,11 @@ def test_missing_card_is_one_line_exit_2(specimen, capsys):
     assert main(["card", str(specimen)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "README.md" in err[0]
+
+
+def test_each_config_states_its_split_size(repo):
+    release = Release(repo)
+    infos = DatasetInfosDict.from_dataset_card_data(DatasetCard.load(repo / card.CARD).data)
+    for name in release.resources:
+        assert infos[name].splits["test"].num_examples == release.params["rows"][name]
+        assert infos[name].download_size == (repo / release.resource(name)["path"]).stat().st_size

@@ -81,24 +81,40 @@ def test_apa(cited, capsys):
 
 def test_cff_carries_version_and_revision(cited, capsys):
     out = yaml.safe_load(cite(capsys, cited, "--format", "cff", "--repo-id", "org/realcompanion"))
-    assert out["version"] == "0.1.0" and out["commit"] == "v0.1.0"
+    assert out["version"] == "0.1.0" and "commit" not in out  # outside git no commit is invented
     assert out["date-released"] == "2026-11-29"
     assert out["url"] == "https://huggingface.co/datasets/org/realcompanion"
     assert out["authors"] == yaml.safe_load(CFF)["authors"] and out["preferred-citation"]["year"] == 2026
 
 
+def committed(root) -> str:
+    """`root` as a new git repository with one commit of everything in it; returns that commit."""
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "release")
+    return git(root, "rev-parse", "HEAD")
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_revision_is_the_tagged_commit_in_a_git_checkout(cited, capsys):
-    git(cited, "init", "-q")
-    git(cited, "add", "-A")
-    git(cited, "commit", "-q", "-m", "release")
-    head = git(cited, "rev-parse", "HEAD")
+    head = committed(cited)
     assert f"revision v0.1.0 (commit {head})" in cite(capsys, cited)
     git(cited, "tag", "v0.1.0")
     (cited / "notes.txt").write_text("after the release\n")
     git(cited, "add", "-A")
     git(cited, "commit", "-q", "-m", "later")
     assert yaml.safe_load(cite(capsys, cited, "--format", "cff"))["commit"] == head
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_dirty_checkout_is_marked_in_every_format(cited, capsys):
+    head = committed(cited)
+    assert "with uncommitted changes" not in cite(capsys, cited)
+    data = cited / "data" / "qa.jsonl"
+    data.write_text(data.read_text(encoding="utf-8")[:-1] + " \n", encoding="utf-8")
+    assert f"commit {head} with uncommitted changes" in cite(capsys, cited)
+    assert f"commit {head} with uncommitted changes" in cite(capsys, cited, "--format", "apa")
+    assert yaml.safe_load(cite(capsys, cited, "--format", "cff"))["commit"] == f"{head} with uncommitted changes"
 
 
 def test_missing_citation_file_is_one_line(specimen, capsys):

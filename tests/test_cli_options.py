@@ -44,6 +44,7 @@ USAGE = [
     ("publish", "--repo-id", "org/rc", "--version", "v1"),
     ("publish", "--repo-id", "no-slash", "--version", "1.0.0"),
     ("stamp", "--forse"),
+    ("refresh", "--forse"),
     ("diff", "only-one"),
     ("card", "--check", "--write"),
     ("datasheet", "--wirte"),
@@ -74,6 +75,7 @@ PATHS = [
     (("judge", "{repo}", "--track", "chat", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
       "--model", "m", "--out", "{tmp}/missing/v.jsonl"), "does not exist"),
     (("stamp", "{tmp}/file.txt"), "not a release folder"),
+    (("refresh", "{tmp}/file.txt"), "not a release folder"),
     (("diff", "{repo}", "{tmp}/missing"), "not a release folder"),
     (("synth", "{tmp}/file.txt"), "exists and is not a directory"),
 ]

@@ -423,14 +423,14 @@ def break_a_probe(root):
     edit_line("chat", 1, lambda line: dump({**json.loads(line), "probe": "Not what was said."}))(root)
 
 
-def test_stamp_refuses_an_invalid_release_and_force_says_what_it_skips(specimen):
+def test_stamp_refuses_an_invalid_release_and_force_says_it_did_not_validate(specimen):
     break_a_probe(specimen)
     before = (specimen / "datapackage.json").read_bytes()
     code, out, err = run_quietly(["stamp", str(specimen)])
     assert code == 1 and err.strip().splitlines() == [err.strip()] and "refused" in err and " A" in err, err
     assert (specimen / "datapackage.json").read_bytes() == before
     code, out, err = run_quietly(["stamp", str(specimen), "--force"])
-    assert code == 0 and "not validated" in err and "INT1, INT2" in err
+    assert code == 0 and "without validating" in err
     assert (specimen / "datapackage.json").read_bytes() != before
 
 

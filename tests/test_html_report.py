@@ -68,3 +68,12 @@ def test_valid_release_index_links_every_suite(specimen, tmp_path):
     families = {o.rule.family for o in report.outcomes}
     assert {link.split("/")[1] for link in links} == families
     assert all((index.parent / link).is_file() for link in links)
+
+
+def test_pages_are_titled_for_the_release_and_name_no_local_path(specimen, tmp_path):
+    report = validate(specimen)
+    index = render_html(report, specimen, tmp_path / "docs")
+    title = re.search(r"<title>(.*?)</title>", index.read_text(encoding="utf-8"), re.S)
+    assert title and f"{report.package} {report.version}" in title.group(1)
+    pages = [p.read_text(encoding="utf-8") for p in (tmp_path / "docs").rglob("*.html")]
+    assert not [p for p in pages if str(specimen) in p or str(tmp_path) in p]

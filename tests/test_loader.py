@@ -1,8 +1,11 @@
 """`realcompanion.load` / `frames`: every config loads offline, typed, from a local clone; Hub ids pass through."""
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import datasets
 import huggingface_hub
@@ -11,6 +14,7 @@ import pytest
 
 import realcompanion
 from realcompanion import card
+from realcompanion.errors import ReadError
 from realcompanion.release import Release
 from realcompanion.schemas import RESOURCES
 
@@ -82,3 +86,71 @@ def test_import_stays_light_until_load_is_used():
             "print(sorted(heavy)); from realcompanion.loader import load; print(realcompanion.load is load)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[:2] == ["[]", "True"]
+
+
+def _raw_rows(release: Release, config: str) -> list[dict]:
+    with open(release.path(config), encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def _as_in_file(loaded: dict, raw: dict) -> dict:
+    """The loaded row restricted to what the file states: `datasets` fills struct members the row omits with None."""
+    if not isinstance(raw, dict) or not isinstance(loaded, dict):
+        return loaded
+    return {key: _as_in_file(loaded.get(key), value) for key, value in raw.items()}
+
+
+@pytest.mark.parametrize("how", ["plain", "streaming", "realcompanion.load"])
+@pytest.mark.parametrize("config", RESOURCES)
+def test_every_loaded_row_equals_the_file_field_for_field(repo, offline, config, how):
+    """Timestamps keep their offset and dates stay dates: `datasets` must not reinterpret a string."""
+    release = Release(repo)
+    kwargs = {"split": "test", "cache_dir": str(offline)}
+    if how == "realcompanion.load":
+        loaded = realcompanion.load(repo, config, cache_dir=str(offline))
+    else:
+        loaded = datasets.load_dataset(str(repo), config, streaming=how == "streaming", **kwargs)
+    raw = _raw_rows(release, config)
+    rows = list(loaded)
+    assert len(rows) == len(raw)
+    for number, (row, expected) in enumerate(zip(rows, raw), 1):
+        assert set(row) == {f["name"] for f in release.table_schema(config)["fields"]}, f"line {number}"
+        assert _as_in_file(row, expected) == expected, f"{config} line {number}"
+
+
+def _git(root, *args) -> str:
+    done = subprocess.run(["git", "-C", str(root), "-c", "user.name=Release", "-c", "user.email=release@example.org",
+                           *args], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_local_revision_is_read_from_git_not_from_the_working_tree(specimen, repo, offline, monkeypatch, tmp_path):
+    """A tagged folder whose working tree has changed since: the tag's rows load; an unknown tag is refused."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "checkouts"))
+    (tmp_path / "checkouts").mkdir()
+    shutil.copy2(repo / "README.md", specimen / "README.md")
+    release = specimen / "release-at-tag"
+    shutil.move(specimen / "data", specimen / "data-moved")  # the release sits in a sub-folder of the repository
+    release.mkdir()
+    for part in ("datapackage.json", "schemas", "README.md"):
+        shutil.move(specimen / part, release / part)
+    shutil.move(specimen / "data-moved", release / "data")
+    _git(specimen, "init", "-q")
+    _git(specimen, "add", "-A")
+    _git(specimen, "commit", "-q", "-m", "release")
+    _git(specimen, "tag", "v0.1.0")
+    qa = release / "data" / "qa.jsonl"
+    rows = [json.loads(line) for line in qa.read_text(encoding="utf-8").splitlines()]
+    tagged = rows[0]["question"]
+    rows[0]["question"] = "Edited after the release?"  # the working tree moves on
+    qa.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert realcompanion.load(release, "qa", cache_dir=str(offline))[0]["question"] == "Edited after the release?"
+    assert realcompanion.load(release, "qa", revision="v0.1.0", cache_dir=str(offline))[0]["question"] == tagged
+    with pytest.raises(ReadError, match="no revision 'v9.9.9'"):
+        realcompanion.load(release, "qa", revision="v9.9.9", cache_dir=str(offline))
+
+
+def test_a_revision_of_a_folder_outside_git_is_refused(specimen):
+    with pytest.raises(ReadError, match="refusing to load the working tree"):
+        realcompanion.load(specimen, "qa", revision="v0.1.0")

@@ -127,7 +127,7 @@ def test_croissant_check(publishable):
     path.write_text(path.read_text(encoding="utf-8").replace('"version": "0.1.0"', '"version": "0.0.1"'),
                     encoding="utf-8")
     assert gate.croissant_stale(Release(publishable), VERSION) == \
-        "croissant.json out of date: run `realcompanion croissant`"
+        "croissant.json out of date: run `realcompanion refresh`"
 
 
 def test_croissant_check_reports_a_rejected_description_as_a_read_error(publishable):
@@ -188,7 +188,7 @@ def test_an_acknowledgement_file_of_the_wrong_shape_is_one_line(specimen):
         gate.invalid(Release(specimen), VERSION)
 
 
-@pytest.mark.parametrize("document", ["CHANGELOG.md", "schemas/notes.txt"])
+@pytest.mark.parametrize("document", ["CHANGELOG.md", "schemas/rules.json"])
 def test_a_file_linked_from_outside_is_never_published(documented, tmp_path, capsys, document):
     outside = tmp_path / "outside.md"
     outside.write_text("## [0.1.0] - 2026-11-29\nnot part of the package\n", encoding="utf-8")
@@ -408,3 +408,11 @@ def test_publish_command_end_to_end(publishable, hub, tmp_path):
     assert set(_commit(hub)[1]) == plan(publishable, "org/rc", VERSION).paths
     assert hub.calls_to(r"^POST /api/datasets/org/rc/tag/")[0]["body"]["tag"] == "v0.1.0"
     assert not (tmp_path / "hf" / "token").exists()
+
+
+def test_refuses_a_file_under_schemas_that_no_resource_reads(publishable, capsys):
+    (publishable / "schemas" / "helper.py").write_text("import os\n", encoding="utf-8")
+    assert main(["publish", str(publishable), "--repo-id", "org/rc", "--version", VERSION, "--dry-run"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == "refused: file(s) under schemas/ that no resource reads would ship unvalidated: schemas/helper.py"
+    assert "schemas/helper.py" not in plan(publishable, "org/rc", VERSION).paths

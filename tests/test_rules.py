@@ -10,10 +10,19 @@ import json
 from pathlib import Path
 
 import pytest
-from realcompanion.validators.catalogue import all_rules
+from realcompanion.validators.catalogue import select
+from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.run import validate
 
+from realcompanion.paths import REPO_ROOT
+from realcompanion.release import Release
+from realcompanion.schemas import dump_json
 from realcompanion.stamp import stamp
+
+
+def every_rule():
+    """The coded catalogue and the rules the shipped release declares."""
+    return select(None, declared_rules(Release(REPO_ROOT)))
 
 
 def read(root: Path, name: str) -> list[dict]:
@@ -120,6 +129,23 @@ def pickle_file(root):
 
     (root / "data" / "extra.pkl").write_bytes(pickle.dumps({"x": 1}, protocol=4))
     return "data/extra.pkl"
+
+
+def source_key_to_probes(root):
+    """A foreign key no source row but the probes can satisfy: every other message fails it."""
+    path = root / "schemas" / "source.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["foreignKeys"] = [{"fields": ["dayid"], "reference": {"resource": "chat", "fields": ["probe_dayid"]}}]
+    path.write_text(dump_json(schema), encoding="utf-8")
+    probes = {r["probe_dayid"] for r in read(root, "chat")}
+    return next(m["dayid"] for m in read(root, "source") if m["dayid"] not in probes)
+
+
+def reorder_first_line(root):
+    rows = read(root, "qa")
+    rows[0] = dict(reversed(list(rows[0].items())))
+    write(root, "qa", rows)
+    return "line 1"
 
 
 def set_param(path, value, row):
@@ -327,9 +353,10 @@ def windowed_script(root):
 
 def link_outside(root):
     outside = root.parent / "outside.txt"
-    outside.write_text("not part of the package\n", encoding="utf-8")
-    (root / "schemas" / "notes.txt").symlink_to(outside)
-    return "schemas/notes.txt"
+    outside.write_text('{"rules": []}\n', encoding="utf-8")
+    (root / "schemas" / "rules.json").unlink()
+    (root / "schemas" / "rules.json").symlink_to(outside)
+    return "schemas/rules.json"
 
 
 def stale_enum_copy(root):
@@ -352,6 +379,8 @@ CASES = [
     Case("SCH3", on_rows("chat", lambda r, root: True, chat_change(trace__A__result="maybe"))),
     Case("ID1", on_rows("qa", lambda r, root: r["category"] == "unanswerable",
                         lambda r, root: r.update(item_id="U99:Q0001"))),
+    Case("KEY1", source_key_to_probes),
+    Case("HDR1", reorder_first_line),
     Case("FLD1", on_rows("source", uncited_message("companion"), lambda r, root: r.update(text=""))),
     Case("FLD2", on_rows("source", uncited_message(), lambda r, root: r.update(timestamp=r["timestamp"][:19]))),
     Case("A", on_rows("chat", chat_where(scoreable=True, tier="basic", recent_needed=False),
@@ -504,7 +533,7 @@ def test_the_shipped_release_passes_with_zero_errors(baseline):
 def test_every_rule_has_a_case():
     ids = [c.id for c in CASES]
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
-    assert {c.rule for c in CASES} == {r.id for r in all_rules()}
+    assert {c.rule for c in CASES} == {r.id for r in every_rule()}
     # a rule with several cases names each one's branch; a single case carries the bare rule id
     assert all((c.id == c.rule) == (sum(d.rule == c.rule for d in CASES) == 1) for c in CASES)
 
@@ -515,7 +544,7 @@ def test_rule_fires_alone_naming_the_row(case, specimen, baseline):
     if case.restamp:
         stamp(specimen)
     report = validate(specimen)
-    rule = next(r for r in all_rules() if r.id == case.rule)
+    rule = next(r for r in every_rule() if r.id == case.rule)
     assert report.fired() == (set() if case.stops else baseline) | {case.rule}, report.failure_frame().head(10).to_string()
     failures = report.failure_frame()
     named = failures[(failures["rule"] == case.rule) & (failures["row"].astype(str) == row)]
@@ -539,7 +568,7 @@ def test_every_rule_names_the_paper_table_and_row_it_states(capsys):
 
     from realcompanion.cli import main
 
-    assert main(["rules", "--json"]) == 0
+    assert main(["rules", str(REPO_ROOT), "--json"]) == 0
     listed = {r["id"]: r["paper"] for r in json.loads(capsys.readouterr().out)}
-    assert listed == {r.id: r.paper for r in all_rules()}
+    assert listed == {r.id: r.paper for r in select(None, declared_rules(Release(REPO_ROOT)))}
     assert [i for i, paper in listed.items() if not re.search(r"Table \d+|SPEC §\d", paper)] == []

@@ -172,6 +172,13 @@ def qa_rows() -> list[dict]:
             for item, question, answer, evidence, after in QUESTIONS]
 
 
+def persona_rows() -> list[dict]:
+    """Every slot of the vocabulary for each participant, all empty (no score reads the persona file)."""
+    slots = json.loads((REPO_ROOT / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))["persona_slot"]
+    return [{"participant_id": pid, "slot": slot, "category": category, "value": None, "evidence": None,
+             "rationale": None} for pid in ("U01", "U02") for slot, category in slots.items()]
+
+
 def write_jsonl(path: Path, rows: list[dict]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
@@ -188,7 +195,7 @@ def build(folder: Path) -> Path:
     write_jsonl(folder / "data" / "source.jsonl", source_rows())
     write_jsonl(folder / "data" / "chat.jsonl", chat_rows({"U01": U01_TEXTS, "U02": U02_TEXTS}))
     write_jsonl(folder / "data" / "profile.jsonl", profile_rows())
-    write_jsonl(folder / "data" / "persona.jsonl", [])
+    write_jsonl(folder / "data" / "persona.jsonl", persona_rows())
     write_jsonl(folder / "data" / "qa.jsonl", qa_rows())
     stamp(folder)
     return folder

@@ -24,7 +24,7 @@ import pandas as pd
 
 FAILURE_COLUMNS = ["resource", "row", "field", "value", "message"]
 FAMILIES = ("structure", "gate", "referent", "signals", "category", "structural", "arithmetic", "validity",
-            "integrity", "privacy", "coverage")
+            "integrity", "privacy", "coverage", "declared")
 
 
 @dataclass(frozen=True)
@@ -114,14 +114,20 @@ def failures(resource: str, rows, field, values, message) -> pd.DataFrame:
 
 def all_rules() -> list[Rule]:
     """Every rule, family by family (importing the rule modules registers them)."""
-    from . import arithmetic, gates, integrity, signals, structure, validity  # noqa: F401
+    from . import arithmetic, gates, integrity, resources, signals, structure, validity  # noqa: F401
 
-    return sorted(CATALOGUE.values(), key=lambda r: FAMILIES.index(r.family))
+    return sorted(CATALOGUE.values(), key=_family_order)
 
 
-def select(ids: str | None) -> list[Rule]:
-    """Rules named by a comma-separated list of ids or families (None = all)."""
-    rules = all_rules()
+def _family_order(rule: Rule) -> int:
+    """Rules list family by family; a family only a release declares comes last."""
+    return FAMILIES.index(rule.family) if rule.family in FAMILIES else len(FAMILIES)
+
+
+def select(ids: str | None, declared: list[Rule] = ()) -> list[Rule]:
+    """Rules named by a comma-separated list of ids or families (None = all), among the catalogue and the
+    rules a release declares."""
+    rules = sorted(all_rules() + list(declared), key=_family_order)
     if not ids:
         return rules
     wanted = {part.strip() for part in ids.split(",") if part.strip()}

@@ -53,9 +53,7 @@ class Context:
         A view this release cannot yield is left uncomputed: each rule that needs it then
         fails on its own and is reported as not evaluable.
         """
-        from realcompanion.schemas import RESOURCES
-
-        for name in RESOURCES:
+        for name in self.release.resources:
             self.frame(name)
         for view in ("messages", "stream", "session_starts", "_citing_fields", "claim_evidence", "cited_claims",
                      "recorded_context", "probe_turns"):
@@ -113,9 +111,12 @@ class Context:
 
     def row_ids(self, name: str) -> pd.Series:
         """How the report names each row: its primary key, fields joined by ':' (persona: `U01:occupation`),
-        or `line N` (its JSON line) when the row has no key."""
+        or `line N` (its JSON line) when the row has no key or its resource declares none."""
         if name not in self._row_ids:
             frame = self.frame(name)
+            if not self.release.primary_key(name):
+                self._row_ids[name] = pd.Series([f"line {n}" for n in range(1, len(frame) + 1)], dtype=object)
+                return self._row_ids[name]
             first, *rest = self.release.primary_key(name)
             ids, keyless = frame[first].astype(str), frame[first].isna()
             for key in rest:

@@ -12,6 +12,7 @@ and the index is rendered server-side from GE content blocks.
 """
 from __future__ import annotations
 
+import html
 import re
 from datetime import datetime, timezone
 from functools import cache
@@ -24,6 +25,7 @@ from .catalogue import FAILURE_COLUMNS
 PLUGINS = Path(__file__).parent / "assets"
 SHOWN = 20  # failing rows listed per rule, as GE's SUMMARY format; the JSON report has them all
 REMOTE = re.compile(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="https?://[^"]*"[^>]*>(?:\s*</script>)?', re.I)
+TITLE = re.compile(r"<title>.*?</title>", re.S)
 SITE = "release"
 SEVERITY_BADGE = {"error": "badge-danger", "warning": "badge-warning"}
 STATUS_BADGE = {"failed": "badge-danger", "warnings": "badge-warning", "passed": "badge-success"}
@@ -125,7 +127,7 @@ def render_html(report, path, out_dir) -> Path:
     rule_type = _expectation_type()
     run_id = RunIdentifier(run_name="validate", run_time=datetime.now(timezone.utc))
     batch_spec = {"data_asset_name": f"{report.package} {report.version}".strip(),
-                  "format_version": report.format_version, "path": str(Path(path).resolve())}
+                  "format_version": report.format_version, "release": Path(path).resolve().name}  # no local path
     failures: dict[str, list[dict]] = {}
     for row in report.to_json()["failures"]:
         failures.setdefault(row["rule"], []).append(row)
@@ -159,12 +161,18 @@ def render_html(report, path, out_dir) -> Path:
         url = context.get_docs_sites_urls(resource_identifier=identifier, site_name=SITE)[0]["site_url"]
         return Path(url2pathname(urlparse(url).path))
 
+    title = html.escape(f"{report.package} {report.version} validation".strip())
+
+    def finished(text: str) -> str:
+        """No remote assets, and the release's own title instead of the generic one."""
+        return TITLE.sub(f"<title>{title}</title>", REMOTE.sub("", text), count=1)
+
     for family, _, key in suites:
         for written in (page(key), page(ExpectationSuiteIdentifier(family))):
-            written.write_text(REMOTE.sub("", written.read_text(encoding="utf-8")), encoding="utf-8")
+            written.write_text(finished(written.read_text(encoding="utf-8")), encoding="utf-8")
     index = out_dir / "index.html"
     links = [(family, outcomes, page(key).relative_to(out_dir).as_posix()) for family, outcomes, key in suites]
-    index.write_text(REMOTE.sub("", _index(report, links, failures)), encoding="utf-8")
+    index.write_text(finished(_index(report, links, failures)), encoding="utf-8")
     return index
 
 

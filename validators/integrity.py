@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 import pandas as pd
 
 from realcompanion.files import read_bytes
+from realcompanion.refresh import STALE
 from realcompanion.schemas import RESOURCES
 
 from .catalogue import combined, failure_rows, failures, release_rule
@@ -33,12 +34,12 @@ PII_FIELDS = {"source": ["text"], "profile": ["text"], "persona": ["value"], "ch
 def hashes(ctx) -> pd.DataFrame:
     declared = ctx.params.get("sha256", {})
     rows = []
-    for name in RESOURCES:
+    for name in ctx.release.resources:
         path = ctx.release.resource(name)["path"]
         ctx.table(name)  # the digest is of the bytes the table was parsed from
         actual = ctx.release.sha256[name]
         if declared.get(path) != actual:
-            rows.append(("", path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]}"))
+            rows.append(("", path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]} ({STALE})"))
     return failure_rows(rows)
 
 
@@ -46,8 +47,8 @@ def hashes(ctx) -> pd.DataFrame:
               "Table 11 (corpus totals); SPEC §4")
 def row_counts(ctx) -> pd.DataFrame:
     declared = ctx.params.get("rows", {})
-    return failure_rows([(name, name, "rows", ctx.table(name).num_rows, f"declared {declared.get(name)}")
-                  for name in RESOURCES if declared.get(name) != ctx.table(name).num_rows])
+    return failure_rows([(name, name, "rows", ctx.table(name).num_rows, f"declared {declared.get(name)} ({STALE})")
+                  for name in ctx.release.resources if declared.get(name) != ctx.table(name).num_rows])
 
 
 def _outside(path: str, root, resolved) -> bool:

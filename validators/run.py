@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from realcompanion.release import Release
-from realcompanion.schemas import RESOURCES
 
 from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures, select
 from .context import Context
+from .declared import declared_rules
 from .integrity import escapes
 from .structure import STRUCTURE_RULES
 
@@ -187,10 +187,10 @@ def _about_set_aside(found: pd.DataFrame, aside: dict[str, set[str]], by_value: 
     return rows | found["value"].astype(str).isin(set().union(*aside.values())) if by_value else rows
 
 
-def planned(rules: str | None) -> list[Rule]:
-    """The rules a run evaluates: the chosen ones, and the structure rules always (they decide which rows are set
-    aside)."""
-    return [r for r in select(None) if r.id in STRUCTURE_RULES] + [r for r in select(rules)
+def planned(rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
+    """The rules a run evaluates: the chosen ones (among the catalogue and the release's declared rules), and the
+    structure rules always (they decide what is skipped)."""
+    return [r for r in select(None) if r.id in STRUCTURE_RULES] + [r for r in select(rules, declared)
                                                                   if r.id not in STRUCTURE_RULES]
 
 
@@ -199,8 +199,9 @@ def _judge(release: Release) -> None:
     import pandera.pandas  # noqa: F401 - imported here once, not in every worker
 
 
-def validate(path=".", rules: str | None = None, progress=None) -> Report:
-    """Validate the release at `path`; `rules` is a comma-separated list of ids or families.
+def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False) -> Report:
+    """Validate the release at `path`; `rules` is a comma-separated list of ids or families; `restamped` judges
+    it as `stamp` would leave it (declared counts, hashes and relabels taken from the files, in memory only).
 
     Frictionless's judgement of the descriptor (and pandera's import) runs in a thread beside
     the reading and checking: it is Python work that the GIL-free Arrow reads and compute leave
@@ -208,6 +209,10 @@ def validate(path=".", rules: str | None = None, progress=None) -> Report:
     a descriptor Frictionless rejects is reported (exit 2) in preference to anything else.
     """
     ctx = Context(Release(path, check=False))
+    if restamped:
+        from realcompanion.stamp import declared
+
+        ctx.release.params.update(declared(ctx.release))
     with ThreadPoolExecutor(1) as beside:
         judged = beside.submit(_judge, ctx.release)
         try:
@@ -219,17 +224,18 @@ def validate(path=".", rules: str | None = None, progress=None) -> Report:
 def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Report:
     release = ctx.release
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
-    chosen, every = select(rules), select(None)
+    declared = declared_rules(release)
+    chosen, every = select(rules, declared), select(None, declared)
     if escapes(release):
         report.outcomes = _execute(ctx, [r for r in every if r.id == "INT3"], progress)
         return report
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
-    parallel = sum(release.table(name).num_rows for name in RESOURCES) >= PARALLEL_MIN_ROWS
+    parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
     if parallel:
         ctx.warm()
         judged.result()  # no other thread may be running when the workers fork
     structure_ids = set(STRUCTURE_RULES)
-    outcomes = _execute(ctx, planned(rules), progress, parallel)
+    outcomes = _execute(ctx, planned(rules, declared), progress, parallel)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == "SCH1"])
     for o in outcomes:  # a record that did not fit its types is reported once, by SCH1
         if o.rule.id in structure_ids and o.rule.id != "SCH1" and unread and not o.failures.empty:

@@ -32,12 +32,6 @@ def referent(ctx) -> pd.DataFrame:
                     "referent not found in the turns the row cites")
 
 
-@frame_rule("SIG1", "error", "signals", "chat", "cold_open", "cold_open is true exactly when stratum is abstention",
-            "Table 3 (cold opens, the abstention control); Table 13 (stratum)")
-def cold_open_is_abstention(ctx, frame):
-    return frame["cold_open"] == (frame["stratum"] == "abstention")
-
-
 @frame_rule("SIG2", "error", "signals", "chat", "scoreable",
             "a scoreable row is not withdrawn, and every cold open that is not withdrawn is scoreable "
             "(1,967 scoreable = 1,533 + 434 cold opens)",

@@ -10,6 +10,7 @@ import pandas as pd
 
 from realcompanion.formats import FORMATS
 from realcompanion.nested import column_validators
+from realcompanion.refresh import STALE
 from realcompanion.schemas import RESOURCES, RFC3339
 
 from .catalogue import as_text, combined, failure_rows, failures, frame_rule, release_rule
@@ -50,7 +51,7 @@ def table_constraints(ctx) -> pd.DataFrame:
     from pandera.errors import SchemaErrors
 
     parts = []
-    for name in RESOURCES:
+    for name in ctx.release.resources:
         frame = ctx.frame(name)
         try:
             table_model(ctx.release, name).validate(frame, lazy=True)
@@ -61,6 +62,8 @@ def table_constraints(ctx) -> pd.DataFrame:
             rows = [ids.iloc[int(i)] if pd.notna(i) else "(table)" for i in index]
             parts.append(failures(name, rows, cases["column"].fillna("").astype(str),
                                   cases["failure_case"], "violates " + cases["check"].astype(str)))
+    if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
+        parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
     return combined(parts)
 
 
@@ -69,7 +72,7 @@ def table_constraints(ctx) -> pd.DataFrame:
               "Table 13 (required_context, trace); Table 16 (what each phase writes); SPEC §3")
 def nested_fields(ctx) -> pd.DataFrame:
     parts = []
-    for name in RESOURCES:
+    for name in ctx.release.resources:
         ids = ctx.row_ids(name)
         for field, validator in column_validators(ctx.release, name).items():
             for error in validator.iter_errors(ctx.table(name).column(field).to_pylist()):

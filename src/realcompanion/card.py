@@ -27,6 +27,7 @@ GENERATED_KEYS = ("pretty_name", "license", "tags", "size_categories", "configs"
 # Hugging Face `size_categories` labels; label i covers totals below 10**(3 + i).
 SIZE_LABELS = ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B",
                "1B<n<10B", "10B<n<100B", "100B<n<1T")
+VERBATIM_TYPES = ("datetime", "date")  # Table Schema types Arrow would reinterpret; see `features`
 _FORMATS = {"datetime": "RFC 3339 date-time with UTC offset", "date": "date, YYYY-MM-DD"}
 _VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 
@@ -51,10 +52,21 @@ def status(release: Release) -> str:
 # -- the YAML header ----------------------------------------------------------
 
 def features(release: Release, name: str):
-    """`datasets.Features` of one resource, from the Arrow schema the package itself reads with."""
+    """`datasets.Features` of one resource, from the Arrow schema the package itself reads with.
+
+    Date and datetime fields are declared `Json`: the `datasets` JSON reader lets Arrow infer types
+    before it applies the features, and Arrow reads an RFC 3339 string as a timestamp (dropping its
+    offset) and a date as a midnight timestamp, which a cast back to string cannot undo. A `Json`
+    field is read as the JSON text of the value and decoded on access, so every row (plain,
+    streamed or through `realcompanion.load`) holds the file's own string.
+    """
     import datasets
 
-    return datasets.Features.from_arrow_schema(release.arrow_schema(name))
+    feats = datasets.Features.from_arrow_schema(release.arrow_schema(name))
+    for field in release.table_schema(name)["fields"]:
+        if field.get("type") in VERBATIM_TYPES:
+            feats[field["name"]] = datasets.Json()
+    return feats
 
 
 def size_category(total: int) -> str:
@@ -67,7 +79,7 @@ def _one_or_list(values: list):
 
 def header(release: Release) -> dict:
     """The generated keys of the card's YAML header (pretty_name: the package title up to its colon)."""
-    from datasets.info import DatasetInfo, DatasetInfosDict
+    from datasets.info import DatasetInfosDict
     from datasets.utils.metadata import MetadataConfigs
     from huggingface_hub import DatasetCardData
 
@@ -80,9 +92,21 @@ def header(release: Release) -> dict:
     MetadataConfigs({
         name: {"data_files": [{"split": SPLIT, "path": release.resource(name)["path"]}]} for name in release.resources
     }).to_dataset_card_data(data)
-    DatasetInfosDict({name: DatasetInfo(features=features(release, name)) for name in release.resources}
-                     ).to_dataset_card_data(data)
+    DatasetInfosDict({name: _info(release, name) for name in release.resources}).to_dataset_card_data(data)
     return {key: data[key] for key in GENERATED_KEYS}
+
+
+def _info(release: Release, name: str):
+    """A config's features and its split's size: records (which `datasets` checks on loading), Arrow bytes as the
+    package reads the file, and the file's own size as the download size."""
+    from datasets.info import DatasetInfo
+    from datasets.splits import SplitDict, SplitInfo
+
+    table = release.table(name)
+    splits = SplitDict()
+    splits.add(SplitInfo(name=SPLIT, num_examples=table.num_rows, num_bytes=table.nbytes))
+    return DatasetInfo(features=features(release, name), splits=splits, dataset_size=table.nbytes,
+                       download_size=release.path(name).stat().st_size)
 
 
 # -- generated blocks of the card ---------------------------------------------
@@ -110,7 +134,7 @@ def _type_label(feature) -> str:
         return "struct"
     if hasattr(feature, "feature"):
         return f"list<{_type_label(feature.feature)}>"
-    return feature.dtype
+    return getattr(feature, "dtype", "string (json)")
 
 
 def _values(release: Release, node: dict) -> str:

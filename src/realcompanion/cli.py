@@ -19,7 +19,10 @@ from .errors import ReadError
 
 
 def parser() -> argparse.ArgumentParser:
+    from importlib.metadata import version
+
     top = argparse.ArgumentParser(prog="realcompanion", description=__doc__.splitlines()[0])
+    top.add_argument("--version", action="version", version=f"%(prog)s {version('realcompanion')}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{info.name}").register(sub)

@@ -152,11 +152,12 @@ def files(release: Release, stamped: dict) -> str:
 
 
 def rules(release: Release) -> str:
-    """The validation rules, from the catalogue the validator runs."""
-    from .validators.catalogue import all_rules
+    """The validation rules the validator runs on this release: the catalogue and the release's declared rules."""
+    from .validators.catalogue import select
+    from .validators.declared import declared_rules
 
     return markdown_table([{"id": f"`{rule.id}`", "severity": rule.severity, "family": rule.family,
-                            "statement": rule.statement, "paper": rule.paper} for rule in all_rules()])
+                            "statement": rule.statement, "paper": rule.paper} for rule in select(None, declared_rules(release))])
 
 
 def renderers(release: Release) -> dict[str, Callable[[], str]]:

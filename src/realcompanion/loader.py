@@ -3,13 +3,23 @@
 `load` is deliberately thin: the card's YAML header already tells `datasets`
 which file is which config and what its features are, so a local clone and a
 Hub repository load the same way, with no loading script. Pinning `revision`
-(a release tag) is how a result is tied to the version it was computed on.
+(a release tag) is how a result is tied to the version it was computed on:
+the Hub checks it out; a local folder is read at that revision from its git
+objects (`git archive` into a folder named by the commit), and a revision the
+folder's repository does not have is refused, never answered with the working tree.
 """
 from __future__ import annotations
 
+import hashlib
+import io
 import os
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
 
 from .card import SPLIT
+from .errors import ReadError
 
 
 def load(path_or_repo_id, config: str, revision: str | None = None, split: str = SPLIT, **kwargs):
@@ -24,7 +34,42 @@ def load(path_or_repo_id, config: str, revision: str | None = None, split: str =
     target = os.fspath(path_or_repo_id)
     if os.path.isdir(target):
         target = os.path.abspath(target)
+        if revision is not None:
+            target, revision = str(checkout(Path(target), revision)), None
     return datasets.load_dataset(target, config, split=split, revision=revision, **kwargs)
+
+
+def _git(folder: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, check=False, **kwargs)
+    except OSError:
+        raise ReadError(folder, "a revision of a local folder needs git, which is not installed") from None
+
+
+def checkout(folder: Path, revision: str) -> Path:
+    """The release folder as it is at `revision` (a tag or commit of the git repository holding it).
+
+    Extracted once per commit under the temporary directory and reused; a folder outside git, or a
+    revision its repository lacks, raises `ReadError`.
+    """
+    found = _git(folder, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}", text=True)
+    if found.returncode != 0:
+        raise ReadError(folder, f"no revision '{revision}' in the git repository of this folder (or no git "
+                        "repository): refusing to load the working tree instead", field="revision")
+    commit = found.stdout.strip()
+    prefix = _git(folder, "rev-parse", "--show-prefix", text=True).stdout.strip()
+    digest = hashlib.sha256(f"{commit}:{prefix}".encode()).hexdigest()[:16]
+    root = Path(tempfile.gettempdir()) / f"realcompanion-{commit[:12]}-{digest}"
+    if not root.is_dir():
+        archive = _git(folder, "archive", "--format=tar", commit)  # run in the folder: its tree alone
+        if archive.returncode != 0:
+            raise ReadError(folder, f"git archive of {revision} failed: {archive.stderr.decode(errors='replace')}")
+        staging = Path(tempfile.mkdtemp(prefix=f"realcompanion-{commit[:12]}-"))
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(staging, filter="data")
+        staging.rename(root)
+    return root
+
 
 
 def frames(path=".") -> dict:

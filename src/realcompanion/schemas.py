@@ -60,6 +60,11 @@ class Schemas:
     def table_path(self, resource: str) -> Path:
         return self.root / "schemas" / f"{resource}.schema.json"
 
+    def table_paths(self) -> list[Path]:
+        """The Table Schema file of every resource datapackage.json lists (a fork's as well as the core five)."""
+        resources = read_json(self.root / "datapackage.json").get("resources", [])
+        return [self.root / r["schema"] for r in resources if isinstance(r, dict) and isinstance(r.get("schema"), str)]
+
     def nested_paths(self) -> list[Path]:
         return sorted((self.root / "schemas" / "nested").glob("*.schema.json"))
 
@@ -118,7 +123,7 @@ class Schemas:
 
     def rendered(self) -> dict[Path, str]:
         """Every schema file as it should read, keyed by path."""
-        paths = [self.table_path(r) for r in RESOURCES] + self.nested_paths()
+        paths = self.table_paths() + self.nested_paths()
         return {p: dump_json(self._resolve(read_json(p))) for p in paths}
 
     def stale(self) -> list[Path]:

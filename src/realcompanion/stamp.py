@@ -14,6 +14,15 @@ from .release import Release
 from .schemas import dump_json
 
 
+def blocking_rules(root) -> list[str]:
+    """The error rules the release at `root` would still fail once stamped: stamping blesses the files as they
+    are, so these must be fixed first."""
+    from .validators.run import validate
+
+    return sorted({o.rule.id for o in validate(root, restamped=True).outcomes
+                   if o.fired and o.rule.severity == "error"})
+
+
 def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
@@ -35,7 +44,7 @@ def declared(release: Release) -> dict:
         table = release.table(name)
         with open(release.path(name), "rb") as handle:
             rows[name] = sum(1 for _ in handle)
-        counts = participant_counts(table)
+        counts = participant_counts(table) if "participant_id" in table.column_names else {}
         for bad in release.invalid_rows.get(name, ()):  # a record that fails its schema is still a line of the file
             pid = bad["row"].get("participant_id")
             if isinstance(pid, str):
@@ -54,10 +63,32 @@ def relabeled(release: Release) -> int:
     return int(pc.sum(pc.is_valid(pc.struct_field(pc.struct_field(trace, "C"), "relabeled"))).as_py() or 0)
 
 
+DATA_PACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
+
+
+def standard_stats(release: Release) -> dict[str, dict]:
+    """Data Package v2 `hash` (sha256:...) and `bytes` of every resource, as Frictionless computes them
+    (and checks them on `frictionless validate`). Taken over the bytes as a file resource, without parsing, so an
+    empty or malformed data file is stamped and left to the validator to name."""
+    from frictionless import resources, system
+
+    out = {}
+    with system.use_context(trusted=True):
+        for name in release.resources:
+            resource = resources.FileResource(path=release.resource(name)["path"], basepath=str(release.root))
+            resource.infer(stats=True)
+            out[name] = {"hash": f"sha256:{resource.stats.sha256}", "bytes": resource.stats.bytes}
+    return out
+
+
 def stamp(root) -> dict:
     release = Release(root)
     block = declared(release)
     descriptor = release.descriptor
     descriptor["realcompanion"].update(block)
+    stats = standard_stats(release)
+    for resource in descriptor["resources"]:
+        resource.update(stats[resource["name"]])
+    descriptor = {"$schema": DATA_PACKAGE_PROFILE, **descriptor}
     Path(root, "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
     return block

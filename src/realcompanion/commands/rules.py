@@ -1,9 +1,18 @@
-"""`realcompanion rules`: the rule catalogue (id, severity, family, statement, and where the paper states it)."""
+"""`realcompanion rules`: the rules a release is validated by (id, severity, family, statement,
+and where the paper states it).
+
+The coded catalogue, plus the rules the release at PATH declares in its rules file
+(`realcompanion.rules` in datapackage.json), in the order a report lists them.
+"""
 from __future__ import annotations
+
+from pathlib import Path
 
 
 def register(sub):
-    p = sub.add_parser("rules", help="list every validation rule")
+    p = sub.add_parser("rules", help="list every validation rule (coded and declared by the release)")
+    p.add_argument("path", type=Path, nargs="?", default=Path("."),
+                   help="release folder whose declared rules are listed too (default: .)")
     p.add_argument("--json", action="store_true", help="as JSON")
     p.set_defaults(run=run)
 
@@ -11,9 +20,12 @@ def register(sub):
 def run(args) -> int:
     import json
 
-    from ..validators.catalogue import all_rules
+    from ..release import Release
+    from ..validators.catalogue import select
+    from ..validators.declared import declared_rules
 
-    rules = all_rules()
+    declared = declared_rules(Release(args.path, check=False)) if (args.path / "datapackage.json").is_file() else []
+    rules = select(None, declared)
     if args.json:
         print(json.dumps([r.as_dict() for r in rules], indent=2))
     else:

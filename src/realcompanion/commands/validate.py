@@ -25,11 +25,14 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..files import output_file, output_folder
+    from ..release import Release
+    from ..validators.declared import declared_rules
     from ..validators.run import planned, validate
     from ..validators.terminal import render
 
+    declared = declared_rules(Release(args.path))  # the descriptor judged first: a bad one is exit 2, named
     try:
-        total = len(planned(args.rules))
+        total = len(planned(args.rules, declared))
     except KeyError as exc:
         print(f"error: unknown rule or family: {exc.args[0]}", file=sys.stderr)
         return 2

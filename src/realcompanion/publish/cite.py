@@ -3,8 +3,10 @@
 People, title and the preferred citation come from CITATION.cff; the version
 and date from datapackage.json (the documents agree on a published release, see
 `documents`); the revision is the release tag, plus the commit when the folder
-is a git checkout. BibTeX is written by pybtex and APA by citeproc-py with the
-APA CSL style, from the same CFF data.
+is a git checkout, marked when the checkout has uncommitted changes; outside git
+no commit is stated (CFF `commit` is left out, never filled with the tag).
+BibTeX is written by pybtex and APA by citeproc-py with the APA CSL style, from
+the same CFF data.
 """
 from __future__ import annotations
 
@@ -30,18 +32,27 @@ class Citation:
     commit: str | None
     url: str | None
     synthetic: bool
+    dirty: bool = False
+
+    @property
+    def stated_commit(self) -> str | None:
+        """The commit as cited: marked when the files differ from it."""
+        if not self.commit:
+            return None
+        return self.commit + (" with uncommitted changes" if self.dirty else "")
 
     @property
     def revision(self) -> str:
-        return f"{self.tag} (commit {self.commit})" if self.commit else self.tag
+        return f"{self.tag} (commit {self.stated_commit})" if self.commit else self.tag
 
     @classmethod
     def of(cls, release: Release, repo_id: str | None = None, revision_from_git: bool = True) -> Citation:
         data, tag = cff(release.root), tag_of(release.version)
+        commit = git_commit(release.root, tag) if revision_from_git else None
         return cls(name=release.descriptor["name"], cff=data, version=release.version, date=released(release),
-                   tag=tag, commit=git_commit(release.root, tag) if revision_from_git else None,
+                   tag=tag, commit=commit,
                    url=hub_url(repo_id) if repo_id else release.descriptor.get("homepage") or data.get("url"),
-                   synthetic=bool(release.params.get("synthetic")))
+                   synthetic=bool(release.params.get("synthetic")), dirty=bool(commit) and git_dirty(release.root))
 
 
 def hub_url(repo_id: str) -> str:
@@ -61,6 +72,13 @@ def git_commit(root: Path, tag: str) -> str | None:
         if done.returncode == 0:
             return done.stdout.strip()
     return None
+
+
+def git_dirty(root: Path) -> bool:
+    """Whether the release folder has changes (tracked or not) that no commit holds."""
+    done = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "."],
+                          capture_output=True, text=True, check=False)
+    return done.returncode != 0 or bool(done.stdout.strip())
 
 
 # -- BibTeX -------------------------------------------------------------------
@@ -111,7 +129,7 @@ def _csl_items(c: Citation) -> list[dict]:
     year, month, day = (int(part) for part in c.date.split("-"))
     items = [{"id": "release", "type": "dataset", "title": c.cff["title"],
               "author": [_csl_name(a) for a in c.cff.get("authors", [])], "version": c.version,
-              "number": f"revision {c.tag}" + (f", commit {c.commit}" if c.commit else "")
+              "number": f"revision {c.tag}" + (f", commit {c.stated_commit}" if c.commit else "")
               + (", synthetic specimen" if c.synthetic else ""),
               "issued": {"date-parts": [[year, month, day]]}, **({"URL": c.url} if c.url else {})}]
     paper = c.cff.get("preferred-citation")
@@ -144,7 +162,9 @@ def apa(c: Citation) -> str:
 def cff_text(c: Citation) -> str:
     """CITATION.cff with the version, date, revision (`commit`) and URL of this release."""
     data = dict(c.cff)
-    data.update({"version": c.version, "date-released": c.date, "commit": c.commit or c.tag})
+    data.update({"version": c.version, "date-released": c.date})
+    if c.commit:
+        data["commit"] = c.stated_commit
     if c.url:
         data["url"] = c.url
     return dump_cff(data)

@@ -74,7 +74,7 @@ def _file_object(ctx, release: Release, name: str):
         raise ReadError(descriptor, f"resource '{name}': no Croissant encoding for format '{file_format}'",
                         field="format")
     if path not in release.params.get("sha256", {}):
-        raise ReadError(descriptor, f"no sha256 declared for {path}: run `realcompanion stamp`", field="sha256")
+        raise ReadError(descriptor, f"no sha256 declared for {path}: run `realcompanion refresh`", field="sha256")
     return mlc.FileObject(ctx=ctx, id=path, name=path, content_url=path, description=resource.get("description"),
                           encoding_formats=[getattr(mlc.EncodingFormat, _ENCODINGS[file_format])],
                           content_size=f"{release.path(name).stat().st_size} B",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..refresh import COMMAND
 from ..release import Release
 from .plan import DOCUMENTS
 
@@ -35,14 +36,14 @@ def card_stale(release: Release, version: str) -> str | None:
     from .. import card
 
     parts = card.check(release)
-    return f"card out of date ({'; '.join(parts)}): run `realcompanion card --write`" if parts else None
+    return f"card out of date ({'; '.join(parts)}): run `{COMMAND}`" if parts else None
 
 
 def datasheet_stale(release: Release, version: str) -> str | None:
     from .. import datasheet
 
     blocks = datasheet.check(release)
-    return f"DATASHEET.md out of date ({', '.join(blocks)}): run `realcompanion datasheet --write`" if blocks else None
+    return f"DATASHEET.md out of date ({', '.join(blocks)}): run `{COMMAND}`" if blocks else None
 
 
 def croissant_stale(release: Release, version: str) -> str | None:
@@ -52,7 +53,14 @@ def croissant_stale(release: Release, version: str) -> str | None:
     if not path.is_file():
         return None
     current = json.loads(path.read_text(encoding="utf-8")) == build(release)
-    return None if current else f"{FILE} out of date: run `realcompanion croissant`"
+    return None if current else f"{FILE} out of date: run `{COMMAND}`"
+
+
+def unread_files(release: Release, version: str) -> str | None:
+    from .plan import unread_schema_files
+
+    stray = unread_schema_files(release)
+    return f"file(s) under schemas/ that no resource reads would ship unvalidated: {', '.join(stray)}" if stray else None
 
 
 def invalid(release: Release, version: str) -> str | None:
@@ -65,7 +73,7 @@ def invalid(release: Release, version: str) -> str | None:
     return unacknowledged(report, release.root)
 
 
-CHECKS = (versions_disagree, card_stale, datasheet_stale, croissant_stale, invalid)
+CHECKS = (versions_disagree, unread_files, card_stale, datasheet_stale, croissant_stale, invalid)
 
 
 def refusal(root, version: str) -> str | None:

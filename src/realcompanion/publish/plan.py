@@ -1,9 +1,12 @@
 """Exactly which files a release is, with their sizes and hashes, and the tag it ships under.
 
 The list is declared once here (and described in docs/publishing.md): the
-documents, croissant.json and pii-acknowledged.json when present, everything under schemas/
-and the data files the resources declare. Nothing else in the folder (code,
-tests, virtual environments, git metadata) is ever part of a release.
+documents, croissant.json and pii-acknowledged.json when present, the schema files the release
+reads (vocabulary, declared rules, each resource's Table Schema, the nested
+schemas) and the data files the resources declare: every shipped file is
+validated data, a schema it is validated by, or a listed document. Nothing else
+in the folder (code, tests, virtual environments, git metadata) is ever part of
+a release; a stray file under schemas/ makes `publish` refuse (`unread_schema_files`).
 """
 from __future__ import annotations
 
@@ -28,12 +31,26 @@ def tag_of(version: str) -> str:
     return f"v{version}"
 
 
+def schema_files(release: Release) -> list[str]:
+    """The schema files the release reads, relative to its folder, sorted."""
+    schemas = release.schemas
+    read = [schemas.root / release.params["vocabulary"], *schemas.table_paths(), *schemas.nested_paths()]
+    read += [release.root / release.params["rules"]] if isinstance(release.params.get("rules"), str) else []
+    return sorted({p.relative_to(release.root).as_posix() for p in read})
+
+
+def unread_schema_files(release: Release) -> list[str]:
+    """Files under schemas/ that no part of the release reads (they would ship unvalidated)."""
+    read = set(schema_files(release))
+    return sorted(p.relative_to(release.root).as_posix() for p in (release.root / SCHEMA_FOLDER).rglob("*")
+                  if p.is_file() and p.relative_to(release.root).as_posix() not in read)
+
+
 def release_paths(release: Release) -> list[str]:
     """Every file of the release, relative to its folder, in publishing order."""
     root = release.root
     paths = list(DOCUMENTS) + [d for d in OPTIONAL_DOCUMENTS if (root / d).is_file()]
-    paths += sorted(p.relative_to(root).as_posix() for p in (root / SCHEMA_FOLDER).rglob("*") if p.is_file())
-    return paths + [release.resource(name)["path"] for name in release.resources]
+    return paths + schema_files(release) + [release.resource(name)["path"] for name in release.resources]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,38 @@
+"""`realcompanion refresh [PATH] [--force]`: bring every generated part of the release up to date, printing what
+changed.
+
+Like `stamp`, it blesses the files as they are: after rewriting the schema copies it validates, and refuses
+(exit 1, nothing else written) a release failing any error rule but the count and hash checks it is about to
+satisfy. `--force` refreshes without validating."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def register(sub):
+    p = sub.add_parser("refresh", help="update every generated part in order: schema copies, counts and hashes, "
+                                       "card and CITATION.cff, datasheet, croissant.json")
+    p.add_argument("path", type=Path, nargs="?", default=Path("."))
+    p.add_argument("--force", action="store_true", help="refresh without validating")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..refresh import Refused, refresh
+    from .stamp import FORCED, refusal
+
+    if args.force:
+        print(FORCED, file=sys.stderr)
+    try:
+        changed = refresh(args.path, check=not args.force)
+    except Refused as refused:
+        for part in refused.changed:
+            print(f"refreshed: {part}")
+        print(refusal(args.path, refused.failing, "refresh"), file=sys.stderr)
+        return 1
+    for part in changed:
+        print(f"refreshed: {part}")
+    if not changed:
+        print("every generated part is current")
+    return 0

@@ -1,0 +1,53 @@
+"""One refresh: every generated part of a release brought up to date, in the order each depends on the last.
+
+1. schema copies: the enum / pattern each Table Schema and nested schema copies from schemas/vocabulary.json;
+2. counts and hashes in datapackage.json (`stamp`), read through those schemas, once the release passes
+   every error rule but the count and hash checks (`check=False` skips that validation);
+3. the card: README.md's YAML header and generated blocks, and CITATION.cff's version and date;
+4. DATASHEET.md's generated blocks (they show the counts, hashes and rules);
+5. croissant.json, when the release ships one (it carries the hashes).
+
+A fork author edits files and runs `realcompanion refresh`; every failure a stale
+generated part can cause ends with `STALE`, which names this command.
+"""
+from __future__ import annotations
+
+STALE = "if the files are right, run `realcompanion refresh`"
+COMMAND = "realcompanion refresh"
+
+
+class Refused(Exception):
+    """The release fails rules stamping would bless; `changed` is what was refreshed before the check."""
+
+    def __init__(self, failing: list[str], changed: list[str]):
+        super().__init__(", ".join(failing))
+        self.failing, self.changed = failing, changed
+
+
+def refresh(root, check: bool = True) -> list[str]:
+    """Bring every generated part of the release at `root` up to date; returns what changed, in order."""
+    from . import card, datasheet
+    from .publish.croissant import FILE, build
+    from .release import Release
+    from .schemas import Schemas, dump_json, read_json
+    from .stamp import blocking_rules, stamp
+
+    root = Release(root, check=False).root  # a folder that is no release is named before anything is written
+    changed = [f"schema copy: {path.relative_to(root)}" for path in Schemas(root).render()]
+    if check and (failing := blocking_rules(root)):
+        raise Refused(failing, changed)
+    before = read_json(root / "datapackage.json")
+    after = stamp(root)
+    changed += [f"datapackage.json: realcompanion.{key}" for key, value in after.items()
+                if before.get("realcompanion", {}).get(key) != value]
+    if read_json(root / "datapackage.json").get("resources") != before.get("resources"):
+        changed.append("datapackage.json: resources hash and bytes")
+    changed += card.write(root)
+    changed += [f"DATASHEET.md block: {name}" for name in datasheet.write(root)]
+    croissant = root / FILE
+    if croissant.is_file():
+        text = dump_json(build(Release(root)))
+        if croissant.read_text(encoding="utf-8") != text:
+            croissant.write_text(text, encoding="utf-8")
+            changed.append(FILE)
+    return changed

@@ -1,0 +1,393 @@
+"""Forks, end to end, as docs/forking.md walks them: edit files, `refresh`, `validate`, `publish --dry-run`.
+
+Three scenarios (a new participant; a new optional field with its own vocabulary; a
+new resource with its own Table Schema and declared rules) and cutting a new version.
+Each must pass both `realcompanion validate` and `frictionless validate
+datapackage.json`; each way of breaking the new resource must fail, naming the rule
+and the row.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from realcompanion.validators.run import validate
+from test_rules import read, write
+
+from realcompanion.cli import main
+from realcompanion.publish.plan import DOCUMENTS
+
+REPO_ID = "org/fork"
+
+
+def frictionless_valid(root: Path) -> bool:
+    from frictionless import Package, system
+
+    with system.use_context(trusted=True):
+        return Package(str(root / "datapackage.json")).validate().valid
+
+
+def edit_json(path: Path, change) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+@pytest.fixture
+def fork(specimen, repo):
+    """A copy of the release with its documents, as a fork author clones it."""
+    for name in DOCUMENTS:
+        shutil.copy2(repo / name, specimen / name)
+    return specimen
+
+
+def refresh_validate_publish(root: Path, capsys, version: str = "0.1.0") -> str:
+    """The fork author's three commands; returns the publish plan."""
+    assert main(["refresh", str(root)]) == 0
+    capsys.readouterr()
+    assert main(["validate", str(root)]) == 0, capsys.readouterr().out[-3000:]
+    assert frictionless_valid(root)
+    capsys.readouterr()
+    assert main(["publish", str(root), "--repo-id", REPO_ID, "--version", version, "--dry-run"]) == 0, \
+        capsys.readouterr().err
+    return capsys.readouterr().out
+
+
+# -- scenario 1: a new participant ---------------------------------------------
+
+def add_participant(root: Path, new: str = "U05", like: str = "U01") -> None:
+    """Every record of `like`, again under a new participant id (ids carry the participant as prefix)."""
+    def renamed(value):
+        if isinstance(value, str):
+            return new if value == like else value.replace(f"{like}:", f"{new}:")
+        if isinstance(value, list):
+            return [renamed(v) for v in value]
+        if isinstance(value, dict):
+            return {k: renamed(v) for k, v in value.items()}
+        return value
+
+    for name in ("source", "profile", "persona", "chat", "qa"):
+        rows = read(root, name)
+        write(root, name, rows + [renamed(r) for r in rows if r["participant_id"] == like])
+
+
+def test_a_new_participant(fork, capsys):
+    add_participant(fork)
+    assert main(["validate", str(fork)]) == 1  # the declared counts name the one command to run
+    assert "realcompanion refresh" in capsys.readouterr().out
+    plan = refresh_validate_publish(fork, capsys)
+    assert json.loads((fork / "datapackage.json").read_text())["realcompanion"]["participants"]["U05"]["persona"] == 39
+    assert "data/source.jsonl" in plan
+
+
+# -- scenario 2: a new optional field with a vocabulary ------------------------
+
+def add_mood(root: Path, written_on_first_row: bool = True) -> None:
+    """source gains `mood` (vocabulary `mood`); user messages carry it, companion messages leave it null."""
+    edit_json(root / "schemas" / "vocabulary.json", lambda v: v.update(mood=["calm", "tense", "upbeat"]))
+    edit_json(root / "schemas" / "source.schema.json", lambda s: s["fields"].append(
+        {"name": "mood", "type": "string", "description": "The user's mood, as the curator read it; null when not read.",
+         "example": "calm", "vocabulary": "mood", "constraints": {}}))
+    rows = read(root, "source")
+    for number, row in enumerate(rows):
+        row["mood"] = ("calm", "tense", "upbeat")[number % 3] if row["sender"] == "user" else None
+    if not written_on_first_row:
+        del rows[0]["mood"]
+    write(root, "source", rows)
+
+
+def test_a_new_optional_field_with_a_vocabulary(fork, capsys):
+    add_mood(fork)
+    refresh_validate_publish(fork, capsys)
+    schema = json.loads((fork / "schemas" / "source.schema.json").read_text())
+    assert schema["fields"][-1]["constraints"]["enum"] == ["calm", "tense", "upbeat"]
+    assert "`mood`" in (fork / "README.md").read_text() and "name: mood" in (fork / "README.md").read_text()
+
+
+def test_a_value_outside_the_new_vocabulary_fails_naming_the_row(fork):
+    add_mood(fork)
+    assert main(["refresh", str(fork)]) == 0
+    rows = read(fork, "source")
+    row = next(r for r in rows if r["sender"] == "user")
+    row["mood"] = "furious"
+    write(fork, "source", rows)
+    main(["refresh", str(fork)])
+    failures = validate(fork).failure_frame()
+    assert set(failures.loc[failures["rule"] == "SCH2", "row"]) == {row["dayid"]}
+
+
+def test_a_stale_schema_copy_names_refresh(fork):
+    add_mood(fork)
+    assert main(["refresh", str(fork)]) == 0
+    edit_json(fork / "schemas" / "vocabulary.json", lambda v: v["mood"].append("wistful"))
+    rows = read(fork, "source")
+    next(r for r in rows if r["sender"] == "user")["mood"] = "wistful"
+    write(fork, "source", rows)
+    main(["stamp", str(fork)])
+    failures = validate(fork).failure_frame()
+    assert failures.loc[failures["rule"] == "SCH2", "message"].str.contains("realcompanion refresh").all()
+    assert main(["refresh", str(fork)]) == 0
+    assert validate(fork).errors == 0
+
+
+def test_an_optional_field_the_first_record_omits_fails_as_frictionless_fails(fork):
+    """Frictionless reads the first record's keys as the header: both validators must agree."""
+    add_mood(fork, written_on_first_row=False)
+    assert main(["refresh", str(fork)]) == 1  # refused: it would stay invalid once stamped
+    assert main(["refresh", "--force", str(fork)]) == 0
+    report = validate(fork)
+    assert report.fired() - {"NUL1"} == {"HDR1"}
+    assert not frictionless_valid(fork)
+
+
+# -- scenario 3: a new resource with its own rules -----------------------------
+
+NOTE_RULES = [
+    {"id": "NOTE1", "severity": "error", "kind": "relationships", "resource": "notes", "field": "cites",
+     "to": {"resource": "source", "field": "dayid"}, "same_participant": True,
+     "statement": "every message a note cites is a message of the note's participant"},
+    {"id": "NOTE2", "severity": "error", "kind": "cites_before", "resource": "notes", "field": "cites",
+     "anchor": "anchor", "statement": "a note cites only messages before its anchor"},
+    {"id": "NOTE3", "severity": "error", "kind": "unique", "resource": "notes", "fields": ["participant_id", "text"],
+     "statement": "a participant's notes have distinct texts"},
+    {"id": "NOTE4", "severity": "warning", "kind": "expression", "resource": "notes", "field": "text",
+     "expression": "len(text) <= 80", "statement": "a note is at most 80 characters"},
+    {"id": "NOTE5", "severity": "error", "kind": "count_per_participant", "resource": "notes", "count": "declared",
+     "statement": "every participant has the declared number of notes"},
+    {"id": "NOTE6", "severity": "error", "kind": "expression", "resource": "notes", "where": "kind == 'follow_up'",
+     "field": "cites", "expression": "len(cites or []) >= 2", "statement": "a follow-up cites at least two messages"},
+    {"id": "NOTE7", "severity": "error", "kind": "not_null", "resource": "notes", "fields": ["cites"],
+     "where": "kind == 'follow_up'", "statement": "a follow-up cites messages"},
+    {"id": "NOTE8", "severity": "error", "kind": "accepted_values", "resource": "notes", "field": "kind",
+     "values": ["reminder", "follow_up"], "statement": "a note is a reminder or a follow-up"},
+]
+
+
+def add_notes(root: Path) -> None:
+    """A `notes` resource: a curator's note at one message, citing earlier messages of the same participant."""
+    streams: dict[str, list[dict]] = {}
+    for message in read(root, "source"):
+        streams.setdefault(message["participant_id"], []).append(message)
+    notes = []
+    for pid, stream in streams.items():
+        for n in range(3):
+            notes.append({"note_id": f"{pid}:N{n + 1:04d}", "participant_id": pid,
+                          "anchor": stream[20 + 5 * n]["dayid"],
+                          "cites": [stream[2 + n]["dayid"], stream[10 + n]["dayid"]],
+                          "kind": ("reminder", "follow_up", "reminder")[n], "text": f"Note {n + 1} about {pid}."})
+    write(root, "notes", notes)
+    (root / "schemas" / "notes.schema.json").write_text(json.dumps({
+        "fields": [
+            {"name": "note_id", "type": "string", "description": "Note identifier {participant_id}:N{n:04d}.",
+             "constraints": {"required": True, "unique": True, "pattern": "^U[0-9]{2,4}:N[0-9]{4}$"}},
+            {"name": "participant_id", "type": "string", "identifier": "participant_id",
+             "description": "Participant the note is about.", "constraints": {"required": True}},
+            {"name": "anchor", "type": "string", "identifier": "dayid", "description": "The message the note was written at.",
+             "constraints": {"required": True}},
+            {"name": "cites", "type": "array", "description": "Earlier messages the note cites.",
+             "nestedSchema": "nested/dayid_list.schema.json", "constraints": {}},
+            {"name": "kind", "type": "string", "vocabulary": "note_kind", "description": "What the note is.",
+             "constraints": {"required": True}},
+            {"name": "text", "type": "string", "description": "The note.", "constraints": {"required": True}},
+        ],
+        "missingValues": [], "primaryKey": ["note_id"],
+        "foreignKeys": [{"fields": ["anchor"], "reference": {"resource": "source", "fields": ["dayid"]}},
+                        {"fields": ["participant_id"], "reference": {"resource": "source", "fields": ["participant_id"]}}],
+    }, indent=2), encoding="utf-8")
+    edit_json(root / "schemas" / "vocabulary.json", lambda v: v.update(note_kind=["reminder", "follow_up"]))
+    edit_json(root / "datapackage.json", lambda d: d["resources"].append(
+        {"name": "notes", "type": "table", "path": "data/notes.jsonl", "format": "jsonl",
+         "mediatype": "application/jsonl", "encoding": "utf-8",
+         "description": "A curator's note written at one message, citing earlier ones.",
+         "schema": "schemas/notes.schema.json"}))
+    edit_json(root / "schemas" / "rules.json", lambda r: r["rules"].extend(NOTE_RULES))
+
+
+def test_a_new_resource_with_its_own_rules(fork, capsys):
+    add_notes(fork)
+    plan = refresh_validate_publish(fork, capsys)
+    assert "data/notes.jsonl" in plan and "schemas/notes.schema.json" in plan
+    main(["rules", str(fork)])
+    listed = capsys.readouterr().out
+    assert all(rule["id"] in listed for rule in NOTE_RULES)
+    sheet = (fork / "DATASHEET.md").read_text(encoding="utf-8")
+    assert all(f"`{rule['id']}`" in sheet for rule in NOTE_RULES)
+    assert "config_name: notes" in (fork / "README.md").read_text(encoding="utf-8")
+
+
+def _note(root, n=0):
+    rows = read(root, "notes")
+    return rows, rows[n]
+
+
+def duplicate_key(root):
+    rows, row = _note(root)
+    rows.append(dict(row, text="Another note."))
+    write(root, "notes", rows)
+    return "SCH2", row["note_id"]
+
+
+def foreign_participant(root):
+    rows, row = _note(root)
+    row["participant_id"] = "U99"
+    write(root, "notes", rows)
+    return "KEY1", row["note_id"]
+
+
+def dangling_dayid(root):
+    rows, row = _note(root)
+    row["cites"] = [row["cites"][0], row["participant_id"] + ":d999:999"]
+    write(root, "notes", rows)
+    return "NOTE1", row["note_id"]
+
+
+def other_participants_message(root):
+    rows, row = _note(root)
+    other = next(r for r in rows if r["participant_id"] != row["participant_id"])
+    row["cites"] = [other["cites"][0]]
+    write(root, "notes", rows)
+    return "NOTE1", row["note_id"]
+
+
+def cites_after_anchor(root):
+    rows, row = _note(root)
+    row["cites"] = [row["anchor"]]
+    write(root, "notes", rows)
+    return "NOTE2", row["note_id"]
+
+
+def same_text_twice(root):
+    rows, row = _note(root)
+    rows[1]["text"] = row["text"]
+    write(root, "notes", rows)
+    return "NOTE3", row["note_id"]
+
+
+def long_text(root):
+    rows, row = _note(root)
+    row["text"] = "x" * 81
+    write(root, "notes", rows)
+    return "NOTE4", row["note_id"]
+
+
+def follow_up_citing_one(root):
+    rows, row = _note(root, 1)
+    row["cites"] = row["cites"][:1]
+    write(root, "notes", rows)
+    return "NOTE6", row["note_id"]
+
+
+def follow_up_citing_none(root):
+    rows, row = _note(root, 1)
+    row["cites"] = None
+    write(root, "notes", rows)
+    return "NOTE7", row["note_id"]
+
+
+def unknown_field(root):
+    rows, row = _note(root, 1)
+    row["mood"] = "calm"
+    write(root, "notes", rows)
+    return "SCH1", row["note_id"]
+
+
+def undeclared_count(root):
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["participants"]["U02"].update(notes=4))
+    return "NOTE5", "U02"
+
+
+@pytest.mark.parametrize("brk", [duplicate_key, foreign_participant, dangling_dayid, other_participants_message,
+                                 cites_after_anchor, same_text_twice, long_text, follow_up_citing_one,
+                                 follow_up_citing_none, unknown_field, undeclared_count])
+def test_every_way_of_breaking_the_new_resource_is_named(fork, brk):
+    add_notes(fork)
+    main(["refresh", str(fork)])
+    rule, row = brk(fork)
+    if brk is not undeclared_count:
+        main(["stamp", str(fork)])
+    report = validate(fork)
+    failures = report.failure_frame()
+    fired = report.fired() - {"NUL1"}
+    if rule == "NOTE6":
+        fired -= {"NOTE4"}
+    assert rule in fired, failures.to_string()
+    named = failures[failures["rule"] == rule]
+    assert row in set(named["row"].astype(str)), named.to_string()
+
+
+def test_a_broken_new_file_is_unreadable_naming_file_and_line(fork, capsys):
+    add_notes(fork)
+    (fork / "data" / "notes.jsonl").write_text("{broken\n", encoding="utf-8")
+    assert main(["validate", str(fork)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "notes.jsonl:1" in err
+
+
+def test_an_expression_is_never_run_as_python(fork):
+    add_notes(fork)
+    marker = fork / "ran"
+    edit_json(fork / "schemas" / "rules.json", lambda r: r["rules"].append(
+        {"id": "EVIL", "severity": "error", "kind": "expression", "resource": "notes",
+         "expression": f"__import__('os').system('touch {marker}') == 0", "statement": "never runs"}))
+    main(["refresh", str(fork)])
+    failures = validate(fork).failure_frame()
+    assert not marker.exists()
+    assert failures.loc[failures["rule"] == "EVIL", "message"].str.startswith("cannot be evaluated").all()
+
+
+@pytest.mark.parametrize("declaration, field", [
+    ({"kind": "unique", "fields": ["nope"]}, "rules[4]"),
+    ({"kind": "accepted_values", "field": "sender"}, "rules[4]"),
+    ({"kind": "expression", "expression": "sender ==", "field": "sender"}, "rules[4].expression"),
+    ({"kind": "frobnicate"}, "rules[4]"),
+])
+def test_a_bad_declaration_is_one_line_naming_file_and_place(fork, capsys, declaration, field):
+    edit_json(fork / "schemas" / "rules.json", lambda r: r["rules"].append(
+        {"id": "BAD1", "severity": "error", "statement": "bad", "resource": "source", **declaration}))
+    assert main(["validate", str(fork)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "rules.json" in err and field in err, err
+
+
+# -- cutting a new version -----------------------------------------------------
+
+def test_cutting_a_new_version(fork, capsys):
+    add_notes(fork)
+    edit_json(fork / "datapackage.json", lambda d: d.update(version="0.2.0", created="2026-12-01T00:00:00Z"))
+    changelog = fork / "CHANGELOG.md"
+    changelog.write_text(changelog.read_text(encoding="utf-8").replace(
+        "## [Unreleased]\n", "## [Unreleased]\n\n## [0.2.0] - 2026-12-01\n\n### Added\n\n- the `notes` resource.\n", 1),
+        encoding="utf-8")
+    plan = refresh_validate_publish(fork, capsys, version="0.2.0")
+    assert "tag v0.2.0" in plan
+    assert 'version: "0.2.0"' in (fork / "CITATION.cff").read_text(encoding="utf-8") or \
+        "version: 0.2.0" in (fork / "CITATION.cff").read_text(encoding="utf-8")
+
+
+def test_the_specimen_passes_frictionless_as_it_passes_realcompanion(repo):
+    assert validate(repo).errors == 0
+    assert frictionless_valid(repo)
+
+
+def test_the_command_line_states_its_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.strip() == f"realcompanion {version('realcompanion')}"
+
+
+def test_resources_carry_data_package_v2_hash_and_bytes_that_frictionless_checks(fork):
+    from realcompanion.stamp import sha256_of
+
+    descriptor = json.loads((fork / "datapackage.json").read_text(encoding="utf-8"))
+    assert descriptor["$schema"].endswith("/2.0/datapackage.json")
+    for resource in descriptor["resources"]:
+        path = fork / resource["path"]
+        assert resource["hash"] == f"sha256:{sha256_of(path)}" and resource["bytes"] == path.stat().st_size
+    add_participant(fork)
+    assert not frictionless_valid(fork)  # the stale hash is caught by Frictionless too
+    assert main(["refresh", str(fork)]) == 0
+    assert frictionless_valid(fork)

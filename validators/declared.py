@@ -1,0 +1,278 @@
+"""Rules a release declares in its own files: dbt's generic tests and Frictionless's row constraint, as data.
+
+A release holds no code, so a fork states its rules in the file `realcompanion.rules`
+of datapackage.json names (JSON or YAML), checked against `declared.schema.json`.
+Kinds: `unique` (one or several fields), `not_null`, `accepted_values` (a list or a
+vocabulary of schemas/vocabulary.json; list fields item by item), `relationships`
+(every id, also each item of a list, resolves to a field of a resource, optionally
+of the same participant), `expression` (a row condition evaluated by simpleeval,
+never by Python's eval), `cites_before` (every cited message precedes, or with
+`inclusive` is at most, the row's anchor message in the stream) and
+`count_per_participant` (rows per participant equal a number, a vocabulary's size
+or the counts datapackage.json declares). Any rule may narrow its rows with a
+`where` expression. Declared rules run in the same pass as the coded ones and are
+reported, listed and documented the same way; the core format declares its own
+rules of these kinds in the specimen's rules file.
+"""
+from __future__ import annotations
+
+import json
+from functools import partial
+from pathlib import Path
+
+import pandas as pd
+
+from realcompanion.errors import ReadError
+from realcompanion.refresh import STALE
+from realcompanion.schemas import enum_of
+
+from .catalogue import CATALOGUE, Rule, combined, failures
+
+SCHEMA = Path(__file__).with_name("declared.schema.json")
+FAMILY = "declared"
+DECLARED_BY = "declared by the release (no source given)"  # `paper`, when a declaration names none
+FUNCTIONS = {"len": len, "min": min, "max": max, "abs": abs, "sum": sum, "any": any, "all": all, "round": round,
+             "sorted": sorted, "set": set, "str": str, "int": int, "float": float}
+CHECKS: dict = {}
+
+
+def _kind(name: str):
+    def register(fn):
+        CHECKS[name] = fn
+        return fn
+
+    return register
+
+
+# -- reading the declarations ---------------------------------------------------
+
+def _load(path: Path):
+    if not path.is_file():
+        raise ReadError(path, "no such file (named by realcompanion.rules)")
+    text = path.read_text(encoding="utf-8")
+    try:
+        if path.suffix in (".yaml", ".yml"):
+            import yaml
+
+            return yaml.safe_load(text)
+        return json.loads(text)
+    except Exception as exc:  # noqa: BLE001 - YAML and JSON parse errors alike make the file unreadable
+        raise ReadError(path, f"not readable ({str(exc).splitlines()[0]})") from None
+
+
+def _evaluator():
+    import simpleeval
+
+    return simpleeval.EvalWithCompoundTypes(functions=FUNCTIONS)
+
+
+def _fields_named(rule: dict) -> list[tuple[str, str]]:
+    """(resource, dotted field) for every field a declaration names."""
+    res = rule["resource"]
+    named = [(res, f) for f in rule.get("fields", [])]
+    named += [(res, rule[key]) for key in ("field", "anchor") if key in rule]
+    if "to" in rule:
+        named.append((rule["to"]["resource"], rule["to"]["field"]))
+    return named
+
+
+def _check_names(release, path: Path, rules: list[dict]) -> None:
+    """Every id new, every resource, field, vocabulary and expression one the release has and simpleeval reads."""
+    seen = set()
+    for number, rule in enumerate(rules):
+        where = f"rules[{number}]"
+        if rule["id"] in seen or rule["id"] in CATALOGUE:
+            raise ReadError(path, f"rule id '{rule['id']}' is already declared", field=f"{where}.id")
+        seen.add(rule["id"])
+        for resource, field in _fields_named(rule):
+            if resource not in release.resources:
+                raise ReadError(path, f"no resource '{resource}' in datapackage.json", field=f"{where}.resource")
+            names = [f["name"] for f in release.table_schema(resource)["fields"]]
+            if field.split(".")[0] not in names:
+                raise ReadError(path, f"resource '{resource}' has no field '{field}'", field=where)
+        if "vocabulary" in rule and rule["vocabulary"] not in release.schemas.vocabulary:
+            raise ReadError(path, f"no vocabulary '{rule['vocabulary']}'", field=f"{where}.vocabulary")
+        for key in ("expression", "where"):
+            if key in rule:
+                try:
+                    _evaluator().parse(rule[key])
+                except SyntaxError as exc:
+                    raise ReadError(path, f"expression does not parse ({exc.msg})", field=f"{where}.{key}") from None
+
+
+def read_declarations(release) -> list[dict]:
+    """The rules the release declares (none when datapackage.json names no rules file, or names one outside the
+    package folder: that is never read, and INT3 reports it)."""
+    import jsonschema
+
+    named = release.params.get("rules")
+    if named is None:
+        return []
+    if not isinstance(named, str):
+        raise ReadError(release.root / "datapackage.json", "must name one file (a string)", field="realcompanion.rules")
+    path = release.root / named
+    if not path.resolve().is_relative_to(release.root.resolve()):
+        return []
+    data = _load(path)
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path)))
+    if errors:
+        error = jsonschema.exceptions.best_match(errors)
+        raise ReadError(path, error.message[:200], field=error.json_path.removeprefix("$.") or None)
+    _check_names(release, path, data["rules"])
+    return data["rules"]
+
+
+def _reads(rule: dict) -> tuple[str, ...]:
+    reads = [rule["resource"]] + ([rule["to"]["resource"]] if "to" in rule else [])
+    reads += ["source"] if rule["kind"] in ("cites_before", "count_per_participant") else []
+    return tuple(dict.fromkeys(reads))
+
+
+def declared_rules(release) -> list[Rule]:
+    """The release's declared rules as catalogue rules (run, reported and listed like the coded ones)."""
+    return [Rule(d["id"], d["severity"], d.get("family", FAMILY), d["statement"], _reads(d),
+                 partial(CHECKS[d["kind"]], d), d.get("paper", DECLARED_BY)) for d in read_declarations(release)]
+
+
+# -- evaluation helpers -----------------------------------------------------------
+
+def evaluate(ctx, resource: str, expression: str) -> list:
+    """The expression's value on every row of the resource (an exception where it cannot be evaluated)."""
+    evaluator = _evaluator()
+    parsed = evaluator.parse(expression)
+    out = []
+    for row in ctx.table(resource).to_pylist():
+        evaluator.names = row
+        try:
+            out.append(evaluator.eval(expression, previously_parsed=parsed))
+        except Exception as exc:  # noqa: BLE001 - a row the expression cannot read fails the rule, named
+            out.append(exc)
+    return out
+
+
+def _scope(ctx, rule: dict) -> pd.Index:
+    """Positions of the rows the rule checks: all, or those where its `where` expression holds."""
+    rows = pd.RangeIndex(ctx.table(rule["resource"]).num_rows)
+    if "where" not in rule:
+        return rows
+    held = [value is True or (not isinstance(value, Exception) and bool(value))
+            for value in evaluate(ctx, rule["resource"], rule["where"])]
+    return rows[pd.Series(held, dtype=bool).to_numpy()]
+
+
+def _column(ctx, resource: str, field: str, rows: pd.Index) -> pd.Series:
+    """A (dotted) field's values at `rows`, as Python objects (lists stay lists)."""
+    return pd.Series(ctx.column(resource, field).to_pylist(), dtype=object).loc[rows]
+
+
+def _items(values: pd.Series) -> pd.Series:
+    """One entry per cited item: list cells exploded, nulls dropped; the index is the citing row."""
+    exploded = values.explode()
+    return exploded[exploded.notna()]
+
+
+def _report(ctx, rule: dict, rows, field: str, values, message) -> pd.DataFrame:
+    if not len(rows):
+        return combined([])
+    ids = ctx.row_ids(rule["resource"])
+    return failures(rule["resource"], ids.iloc[list(rows)], field, [str(v)[:80] for v in values], message)
+
+
+# -- the kinds --------------------------------------------------------------------
+
+@_kind("unique")
+def unique(rule: dict, ctx) -> pd.DataFrame:
+    rows = _scope(ctx, rule)
+    keys = pd.DataFrame({f: _column(ctx, rule["resource"], f, rows).map(repr) for f in rule["fields"]})
+    present = pd.concat([_column(ctx, rule["resource"], f, rows).notna() for f in rule["fields"]], axis=1).all(axis=1)
+    dup = keys[present & keys.duplicated(keep=False)]
+    return _report(ctx, rule, dup.index, ",".join(rule["fields"]), dup.agg(", ".join, axis=1), rule["statement"])
+
+
+@_kind("not_null")
+def not_null(rule: dict, ctx) -> pd.DataFrame:
+    rows = _scope(ctx, rule)
+    parts = []
+    for field in rule["fields"]:
+        values = _column(ctx, rule["resource"], field, rows)
+        bad = values[values.isna()]
+        parts.append(_report(ctx, rule, bad.index, field, ["null"] * len(bad), rule["statement"]))
+    return combined(parts)
+
+
+@_kind("accepted_values")
+def accepted_values(rule: dict, ctx) -> pd.DataFrame:
+    allowed = rule.get("values") or enum_of(ctx.release.schemas.vocabulary, rule["vocabulary"])
+    hint = "" if "values" in rule else f" (vocabulary '{rule['vocabulary']}')"
+    items = _items(_column(ctx, rule["resource"], rule["field"], _scope(ctx, rule)))
+    bad = items[~items.isin(allowed)]
+    bad = bad[~bad.index.duplicated()]
+    return _report(ctx, rule, bad.index, rule["field"], bad, f"not an accepted value{hint}: {rule['statement']}")
+
+
+def _participant(ctx, resource: str, rows) -> pd.Series:
+    return pd.Series(ctx.column(resource, "participant_id").to_pylist(), dtype=object).loc[rows]
+
+
+@_kind("relationships")
+def relationships(rule: dict, ctx) -> pd.DataFrame:
+    target = rule["to"]
+    items = _items(_column(ctx, rule["resource"], rule["field"], _scope(ctx, rule)))
+    known = pd.Series(ctx.column(target["resource"], target["field"]).to_pylist(), dtype=object)
+    missing = ~items.isin(set(known.dropna()))
+    parts = [_report(ctx, rule, items.index[missing], rule["field"], items[missing],
+                     f"does not resolve to {target['resource']}.{target['field']}")]
+    if rule.get("same_participant"):
+        theirs = pd.MultiIndex.from_arrays([_participant(ctx, target["resource"], known.index), known])
+        mine = pd.MultiIndex.from_arrays([_participant(ctx, rule["resource"], items.index), items])
+        other = ~missing & ~mine.isin(theirs)
+        parts.append(_report(ctx, rule, items.index[other], rule["field"], items[other],
+                             f"resolves to {target['resource']}.{target['field']} of another participant"))
+    return combined(parts)
+
+
+@_kind("expression")
+def expression(rule: dict, ctx) -> pd.DataFrame:
+    rows = _scope(ctx, rule)
+    values = pd.Series(evaluate(ctx, rule["resource"], rule["expression"]), dtype=object).loc[rows]
+    failed = values[values.map(lambda v: isinstance(v, Exception) or not v)]
+    why = [f"cannot be evaluated: {v}" if isinstance(v, Exception) else f"false: {rule['expression']}" for v in failed]
+    field = rule.get("field", "")
+    shown = _column(ctx, rule["resource"], field, failed.index) if field else failed.map(repr)
+    return _report(ctx, rule, failed.index, field, shown, why)
+
+
+@_kind("cites_before")
+def cites_before(rule: dict, ctx) -> pd.DataFrame:
+    messages = ctx.messages.drop_duplicates("dayid").set_index("dayid")
+    rows = _scope(ctx, rule)
+    anchor = _column(ctx, rule["resource"], rule["anchor"], rows).map(messages["turn"].to_dict())
+    owner = _column(ctx, rule["resource"], rule["anchor"], rows).map(messages["participant_id"].to_dict())
+    items = _items(_column(ctx, rule["resource"], rule["field"], rows))
+    turn = items.map(messages["turn"].to_dict()).astype("float64")
+    limit = anchor.loc[items.index].astype("float64")
+    same = items.map(messages["participant_id"].to_dict()) == owner.loc[items.index]
+    late = (turn > limit) if rule.get("inclusive") else (turn >= limit)
+    bad = items[same & late.fillna(False)]
+    relation = "after" if rule.get("inclusive") else "at or after"
+    return _report(ctx, rule, bad.index, rule["field"], bad, f"cited message comes {relation} {rule['anchor']}")
+
+
+@_kind("count_per_participant")
+def count_per_participant(rule: dict, ctx) -> pd.DataFrame:
+    resource, count = rule["resource"], rule["count"]
+    actual = _participant(ctx, resource, _scope(ctx, rule)).value_counts().to_dict()
+    if count == "declared":
+        declared = {pid: c[resource] for pid, c in ctx.params.get("participants", {}).items() if resource in c}
+        pids, hint = set(actual) | set(declared), f" ({STALE})"
+    else:
+        want = count if isinstance(count, int) else len(enum_of(ctx.release.schemas.vocabulary, count["vocabulary"]))
+        declared, hint = {}, ""
+        pids = set(actual) | set(ctx.frame("source")["participant_id"].dropna())
+    rows = []
+    for pid in sorted(pids):
+        expected = declared.get(pid) if count == "declared" else want
+        if actual.get(pid, 0) != expected:
+            rows.append((pid, actual.get(pid, 0), f"expected {expected} rows, found {actual.get(pid, 0)}{hint}"))
+    return failures(resource, [r[0] for r in rows], "participant_id", [r[1] for r in rows], [r[2] for r in rows])

@@ -48,17 +48,18 @@ class Schemas:
     """Vocabulary, Table Schemas and nested JSON Schemas of one release folder."""
 
     root: Path
+    block: str = "realcompanion"  # the descriptor block that names the vocabulary file
 
     def __post_init__(self):
         object.__setattr__(self, "root", Path(self.root))
 
     @cached_property
     def vocabulary(self) -> dict:
-        """The vocabulary file the descriptor names (`realcompanion.vocabulary`)."""
+        """The vocabulary file the descriptor names (`<block>.vocabulary`)."""
         descriptor = self.root / "datapackage.json"
-        path = read_json(descriptor).get("realcompanion", {}).get("vocabulary")
+        path = read_json(descriptor).get(self.block, {}).get("vocabulary")
         if not isinstance(path, str):
-            raise ReadError(descriptor, "no vocabulary path (a string)", field="realcompanion.vocabulary")
+            raise ReadError(descriptor, "no vocabulary path (a string)", field=f"{self.block}.vocabulary")
         return read_json(self.root / path)
 
     def table_path(self, resource: str) -> Path:

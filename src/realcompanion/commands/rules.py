@@ -5,13 +5,18 @@ from __future__ import annotations
 def register(sub):
     p = sub.add_parser("rules", help="list every validation rule")
     p.add_argument("--json", action="store_true", help="as JSON")
+    p.add_argument("--format", choices=("realcompanion", "groupassist"), default="realcompanion",
+                   help="whose catalogue to list (default realcompanion)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     import json
 
-    from ..validators.catalogue import all_rules
+    if args.format == "groupassist":
+        from ..validators.groupassist.catalogue import all_rules
+    else:
+        from ..validators.catalogue import all_rules
 
     rules = all_rules()
     if args.json:

@@ -22,8 +22,13 @@ def register(sub):
 def run(args) -> int:
     from tqdm import tqdm
 
-    from ..validators.run import planned, validate
+    from ..formats import format_of
     from ..validators.terminal import render
+
+    if format_of(args.path) == "groupassist":
+        from ..validators.groupassist.run import planned, validate
+    else:
+        from ..validators.run import planned, validate
 
     try:
         total = len(planned(args.rules))

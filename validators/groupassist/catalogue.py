@@ -1,0 +1,39 @@
+"""Declaring GroupAssistBench rules: one registry, one decorator, the shared `Rule` and failure frames.
+
+Rules of the simple declared kinds (unique, enum, relationships, counts) are kept apart from the
+rules that need their own code, so they can become declarations in the descriptor later.
+"""
+from __future__ import annotations
+
+from ..catalogue import Rule
+
+FAMILIES = ("structure", "history", "gate", "invariant", "provenance", "integrity", "privacy")
+CATALOGUE: dict[str, Rule] = {}
+
+
+def rule(id: str, severity: str, family: str, reads: tuple[str, ...], statement: str):
+    """Register a release rule: `fn(ctx)` returns its failing rows (resource, row, field, value, message)."""
+    def decorate(fn):
+        assert id not in CATALOGUE and severity in ("error", "warning") and family in FAMILIES, id
+        CATALOGUE[id] = Rule(id, severity, family, statement, tuple(reads), fn)
+        return fn
+
+    return decorate
+
+
+def all_rules() -> list[Rule]:
+    from . import gates, history, integrity, invariants, structure  # noqa: F401 - registers the rules
+
+    return sorted(CATALOGUE.values(), key=lambda r: FAMILIES.index(r.family))
+
+
+def select(ids: str | None) -> list[Rule]:
+    """Rules named by a comma-separated list of ids or families (None = all)."""
+    rules = all_rules()
+    if not ids:
+        return rules
+    wanted = {part.strip() for part in ids.split(",") if part.strip()}
+    unknown = wanted - {r.id for r in rules} - {r.family for r in rules}
+    if unknown:
+        raise KeyError(", ".join(sorted(unknown)))
+    return [r for r in rules if r.id in wanted or r.family in wanted]

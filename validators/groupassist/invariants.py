@@ -86,7 +86,7 @@ def m3_still_current(ctx) -> pd.DataFrame:
       "authored: delta_min-delta_max messages between the last anchor and the cutoff, a query_type; native: none, no premise")
 def authored(ctx) -> pd.DataFrame:
     inst, a, m = ctx.frame("instances"), ctx.anchors, ctx.frame("messages")
-    last = a.groupby("instance_id")["turn"].max()
+    last = a[~a["premise"]].groupby("instance_id")["turn"].max()  # a premise is no memory: no distance to keep
     parts, lo, hi = [], ctx.params["delta_min"], ctx.params["delta_max"]
     own = inst[inst["origin"] == "authored"]
     gap = []

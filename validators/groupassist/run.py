@@ -41,6 +41,7 @@ def validate(path=".", rules: str | None = None, progress=None) -> Report:
         return report
     chosen = {r.id for r in select(rules)}
     plan = planned(rules)
+    ctx.warm()  # every table read once, before GS1 reports the records that did not fit
     structure = [_run(ctx, r) for r in plan if r.id in STRUCTURE_RULES]
     blocked = {res for o in structure for res in o.failures["resource"].unique()} | set(release.invalid_rows)
     for o in structure:

@@ -1,6 +1,7 @@
 """`realcompanion synth OUT`: write a deterministic synthetic release."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 
@@ -42,6 +43,10 @@ def _groupassist(args) -> int:
     from ..groupassist.synth import synthesize
 
     plans = paper_plan() if args.paper_scale else specimen_plan(args.scale)
-    synthesize(args.out, plans, args.seed, args.template or SPECIMEN)
+    try:
+        synthesize(args.out, plans, args.seed, args.template or SPECIMEN)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(f"wrote {args.out} ({len(plans)} groups, seed {args.seed})")
     return 0

@@ -28,6 +28,7 @@ class Group:
         self.slots: list[dict | None] = [None] * plan.messages
         self.code = 1000
         self.instances: list[dict] = []
+        self.authored = 0  # query types rotate over authored instances (App. A.5)
 
     # -- values and slots --------------------------------------------------
 
@@ -65,8 +66,9 @@ class Group:
         shared_message = dependency == "M2" and units == 3 and n % 2 == 0
         relay = dependency == "M2" and n % 6 == 4
         records = units + (1 if dependency == "M3" else 0) + profile + premise - shared_message
-        for _ in range(500):
-            start = rng.randrange(0, len(self.slots) - WINDOW - CUTOFF_GAP[1] - 2)
+        room = len(self.slots) - WINDOW - CUTOFF_GAP[1] - 2
+        for _ in range(500 if room > 0 else 0):
+            start = rng.randrange(0, room)
             free = self._free(start, start + WINDOW)
             if len(free) < records:
                 continue
@@ -145,7 +147,11 @@ class Group:
             self.slots[cut] = {"speaker": requester, "role": "member", "text": query, "request": True}
             self.slots[cut + 1] = {"speaker": "assistant", "role": "assistant", "reply_to": cut,
                                    "text": T.FILLER_ASSISTANT[n % len(T.FILLER_ASSISTANT)]}
-        self.instances.append({
+        qtype = None
+        if not native:
+            types = self.params["query_types"]
+            qtype, self.authored = types[self.authored % len(types)], self.authored + 1
+        self.instances.append({"query_type": qtype,
             "n": n, "iid": iid, "split": split, "level": level, "dependency": dependency, "native": native,
             "requester": requester, "cut": cut, "query": query, "anchors": anchors,
             "weak": n % 7 == 3,
@@ -237,7 +243,7 @@ class Group:
         out["instances"].append({
             "instance_id": iid, "group_id": self.gid, "split": inst["split"], "level": level,
             "dependency": inst["dependency"], "origin": "native" if inst["native"] else "authored",
-            "query_type": None if inst["native"] else self.params["query_types"][n % len(self.params["query_types"])],
+            "query_type": inst["query_type"],
             "requester": inst["requester"], "cutoff_turn": turns[inst["cut"]], "query_zh": inst["query"][0],
             "query_en": inst["query"][1], "history_contribution": "weak" if inst["weak"] else "strong",
             "reference_answer_zh": answer[0], "reference_answer_en": answer[1]})

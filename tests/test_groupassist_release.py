@@ -96,3 +96,12 @@ def test_cli_validate_rules_and_synth(tmp_path, capsys):
 
 def test_card_is_current():
     assert main(["card", str(SPECIMEN)]) == 0
+
+
+def test_datasheet_is_current(tmp_path):
+    assert main(["datasheet", str(SPECIMEN)]) == 0
+    copy = tmp_path / "copy"
+    shutil.copytree(SPECIMEN, copy)
+    (copy / "data" / "audit.jsonl").write_text((copy / "data" / "audit.jsonl").read_text(encoding="utf-8")[:-1]
+                                               .rsplit("\n", 1)[0] + "\n", encoding="utf-8")
+    assert main(["datasheet", str(copy)]) == 1  # one row fewer: the counts block is stale

@@ -7,7 +7,7 @@ def register(sub):
 
     p = sub.add_parser("baselines", help="score random, recency, BM25 and oracle rankers on PATH (Tables 4, 33, 38)")
     options.add_release(p)
-    options.add_track(p)
+    options.add_track(p, required=False)  # a GroupAssistBench release has no tracks
     options.add_seed(p)
     options.add_reading(p)
     options.add_resamples(p)
@@ -16,7 +16,19 @@ def register(sub):
 
 
 def run(args) -> int:
+    import sys
+
     from tqdm import tqdm
+
+    from ..formats import format_of
+
+    if format_of(args.path) == "groupassist":
+        from ..groupassist.baselines import run as run_groupassist
+
+        return run_groupassist(args)
+    if args.track is None:
+        print("error: the following arguments are required: --track", file=sys.stderr)
+        return 2
 
     from ..release import Release
     from ..scoring import report as R

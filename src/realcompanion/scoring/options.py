@@ -12,8 +12,8 @@ def add_release(p) -> None:
     p.add_argument("path", type=Path, nargs="?", default=Path("."), help="release folder (default: .)")
 
 
-def add_track(p) -> None:
-    p.add_argument("--track", choices=TRACKS, required=True)
+def add_track(p, required: bool = True) -> None:
+    p.add_argument("--track", choices=TRACKS, required=required)
 
 
 def add_seed(p) -> None:

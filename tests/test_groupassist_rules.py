@@ -5,12 +5,12 @@ import json
 import shutil
 
 import pytest
+from realcompanion.validators.groupassist.catalogue import all_rules
+from realcompanion.validators.groupassist.run import validate
 
 from realcompanion.groupassist import SPECIMEN
 from realcompanion.groupassist.synth import stamp
 from realcompanion.groupassist.text import FILLER_MEMBER
-from realcompanion.validators.groupassist.catalogue import all_rules
-from realcompanion.validators.groupassist.run import validate
 
 FILLER = {zh for zh, _ in FILLER_MEMBER}
 

@@ -7,8 +7,17 @@ import pandas as pd
 import pytest
 
 from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
-from realcompanion.groupassist.scoring import (atom_recall, baselines, bm25_ranking, context_tokens, factual_f1,
-                                               history, recall_at_k, rubric_score, tokens)
+from realcompanion.groupassist.scoring import (
+    atom_recall,
+    baselines,
+    bm25_ranking,
+    context_tokens,
+    factual_f1,
+    history,
+    recall_at_k,
+    rubric_score,
+    tokens,
+)
 
 CRITERIA = pd.DataFrame({
     "criterion_id": ["g1", "g2", "s1", "s2", "p1", "p2"],

@@ -90,7 +90,11 @@ def all_rules() -> list[Rule]:
 
 def select(ids: str | None) -> list[Rule]:
     """Rules named by a comma-separated list of ids or families (None = all)."""
-    rules = all_rules()
+    return choose(all_rules(), ids)
+
+
+def choose(rules: list[Rule], ids: str | None) -> list[Rule]:
+    """The rules of a catalogue named by a comma-separated list of ids or families (None = all)."""
     if not ids:
         return rules
     wanted = {part.strip() for part in ids.split(",") if part.strip()}

@@ -46,10 +46,15 @@ def table_model(release, name: str):
 @release_rule("SCH2", "error", "structure", RESOURCES,
               "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key")
 def table_constraints(ctx) -> pd.DataFrame:
+    return constraint_failures(ctx, RESOURCES)
+
+
+def constraint_failures(ctx, resources) -> pd.DataFrame:
+    """Each resource's rows that break its Table Schema constraints, checked by pandera."""
     from pandera.errors import SchemaErrors
 
     parts = []
-    for name in RESOURCES:
+    for name in resources:
         frame = ctx.frame(name)
         try:
             table_model(ctx.release, name).validate(frame, lazy=True)

@@ -5,7 +5,7 @@ rules that need their own code, so they can become declarations in the descripto
 """
 from __future__ import annotations
 
-from ..catalogue import Rule
+from ..catalogue import Rule, choose
 
 FAMILIES = ("structure", "history", "gate", "invariant", "provenance", "integrity", "privacy")
 CATALOGUE: dict[str, Rule] = {}
@@ -29,11 +29,4 @@ def all_rules() -> list[Rule]:
 
 def select(ids: str | None) -> list[Rule]:
     """Rules named by a comma-separated list of ids or families (None = all)."""
-    rules = all_rules()
-    if not ids:
-        return rules
-    wanted = {part.strip() for part in ids.split(",") if part.strip()}
-    unknown = wanted - {r.id for r in rules} - {r.family for r in rules}
-    if unknown:
-        raise KeyError(", ".join(sorted(unknown)))
-    return [r for r in rules if r.id in wanted or r.family in wanted]
+    return choose(all_rules(), ids)

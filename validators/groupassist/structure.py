@@ -6,7 +6,7 @@ import pandas as pd
 from realcompanion.groupassist import RESOURCES
 
 from ..catalogue import combined, failures
-from ..structure import RFC3339, declared_fields, table_model
+from ..structure import RFC3339, constraint_failures, declared_fields
 from .catalogue import rule
 
 STRUCTURE_RULES = ("GS1", "GS2")
@@ -18,19 +18,7 @@ rule("GS1", "error", "structure", RESOURCES,
 @rule("GS2", "error", "structure", RESOURCES,
       "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key")
 def table_constraints(ctx) -> pd.DataFrame:
-    from pandera.errors import SchemaErrors
-
-    parts = []
-    for name in RESOURCES:
-        try:
-            table_model(ctx.release, name).validate(ctx.frame(name), lazy=True)
-        except SchemaErrors as exc:
-            cases, ids = exc.failure_cases, ctx.row_ids(name)
-            index = pd.to_numeric(cases["index"], errors="coerce")
-            rows = [ids.iloc[int(i)] if pd.notna(i) else "(table)" for i in index]
-            parts.append(failures(name, rows, cases["column"].fillna("").astype(str),
-                                  cases["failure_case"].astype(str), "violates " + cases["check"].astype(str)))
-    return combined(parts)
+    return constraint_failures(ctx, RESOURCES)
 
 
 @rule("GS3", "error", "structure", RESOURCES,

@@ -10,8 +10,8 @@ import json
 from functools import partial
 
 from ..card import status
-from ..generated import fill_blocks, markdown_table
 from ..errors import ReadError
+from ..generated import fill_blocks, markdown_table
 from . import GroupAssistRelease
 from .synth import declared
 

@@ -211,8 +211,7 @@ class Group:
                              "reply_to": ids[reply] if reply is not None else None,
                              "placeholder": slot.get("placeholder"), "text_zh": slot["text"][0],
                              "text_en": slot["text"][1]})
-        members = [{"group_id": gid, "member_id": m,
-                    "profile": None if i % 3 == 2 else f"喜欢户外活动，常在群里组织聚会 / likes outdoor activities and often organises meetups"}
+        members = [{"group_id": gid, "member_id": m, "profile": None if i % 3 == 2 else T.MEMBER_PROFILE}
                    for i, m in enumerate(self.members)]
         out = {"messages": messages, "members": members, "instances": [], "anchors": [], "atoms": [],
                "criteria": [], "feedback": [], "audit": []}
@@ -232,7 +231,7 @@ class Group:
         return out
 
     def _emit(self, inst: dict, ids: list[str], turns: list[int], out: dict) -> None:
-        iid, n, level = inst["iid"], inst["n"], inst["level"]
+        iid, level = inst["iid"], inst["level"]
         anchors = inst["anchors"]
         counted = [a for a in anchors if a["unit"] is not None and a["m3_role"] != "superseded"]
         by_unit = {}

@@ -58,6 +58,7 @@ RELAY = ("好的，已记下：{matter}定在{value}。", "Noted: for {matter}, 
 FACT = ("{matter}是{value}", "{matter_cap} is {value}")
 PROFILE = [("我不吃辣", "I don't eat spicy food"), ("我对花粉过敏", "I am allergic to pollen"),
            ("我周末要值班", "I work weekend shifts"), ("我不会开车", "I can't drive")]
+MEMBER_PROFILE = "喜欢户外活动，常在群里组织聚会 / likes outdoor activities and often organises meetups"
 PROFILE_MESSAGE = ("顺便说一下，{span}。", "By the way, {span}.")
 PREMISE = ("这次活动预算是{code}元", "the budget for this outing is {code} yuan")
 PREMISE_MESSAGE = ("提醒一下，{span}。", "Reminder: {span}.")

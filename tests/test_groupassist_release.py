@@ -105,3 +105,13 @@ def test_datasheet_is_current(tmp_path):
     (copy / "data" / "audit.jsonl").write_text((copy / "data" / "audit.jsonl").read_text(encoding="utf-8")[:-1]
                                                .rsplit("\n", 1)[0] + "\n", encoding="utf-8")
     assert main(["datasheet", str(copy)]) == 1  # one row fewer: the counts block is stale
+
+
+def test_schema_copies_match_the_vocabulary():
+    """The enum / pattern constraints of every Table Schema are the vocabulary file's, as `schemas --write` keeps them."""
+    from realcompanion.schemas import read_json
+
+    schemas = GroupAssistRelease(SPECIMEN).schemas
+    for name in RESOURCES:
+        written = read_json(schemas.table_path(name))
+        assert schemas._resolve(written) == written, name

@@ -71,13 +71,15 @@ def m3_still_current(ctx) -> pd.DataFrame:
     a = ctx.anchors
     sup = a[a["m3_role"] == "superseded"].set_index("instance_id")
     cur = a[a["m3_role"] == "current"].set_index("instance_id")
-    m, rows = ctx.messages, []
+    groups = {g: (f["turn"].to_numpy(), f["message_id"].tolist(), f["text_zh"].tolist(), f["text_en"].tolist())
+              for g, f in ctx.frame("messages").groupby("group_id", sort=False)}
+    rows = []
     for iid in sup.index.intersection(cur.index):
         s, c = sup.loc[iid], cur.loc[iid]
-        after = m[(m["group_id"] == c["group_id"]) & (m["seq"] > c["seq"]) & (m["turn"] < c["cutoff_turn"])]
-        hit = after[after["text_zh"].str.contains(s["span_zh"], regex=False)
-                    | after["text_en"].str.contains(s["span_en"], regex=False)]
-        rows += [(iid, mid) for mid in hit["message_id"]]
+        turns, ids, zh, en = groups[c["group_id"]]
+        end = int(np.searchsorted(turns, c["cutoff_turn"], "left"))  # turns never decrease within a group (GM2)
+        rows += [(iid, ids[i]) for i in range(int(c["seq"]) + 1, end)
+                 if s["span_zh"] in zh[i] or s["span_en"] in en[i]]
     return failures("instances", [r[0] for r in rows], "cutoff_turn", [r[1] for r in rows],
                     "superseded value re-used by this later message")
 

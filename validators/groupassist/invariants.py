@@ -73,13 +73,12 @@ def m3_still_current(ctx) -> pd.DataFrame:
     cur = a[a["m3_role"] == "current"].set_index("instance_id")
     groups = {g: (f["turn"].to_numpy(), f["message_id"].tolist(), f["text_zh"].tolist(), f["text_en"].tolist())
               for g, f in ctx.frame("messages").groupby("group_id", sort=False)}
+    pairs = cur[["group_id", "seq", "cutoff_turn"]].join(sup[["span_zh", "span_en"]], how="inner")
     rows = []
-    for iid in sup.index.intersection(cur.index):
-        s, c = sup.loc[iid], cur.loc[iid]
-        turns, ids, zh, en = groups[c["group_id"]]
-        end = int(np.searchsorted(turns, c["cutoff_turn"], "left"))  # turns never decrease within a group (GM2)
-        rows += [(iid, ids[i]) for i in range(int(c["seq"]) + 1, end)
-                 if s["span_zh"] in zh[i] or s["span_en"] in en[i]]
+    for iid, group, seq, cutoff, old_zh, old_en in pairs.itertuples():
+        turns, ids, zh, en = groups[group]
+        end = int(np.searchsorted(turns, cutoff, "left"))  # turns never decrease within a group (GM2)
+        rows += [(iid, ids[i]) for i in range(int(seq) + 1, end) if old_zh in zh[i] or old_en in en[i]]
     return failures("instances", [r[0] for r in rows], "cutoff_turn", [r[1] for r in rows],
                     "superseded value re-used by this later message")
 

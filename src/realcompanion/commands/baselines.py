@@ -12,6 +12,7 @@ def register(sub):
     options.add_reading(p)
     options.add_resamples(p)
     options.add_outputs(p, "write a PNG of per-participant hit@5 on distant items (Table 38)")
+    options.add_embeddings(p)  # dense retrieval: GroupAssistBench releases only
     p.set_defaults(run=run)
 
 
@@ -28,6 +29,9 @@ def run(args) -> int:
         return run_groupassist(args)
     if args.track is None:
         print("error: the following arguments are required: --track", file=sys.stderr)
+        return 2
+    if args.dense_endpoint:
+        print("error: --dense-endpoint applies to GroupAssistBench releases only", file=sys.stderr)
         return 2
 
     from ..release import Release

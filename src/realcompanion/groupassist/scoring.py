@@ -11,6 +11,12 @@ BM25 ranks only messages with turn < cutoff_turn: each instance's index is built
 so nothing at or after the cutoff can enter it, not even its corpus statistics. Chinese is segmented
 with jieba in search mode (words plus their in-dictionary sub-words, the segmentation jieba offers for
 indexing) on both index and query sides; English uses bm25s's tokenizer with English stopwords.
+
+Dense retrieval (text-embedding-3-small in the paper, §4.1) ranks the same prefix by the cosine of each
+message's embedding with the query's, from any OpenAI-compatible embeddings endpoint
+(`scoring.embeddings`). Only messages before some instance's cutoff and the queries are ever sent:
+a message at or after every cutoff of its group is never embedded. Ties, in both rankers, go to the
+most recent message.
 """
 from __future__ import annotations
 
@@ -87,6 +93,12 @@ def tokens(texts: list[str], lang: str) -> list[list[str]]:
     return [list(t) for t in tokenized]
 
 
+def best_first(records: pd.DataFrame, scores) -> list[str]:
+    """message_ids of `records` by descending score, ties to the most recent (later rows)."""
+    positions = np.arange(len(records))
+    return list(records["message_id"].to_numpy()[np.lexsort((-positions, -np.asarray(scores)))])
+
+
 def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh") -> list[str]:
     """message_ids of `records` best first by BM25 (ties: most recent first); `records` is the visible history."""
     import bm25s
@@ -95,25 +107,49 @@ def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh") -> list[st
     retriever = bm25s.BM25()
     retriever.index(corpus, show_progress=False)
     words = [w for w in tokens([query], lang)[0] if w in retriever.vocab_dict]
-    scores = retriever.get_scores(words) if words else np.zeros(len(records))
-    positions = np.arange(len(records))
-    order = np.lexsort((-positions, -np.asarray(scores)))
-    return list(records["message_id"].to_numpy()[order])
+    return best_first(records, retriever.get_scores(words) if words else np.zeros(len(records)))
 
 
-def baselines(release, k: int | None = None, lang: str = "zh") -> pd.DataFrame:
-    """Per instance: anchor recall@k and context tokens of full context and BM25 top-k (dense: not here)."""
+def embedded_texts(messages: pd.DataFrame, instances: pd.DataFrame, lang: str = "zh") -> list[str]:
+    """Everything dense retrieval embeds: each group's messages before its latest cutoff, then the queries."""
+    latest = instances.groupby("group_id")["cutoff_turn"].max()
+    before = messages["turn"] < messages["group_id"].map(latest).fillna(0)
+    return list(messages.loc[before, f"text_{lang}"]) + list(instances[f"query_{lang}"])
+
+
+def dense_ranking(records: pd.DataFrame, query: str, embedder, lang: str = "zh") -> list[str]:
+    """message_ids of `records` (the visible history) best first by embedding cosine with `query`."""
+    return best_first(records, embedder.matrix(list(records[f"text_{lang}"])) @ embedder.matrix([query])[0])
+
+
+def top_records(visible: pd.DataFrame, ranked: list[str], k: int) -> pd.DataFrame:
+    """The first k of a ranking, in history order, as a model receives them."""
+    return visible.set_index("message_id").loc[ranked[:k]].reset_index().sort_values("turn", kind="stable")
+
+
+def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None) -> pd.DataFrame:
+    """Per instance: anchor recall@k and context tokens of full context, BM25 top-k and, given an
+    `embedder` (`scoring.embeddings.Embedder`), dense top-k; `bar` (a tqdm bar) follows the embedding."""
     k = k or release.params["retrieval_k"]
     messages, inst, anchors = (release.frame(n) for n in ("messages", "instances", "anchors"))
+    rankers = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang)}
+    if embedder is not None:
+        texts = embedded_texts(messages, inst, lang)
+        if bar is not None:
+            bar.reset(total=len(embedder.pending(texts)))
+        embedder.embed(texts, bar.update if bar is not None else None)
+        rankers["dense"] = lambda visible, query: dense_ranking(visible, query, embedder, lang)
     rows = []
     for row in inst.itertuples():
         visible = history(messages, row.group_id, row.cutoff_turn)
         own = anchors[(anchors["instance_id"] == row.instance_id) & ~anchors["premise"]]
         wanted = set(own["message_id"])
-        ranked = bm25_ranking(visible, getattr(row, f"query_{lang}"), lang)
-        top = visible.set_index("message_id").loc[ranked[:k]].reset_index().sort_values("turn", kind="stable")
-        rows.append({"instance_id": row.instance_id, "level": row.level, "dependency": row.dependency,
-                     "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
-                     "full_tokens": context_tokens(visible, lang),
-                     f"bm25_recall@{k}": recall_at_k(ranked, wanted, k), "bm25_tokens": context_tokens(top, lang)})
+        out = {"instance_id": row.instance_id, "level": row.level, "dependency": row.dependency,
+               "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
+               "full_tokens": context_tokens(visible, lang)}
+        for name, rank in rankers.items():
+            ranked = rank(visible, getattr(row, f"query_{lang}"))
+            out |= {f"{name}_recall@{k}": recall_at_k(ranked, wanted, k),
+                    f"{name}_tokens": context_tokens(top_records(visible, ranked, k), lang)}
+        rows.append(out)
     return pd.DataFrame(rows)

@@ -57,6 +57,20 @@ def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
         p.set_defaults(timeout=JUDGE_TIMEOUT)
 
 
+def add_embeddings(p) -> None:
+    """Where dense retrieval embeds text: --dense-endpoint (none given: dense is not run), --dense-model,
+    --dense-api-key-env, --dense-batch; build it with `embeddings.embedder_from`."""
+    from .embeddings import DEFAULT_BATCH, DEFAULT_MODEL
+
+    p.add_argument("--dense-endpoint", metavar="URL",
+                   help="base URL of an OpenAI-compatible embeddings API (.../v1); without it dense retrieval is not run")
+    p.add_argument("--dense-model", default=DEFAULT_MODEL, metavar="NAME", help=f"embedding model (default {DEFAULT_MODEL})")
+    p.add_argument("--dense-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+                   help="environment variable holding the embeddings API key (default OPENAI_API_KEY; unset: none sent)")
+    p.add_argument("--dense-batch", type=int, default=DEFAULT_BATCH, metavar="N",
+                   help=f"texts per embeddings request (default {DEFAULT_BATCH})")
+
+
 def check_reading(release, reading: str | None) -> str:
     """`reading`, or the release's first declared reading when None; an undeclared one is a one-line error."""
     from ..release import ReadError

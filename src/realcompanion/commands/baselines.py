@@ -22,13 +22,13 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..formats import format_of
+    from ..scoring.options import track_missing
 
     if format_of(args.path) == "groupassist":
         from ..groupassist.baselines import run as run_groupassist
 
         return run_groupassist(args)
-    if args.track is None:
-        print("error: the following arguments are required: --track", file=sys.stderr)
+    if track_missing(args):
         return 2
     if args.dense_endpoint:
         print("error: --dense-endpoint applies to GroupAssistBench releases only", file=sys.stderr)

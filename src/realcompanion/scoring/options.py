@@ -16,6 +16,15 @@ def add_track(p, required: bool = True) -> None:
     p.add_argument("--track", choices=TRACKS, required=required)
 
 
+def track_missing(args) -> bool:
+    """True (after the usage line argparse would print) when a RealCompanion command got no --track."""
+    import sys
+
+    if args.track is None:
+        print("error: the following arguments are required: --track", file=sys.stderr)
+    return args.track is None
+
+
 def add_seed(p) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of every random draw (default 0)")
 

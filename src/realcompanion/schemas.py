@@ -120,9 +120,14 @@ class Schemas:
             target["pattern"] = self.vocabulary["identifier"][out["identifier"]]
         return out
 
+    def table_paths(self) -> list[Path]:
+        """The Table Schema file of every resource the descriptor lists (any format, any resource names)."""
+        resources = read_json(self.root / "datapackage.json").get("resources", [])
+        return [self.root / r["schema"] for r in resources if isinstance(r, dict) and isinstance(r.get("schema"), str)]
+
     def rendered(self) -> dict[Path, str]:
         """Every schema file as it should read, keyed by path."""
-        paths = [self.table_path(r) for r in RESOURCES] + self.nested_paths()
+        paths = self.table_paths() + self.nested_paths()
         return {p: dump_json(self._resolve(read_json(p))) for p in paths}
 
     def stale(self) -> list[Path]:

@@ -11,7 +11,12 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..stamp import stamp
+    from ..formats import format_of
+
+    if format_of(args.path) == "groupassist":
+        from ..groupassist.synth import stamp
+    else:
+        from ..stamp import stamp
 
     block = stamp(args.path)
     print(" ".join(f"{k}={v}" for k, v in block["rows"].items()))

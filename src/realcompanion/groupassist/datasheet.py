@@ -62,8 +62,13 @@ def _render(release) -> tuple[str, list[str]]:
     return fill_blocks(path.read_text(encoding="utf-8"), {n: partial(f, release) for n, f in blocks.items()})
 
 
+def check(release) -> list[str]:
+    """Names of the generated blocks of DATASHEET.md that disagree with the files of an open release."""
+    return _render(release)[1]
+
+
 def stale(root) -> list[str]:
-    return _render(GroupAssistRelease(root))[1]
+    return check(GroupAssistRelease(root))
 
 
 def write(root) -> list[str]:

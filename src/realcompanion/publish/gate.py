@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..card import open_release
 from ..release import Release
 from .plan import DOCUMENTS
 
@@ -38,7 +39,10 @@ def card_stale(release: Release, version: str) -> str | None:
 
 
 def datasheet_stale(release: Release, version: str) -> str | None:
-    from .. import datasheet
+    if release.BLOCK == "groupassist":
+        from ..groupassist import datasheet
+    else:
+        from .. import datasheet
 
     blocks = datasheet.check(release)
     return f"DATASHEET.md out of date ({', '.join(blocks)}): run `realcompanion datasheet --write`" if blocks else None
@@ -55,7 +59,12 @@ def croissant_stale(release: Release, version: str) -> str | None:
 
 
 def invalid(release: Release, version: str) -> str | None:
-    from ..validators.run import validate
+    from ..formats import format_of
+
+    if format_of(release.root) == "groupassist":
+        from ..validators.groupassist.run import validate
+    else:
+        from ..validators.run import validate
 
     errors = validate(release.root).errors
     return f"`realcompanion validate` reports {errors} error(s)" if errors else None
@@ -70,5 +79,5 @@ def refusal(root, version: str) -> str | None:
     missing = missing_documents(root)
     if missing:
         return missing
-    release = Release(root)
+    release = open_release(root)
     return next((reason for check in CHECKS if (reason := check(release, version))), None)

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from local_server import JSONHandler, serving
 
 from realcompanion.cli import main
 from realcompanion.release import Release
@@ -14,15 +13,12 @@ from realcompanion.scoring.gold import load_track
 from realcompanion.scoring.judge_client import PROMPTS_DIR
 
 
-class Endpoint(BaseHTTPRequestHandler):
+class Endpoint(JSONHandler):
     """Answers /v1/chat/completions like a chat-completions API; the verdict depends on the prompt."""
 
-    requests: list = []
     status = 200
 
-    def do_POST(self):  # noqa: N802 (http.server API)
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.requests.append((self.path, body))
+    def reply(self, body):
         prompt = body["messages"][0]["content"]
         if "UNREADABLE" in prompt:
             content = "I would rather not say."
@@ -41,26 +37,14 @@ class Endpoint(BaseHTTPRequestHandler):
             "id": "cmpl-1", "object": "chat.completion", "created": 0, "model": body["model"],
             "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-        data = json.dumps(payload).encode()
-        self.send_response(self.status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
+        return self.status, json.dumps(payload).encode()
 
 
 @pytest.fixture
 def endpoint():
     Endpoint.requests, Endpoint.status = [], 200
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Endpoint)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/v1"
-    server.shutdown()
-    server.server_close()
+    with serving(Endpoint) as url:
+        yield url
 
 
 def replies(track, tmp_path, special=None):

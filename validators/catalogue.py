@@ -127,7 +127,11 @@ def _family_order(rule: Rule) -> int:
 def select(ids: str | None, declared: list[Rule] = ()) -> list[Rule]:
     """Rules named by a comma-separated list of ids or families (None = all), among the catalogue and the
     rules a release declares."""
-    rules = sorted(all_rules() + list(declared), key=_family_order)
+    return choose(sorted(all_rules() + list(declared), key=_family_order), ids)
+
+
+def choose(rules: list[Rule], ids: str | None) -> list[Rule]:
+    """The rules of a catalogue named by a comma-separated list of ids or families (None = all)."""
     if not ids:
         return rules
     wanted = {part.strip() for part in ids.split(",") if part.strip()}

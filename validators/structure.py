@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from realcompanion.formats import FORMATS
+from realcompanion.formats import VERSIONS
 from realcompanion.nested import column_validators
 from realcompanion.refresh import STALE
 from realcompanion.schemas import RESOURCES, RFC3339
@@ -29,9 +29,17 @@ def declared_fields(ctx) -> pd.DataFrame:
         for item in bad:
             row, field = item["row"], item["field"]
             value = as_text(row.get(field))[:80].encode("utf-8", "backslashreplace").decode()
-            rows.append((name, ids.iloc[position[item["line"]]], field, value,
+            at = position.get(item["line"])  # a context that keeps set-aside records in place names them by row
+            rows.append((name, ids.iloc[at] if at is not None else key_of(row, ctx.release.primary_key(name),
+                                                                           item["line"]), field, value,
                          f"line {item['line']}: {item['message'][:160]}"))
     return failure_rows(rows)
+
+
+def key_of(record: dict, key: list[str], line: int) -> str:
+    """A record's name in a report: its primary key fields joined by ':', or `line N` when one is missing."""
+    parts = [record.get(k) for k in key]
+    return ":".join(map(str, parts)) if key and all(p is not None for p in parts) else f"line {line}"
 
 
 def table_model(release, name: str):
@@ -48,10 +56,15 @@ def table_model(release, name: str):
               "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
               "Tables 12, 13 (fields); SPEC §2 (identifiers), §3")
 def table_constraints(ctx) -> pd.DataFrame:
+    return constraint_failures(ctx, ctx.release.resources)
+
+
+def constraint_failures(ctx, resources) -> pd.DataFrame:
+    """Each resource's rows that break its Table Schema constraints, checked by pandera."""
     from pandera.errors import SchemaErrors
 
     parts = []
-    for name in ctx.release.resources:
+    for name in resources:
         frame = ctx.frame(name)
         try:
             table_model(ctx.release, name).validate(frame, lazy=True)
@@ -122,9 +135,9 @@ def rfc3339(ctx, frame):
               "SPEC §1 (release-level parameters); Table 9 (the validity conditions they decide)")
 def format_constants(ctx) -> pd.DataFrame:
     version = ctx.params.get("format_version")
-    if version not in FORMATS:
+    if version not in VERSIONS:
         return failure_rows([("", "datapackage.json", "realcompanion.format_version", as_text(version),
-                              f"unknown format version; known: {', '.join(sorted(FORMATS))}")])
+                              f"unknown format version; known: {', '.join(sorted(VERSIONS))}")])
     return failure_rows([("", "datapackage.json", f"realcompanion.{name}", as_text(ctx.params.get(name)),
                           f"format {version} fixes {as_text(value)}")
-                         for name, value in FORMATS[version].items() if ctx.params.get(name) != value])
+                         for name, value in VERSIONS[version].items() if ctx.params.get(name) != value])

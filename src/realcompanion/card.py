@@ -35,6 +35,10 @@ _VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 def status(release: Release) -> str:
     """The status statement every face of the release opens with: synthetic specimen or real release."""
     version = release.version
+    if release.BLOCK != Release.BLOCK:
+        from .groupassist.card import status as format_status
+
+        return format_status(release)
     if release.params.get("synthetic"):
         return (
             f"> **Synthetic specimen (version {version}).** Every record in `data/` was made by the project's "
@@ -163,9 +167,11 @@ def field_tables(release: Release) -> str:
 
 
 def configs(release: Release) -> str:
+    owner, label = ("participant_id", "participants") if release.BLOCK == Release.BLOCK else ("group_id", "groups")
     rows = [{"config": f"`{name}`", "file": f"`{release.resource(name)['path']}`",
              "records": release.table(name).num_rows,
-             "participants": len(release.table(name).column("participant_id").unique())}
+             label: len(release.table(name).column(owner).unique()) if owner in release.table(name).column_names
+             else ""}
             for name in release.resources]
     return markdown_table(rows)
 
@@ -246,14 +252,25 @@ def check(release: Release) -> list[str]:
     return _render(release)[1]
 
 
+def open_release(root) -> Release:
+    """The release at `root`, opened as the format its descriptor names."""
+    from .formats import format_of
+
+    if format_of(root) == "groupassist":
+        from .groupassist import GroupAssistRelease
+
+        return GroupAssistRelease(root)
+    return Release(root)
+
+
 def stale(root) -> list[str]:
     """`check` of the release at `root`."""
-    return check(Release(root))
+    return check(open_release(root))
 
 
 def write(root) -> list[str]:
     """Rewrite README.md's generated parts and CITATION.cff's version and date; returns what was stale."""
-    release = Release(root)
+    release = open_release(root)
     text, stale_parts, cited = _render(release)
     (release.root / CARD).write_text(text, encoding="utf-8")
     if cited:

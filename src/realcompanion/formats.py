@@ -1,17 +1,26 @@
-"""What each format version fixes: the constants that decide whether a release is VALID.
+"""Which format a release is in, and what each RealCompanion format version fixes.
 
-A release declares its `realcompanion.format_version` and carries copies of these
-constants in `datapackage.json`, for tools that read the descriptor alone. The
-copies are not knobs: a release that could set its own recent window or session
-gap could make gate E or the Structural family pass by declaration. The
-validator therefore reads the constants of the declared version from here, and
-rule FMT1 fails a release whose copies differ. Parameters that do not decide
-VALID (the personal-data screen's `pii_digit_run`, which only warns) stay the
-release's own.
+The package carries two formats (FORMATS); a release's descriptor names its format by
+the parameter block it carries (`realcompanion` or `groupassist`).
+
+A RealCompanion release declares its `realcompanion.format_version` and carries copies
+of that version's constants (VERSIONS) in `datapackage.json`, for tools that read the
+descriptor alone. The copies are not knobs: a release that could set its own recent
+window or session gap could make gate E or the Structural family pass by declaration.
+The validator therefore reads the constants of the declared version from here, and
+rule FMT1 fails a release whose copies differ. Parameters that do not decide VALID
+(the personal-data screen's `pii_digit_run`, which only warns) stay the release's own.
 """
 from __future__ import annotations
 
-FORMATS: dict[str, dict] = {
+from pathlib import Path
+
+from .errors import ReadError
+from .schemas import read_json
+
+FORMATS = ("realcompanion", "groupassist")
+
+VERSIONS: dict[str, dict] = {
     "2.0.0": {
         "recent_window": 10,  # messages before the probe (gate E, Table 24 row E; Table 34's first window)
         "session_gap_minutes": 30,  # a new session after a longer gap (ARI9, STR1)
@@ -19,9 +28,22 @@ FORMATS: dict[str, dict] = {
         "confidence_bands": [0.5, 0.8],  # cut points of confidence_label (ARI5)
     },
 }
-LATEST = max(FORMATS, key=lambda v: tuple(int(p) for p in v.split(".")))
+LATEST = max(VERSIONS, key=lambda v: tuple(int(p) for p in v.split(".")))
 
 
 def constants(format_version) -> dict:
     """The constants of a format version; of the latest version when it is unknown (FMT1 reports that)."""
-    return FORMATS.get(format_version, FORMATS[LATEST])
+    return VERSIONS.get(format_version, VERSIONS[LATEST])
+
+
+def format_of(root) -> str:
+    """The format whose block the descriptor carries (`realcompanion` when it carries none, so that
+    opening the release reports the missing block)."""
+    descriptor = Path(root) / "datapackage.json"
+    if not descriptor.exists():
+        raise ReadError(descriptor, "no such file: not a release folder")
+    found = read_json(descriptor)
+    blocks = [name for name in FORMATS if isinstance(found, dict) and isinstance(found.get(name), dict)]
+    if len(blocks) > 1:
+        raise ReadError(descriptor, f"carries more than one format block ({', '.join(blocks)})")
+    return blocks[0] if blocks else FORMATS[0]

@@ -26,27 +26,34 @@ class Refused(Exception):
 
 def refresh(root, check: bool = True) -> list[str]:
     """Bring every generated part of the release at `root` up to date; returns what changed, in order."""
-    from . import card, datasheet
+    from . import card
+    from .card import open_release
     from .publish.croissant import FILE, build
-    from .release import Release
     from .schemas import Schemas, dump_json, read_json
-    from .stamp import blocking_rules, stamp
+    from .stamp import blocking_rules
 
-    root = Release(root, check=False).root  # a folder that is no release is named before anything is written
-    changed = [f"schema copy: {path.relative_to(root)}" for path in Schemas(root).render()]
+    release = open_release(root)  # a folder that is no release is named before anything is written
+    root, groupassist = release.root, release.BLOCK == "groupassist"
+    if groupassist:
+        from .groupassist import datasheet
+        from .groupassist.synth import stamp
+    else:
+        from . import datasheet
+        from .stamp import stamp
+    changed = [f"schema copy: {path.relative_to(root)}" for path in Schemas(root, release.BLOCK).render()]
     if check and (failing := blocking_rules(root)):
         raise Refused(failing, changed)
     before = read_json(root / "datapackage.json")
     after = stamp(root)
-    changed += [f"datapackage.json: realcompanion.{key}" for key, value in after.items()
-                if before.get("realcompanion", {}).get(key) != value]
+    changed += [f"datapackage.json: {release.BLOCK}.{key}" for key, value in after.items()
+                if before.get(release.BLOCK, {}).get(key) != value]
     if read_json(root / "datapackage.json").get("resources") != before.get("resources"):
         changed.append("datapackage.json: resources hash and bytes")
     changed += card.write(root)
     changed += [f"DATASHEET.md block: {name}" for name in datasheet.write(root)]
     croissant = root / FILE
     if croissant.is_file():
-        text = dump_json(build(Release(root)))
+        text = dump_json(build(open_release(root)))
         if croissant.read_text(encoding="utf-8") != text:
             croissant.write_text(text, encoding="utf-8")
             changed.append(FILE)

@@ -47,11 +47,13 @@ def arrow_type(node: dict, schemas: Schemas) -> pa.DataType:
 
 
 class Release:
-    """A release folder: `datapackage.json`, `schemas/`, `data/`.
+    """A release folder: `datapackage.json`, `schemas/`, `data/`; `BLOCK` names the descriptor's format block.
 
     Frictionless judges the descriptor on opening; `validate` opens with `check=False` and
     calls `check_descriptor` beside the table reads, where its Python work costs no wall time.
     """
+
+    BLOCK = "realcompanion"
 
     def __init__(self, root=".", *, check: bool = True):
         self.root = Path(root)
@@ -59,22 +61,26 @@ class Release:
         if not descriptor.exists():
             raise ReadError(descriptor, "no such file: not a release folder")
         self.descriptor = read_json(descriptor)
-        if not isinstance(self.descriptor, dict) or not isinstance(self.descriptor.get("realcompanion"), dict):
-            raise ReadError(descriptor, "no 'realcompanion' block (an object)", field="realcompanion")
-        check_block(self.descriptor["realcompanion"], descriptor)
+        if not isinstance(self.descriptor, dict) or not isinstance(self.descriptor.get(self.BLOCK), dict):
+            raise ReadError(descriptor, f"no '{self.BLOCK}' block (an object)", field=self.BLOCK)
+        self.check_block(self.descriptor[self.BLOCK], descriptor)
         for res in self.descriptor.get("resources", []):
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "
                                 "one file as its path (a string)", field="path")
         if check:
             self.check_descriptor()
-        self.params = self.descriptor["realcompanion"]
-        self.schemas = Schemas(self.root)
+        self.params = self.descriptor[self.BLOCK]
+        self.schemas = Schemas(self.root, self.BLOCK)
         self.invalid_rows: dict[str, list[dict]] = {}
         self.lines: dict[str, list[int]] = {}  # file line of each table row, where rows were set aside on reading
         self._tables: dict[str, pa.Table] = {}
         self.sha256: dict[str, str] = {}  # resource name -> sha256 of the bytes its table was read from
         self._table_schemas: dict[str, dict] = {}
+
+    def check_block(self, block: dict, path: Path) -> None:
+        """The format block meets the JSON Schema shipped in the package, so a release cannot loosen it."""
+        check_block(block, path)
 
     def check_descriptor(self) -> None:
         """Frictionless judges the descriptor, trusting paths: whether one leaves the folder is rule INT3's call."""

@@ -42,17 +42,18 @@ class Schemas:
     """Vocabulary, Table Schemas and nested JSON Schemas of one release folder."""
 
     root: Path
+    block: str = "realcompanion"  # the descriptor block that names the vocabulary file
 
     def __post_init__(self):
         object.__setattr__(self, "root", Path(self.root))
 
     @cached_property
     def vocabulary(self) -> dict:
-        """The vocabulary file the descriptor names (`realcompanion.vocabulary`)."""
+        """The vocabulary file the descriptor names (`<block>.vocabulary`)."""
         descriptor = self.root / "datapackage.json"
-        path = read_json(descriptor).get("realcompanion", {}).get("vocabulary")
+        path = read_json(descriptor).get(self.block, {}).get("vocabulary")
         if not isinstance(path, str):
-            raise ReadError(descriptor, "no vocabulary path (a string)", field="realcompanion.vocabulary")
+            raise ReadError(descriptor, "no vocabulary path (a string)", field=f"{self.block}.vocabulary")
         vocabulary = read_json(self.root / path)
         check_vocabulary(vocabulary, self.root / path)
         return vocabulary
@@ -120,6 +121,11 @@ class Schemas:
         if "identifier" in out:
             target["pattern"] = self.vocabulary["identifier"][out["identifier"]]
         return out
+
+    def table_paths(self) -> list[Path]:
+        """The Table Schema file of every resource the descriptor lists (any format, any resource names)."""
+        resources = read_json(self.root / "datapackage.json").get("resources", [])
+        return [self.root / r["schema"] for r in resources if isinstance(r, dict) and isinstance(r.get("schema"), str)]
 
     def rendered(self) -> dict[Path, str]:
         """Every schema file as it should read, keyed by path."""

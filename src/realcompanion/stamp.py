@@ -17,7 +17,12 @@ from .schemas import dump_json
 def blocking_rules(root) -> list[str]:
     """The error rules the release at `root` would still fail once stamped: stamping blesses the files as they
     are, so these must be fixed first."""
-    from .validators.run import validate
+    from .formats import format_of
+
+    if format_of(root) == "groupassist":
+        from .validators.groupassist.run import validate
+    else:
+        from .validators.run import validate
 
     return sorted({o.rule.id for o in validate(root, restamped=True).outcomes
                    if o.fired and o.rule.severity == "error"})
@@ -83,12 +88,16 @@ def standard_stats(release: Release) -> dict[str, dict]:
 
 def stamp(root) -> dict:
     release = Release(root)
-    block = declared(release)
+    return write(release, declared(release))
+
+
+def write(release: Release, block: dict) -> dict:
+    """Record `block` in the descriptor's format block, with each resource's Data Package v2 `hash` and `bytes`."""
     descriptor = release.descriptor
-    descriptor["realcompanion"].update(block)
+    descriptor[release.BLOCK].update(block)
     stats = standard_stats(release)
     for resource in descriptor["resources"]:
         resource.update(stats[resource["name"]])
     descriptor = {"$schema": DATA_PACKAGE_PROFILE, **descriptor}
-    Path(root, "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
+    Path(release.root, "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
     return block

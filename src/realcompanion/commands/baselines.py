@@ -7,18 +7,34 @@ def register(sub):
 
     p = sub.add_parser("baselines", help="score random, recency, BM25 and oracle rankers on PATH (Tables 4, 33, 38)")
     options.add_release(p)
-    options.add_track(p)
+    options.add_track(p, required=False)  # a GroupAssistBench release has no tracks
     options.add_seed(p)
     options.add_reading(p)
     options.add_dependent_reading(p)
     options.add_bm25_fallback(p)
     options.add_resamples(p)
     options.add_outputs(p, "write a PNG of per-participant hit@5 on distant items (Table 38)")
+    options.add_embeddings(p)  # dense retrieval: GroupAssistBench releases only
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    import sys
+
     from tqdm import tqdm
+
+    from ..formats import format_of
+    from ..scoring.options import track_missing
+
+    if format_of(args.path) == "groupassist":
+        from ..groupassist.baselines import run as run_groupassist
+
+        return run_groupassist(args)
+    if track_missing(args):
+        return 2
+    if args.dense_endpoint:
+        print("error: --dense-endpoint applies to GroupAssistBench releases only", file=sys.stderr)
+        return 2
 
     from ..release import Release
     from ..scoring import report as R

@@ -15,8 +15,8 @@ def register(sub):
 
 
 def run(args) -> int:
+    from ..card import open_release
     from ..publish.cite import RENDERERS, Citation
-    from ..release import Release
 
-    print(RENDERERS[args.format](Citation.of(Release(args.path), repo_id=args.repo_id)), end="")
+    print(RENDERERS[args.format](Citation.of(open_release(args.path), repo_id=args.repo_id)), end="")
     return 0

@@ -12,11 +12,11 @@ def register(sub):
 
 
 def run(args) -> int:
+    from ..card import open_release
     from ..publish.croissant import FILE, metadata
-    from ..release import Release
     from ..schemas import dump_json
 
-    described = metadata(Release(args.path))
+    described = metadata(open_release(args.path))
     (args.path / FILE).write_text(dump_json(described.to_json()), encoding="utf-8")
     warnings = sorted(described.ctx.issues.warnings)
     print(f"wrote {args.path / FILE} ({len(described.record_sets)} record sets, "

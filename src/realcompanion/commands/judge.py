@@ -7,12 +7,14 @@ def register(sub):
 
     p = sub.add_parser("judge", help="judge a system's replies with an OpenAI-compatible endpoint; write verdicts")
     options.add_release(p)
-    options.add_track(p)
+    options.add_track(p, required=False)  # a GroupAssistBench release has no tracks
     p.add_argument("--replies", required=True, metavar="R.jsonl",
-                   help='{"item_id", "condition", "reply"} (chat) or {..., "answer"} (qa) per line')
+                   help='{"item_id", "condition", "reply"} (chat) or {..., "answer"} (qa) per line; GroupAssistBench: '
+                        '{"instance_id", "condition", "response"}')
     options.add_judge(p, timeout=True)
     p.add_argument("--out", required=True, metavar="V.jsonl", help="verdicts file to write")
-    p.add_argument("--prompt", metavar="FILE", help="prompt template (default: the versioned one in prompts/)")
+    p.add_argument("--prompt", metavar="FILE",
+                   help="prompt template (default: the versioned one in prompts/; RealCompanion releases only)")
     p.set_defaults(run=run)
 
 
@@ -21,6 +23,19 @@ def run(args) -> int:
     import sys
 
     from tqdm import tqdm
+
+    from ..formats import format_of
+    from ..scoring.options import track_missing
+
+    if format_of(args.path) == "groupassist":
+        if args.track or args.prompt:
+            print("error: --track and --prompt apply to RealCompanion releases only", file=sys.stderr)
+            return 2
+        from ..groupassist.judging import run as run_groupassist
+
+        return run_groupassist(args)
+    if track_missing(args):
+        return 2
 
     from ..release import Release
     from ..scoring.gold import load_track

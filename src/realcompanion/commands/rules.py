@@ -14,18 +14,25 @@ def register(sub):
     p.add_argument("path", type=Path, nargs="?", default=Path("."),
                    help="release folder whose declared rules are listed too (default: .)")
     p.add_argument("--json", action="store_true", help="as JSON")
+    p.add_argument("--format", choices=("realcompanion", "groupassist"), default="realcompanion",
+                   help="whose catalogue to list (default realcompanion)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     import json
 
-    from ..release import Release
-    from ..validators.catalogue import select
-    from ..validators.declared import declared_rules
+    if args.format == "groupassist":
+        from ..validators.groupassist.catalogue import select
 
-    declared = declared_rules(Release(args.path, check=False)) if (args.path / "datapackage.json").is_file() else []
-    rules = select(None, declared)
+        rules = select(None)
+    else:
+        from ..release import Release
+        from ..validators.catalogue import select
+        from ..validators.declared import declared_rules
+
+        has_release = (args.path / "datapackage.json").is_file()
+        rules = select(None, declared_rules(Release(args.path, check=False)) if has_release else [])
     if args.json:
         print(json.dumps([r.as_dict() for r in rules], indent=2))
     else:

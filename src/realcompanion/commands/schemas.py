@@ -11,7 +11,11 @@ def register(sub):
 
 
 def run(args) -> int:
+    from ..formats import format_of
     from ..schemas import Schemas
 
-    return check_or_write(args, lambda path: [str(p) for p in Schemas(path).stale()],
-                          lambda path: [str(p) for p in Schemas(path).render()])
+    def schemas(path):
+        return Schemas(path, format_of(path))  # the format block names the vocabulary file
+
+    return check_or_write(args, lambda path: [str(p) for p in schemas(path).stale()],
+                          lambda path: [str(p) for p in schemas(path).render()])

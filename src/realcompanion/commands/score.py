@@ -7,10 +7,11 @@ def register(sub):
 
     p = sub.add_parser("score", help="score a system's rankings (--run) and judged replies (--verdicts) on PATH")
     options.add_release(p)
-    options.add_track(p)
+    options.add_track(p, required=False)  # a GroupAssistBench release has no tracks
     p.add_argument("--run", dest="run_file", metavar="RUN.jsonl",
                    help='rankings: {"item_id", "ranking": [dayid, ...]} per line')
-    p.add_argument("--verdicts", metavar="V.jsonl", help="judged replies (see `realcompanion judge`)")
+    p.add_argument("--verdicts", metavar="V.jsonl", help="judged replies (see `realcompanion judge`); the only input "
+                                                         "a GroupAssistBench release is scored from")
     p.add_argument("--detector", metavar="D.jsonl", help='chat: a detector\'s {"item_id", "probability"} that the '
                                                         'probe needs memory, scored as detectability AUROC')
     options.add_seed(p)
@@ -83,6 +84,19 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
 
 def run(args) -> int:
     import sys
+
+    from ..formats import format_of
+    from ..scoring.options import track_missing
+
+    if format_of(args.path) == "groupassist":
+        if args.track or args.reading:
+            print("error: --track and --reading apply to RealCompanion releases only", file=sys.stderr)
+            return 2
+        from ..groupassist.judged import run as run_groupassist
+
+        return run_groupassist(args)
+    if track_missing(args):
+        return 2
 
     from ..release import Release
     from ..scoring import report as R

@@ -26,7 +26,13 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..stamp import blocking_rules, stamp
+    from ..formats import format_of
+    from ..stamp import blocking_rules
+
+    if format_of(args.path) == "groupassist":
+        from ..groupassist.synth import stamp
+    else:
+        from ..stamp import stamp
 
     if args.force:
         print(FORCED, file=sys.stderr)

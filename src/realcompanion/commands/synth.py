@@ -1,6 +1,7 @@
 """`realcompanion synth OUT`: write a deterministic synthetic release."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from ..argtypes import positive, whole
@@ -14,6 +15,8 @@ def register(sub):
                    help="specimen: multiply each participant's counts; with --paper-scale: copies of the ten participants")
     p.add_argument("--paper-scale", action="store_true", help="the real release's counts (paper Tables 2, 11)")
     p.add_argument("--seed", type=whole(0), default=0)
+    p.add_argument("--format", choices=("realcompanion", "groupassist"), default="realcompanion",
+                   help="release format to write (default realcompanion)")
     p.add_argument("--template", type=Path, default=None,
                    help="release whose descriptor, parameters and schemas to use (default: this repository)")
     p.set_defaults(run=run)
@@ -23,13 +26,32 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..files import output_folder
+
+    output_folder(args.out)
+    if args.format == "groupassist":
+        return _groupassist(args)
+
     from ..paths import REPO_ROOT
     from ..synth import synthesize
     from ..synth.plan import paper_plan, specimen_plan
 
-    output_folder(args.out)
     plans = paper_plan(int(args.scale)) if args.paper_scale else specimen_plan(args.participants, args.scale)
     with tqdm(total=len(plans), unit="participant", disable=None) as bar:
         synthesize(args.out, plans, args.seed, args.template or REPO_ROOT, progress=lambda _: bar.update())
     print(f"wrote {args.out} ({len(plans)} participants, seed {args.seed})")
+    return 0
+
+
+def _groupassist(args) -> int:
+    from ..groupassist import SPECIMEN
+    from ..groupassist.plan import paper_plan, specimen_plan
+    from ..groupassist.synth import synthesize
+
+    plans = paper_plan() if args.paper_scale else specimen_plan(args.scale)
+    try:
+        synthesize(args.out, plans, args.seed, args.template or SPECIMEN)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.out} ({len(plans)} groups, seed {args.seed})")
     return 0

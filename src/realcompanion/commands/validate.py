@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import partial
 from pathlib import Path
 
 from ..argtypes import whole
@@ -25,14 +26,22 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..files import output_file, output_folder
-    from ..release import Release
-    from ..validators.declared import declared_rules
-    from ..validators.run import planned, validate
+    from ..formats import format_of
     from ..validators.terminal import render
 
-    declared = declared_rules(Release(args.path))  # the descriptor judged first: a bad one is exit 2, named
+    if format_of(args.path) == "groupassist":
+        from ..validators.groupassist.run import planned, validate
+
+        plan = partial(planned, args.rules)  # this format declares no rules of its own yet
+    else:
+        from ..release import Release
+        from ..validators.declared import declared_rules
+        from ..validators.run import planned, validate
+
+        # the descriptor judged first: a bad one is exit 2, named
+        plan = partial(planned, args.rules, declared_rules(Release(args.path)))
     try:
-        total = len(planned(args.rules, declared))
+        total = len(plan())
     except KeyError as exc:
         print(f"error: unknown rule or family: {exc.args[0]}", file=sys.stderr)
         return 2

@@ -58,7 +58,7 @@ def _record_set(ctx, release: Release, name: str):
     for key in schema.get("foreignKeys", []):
         if len(key["fields"]) == 1:
             target = key["reference"]
-            referenced = f"{target['resource']}/{target['fields'][0]}"
+            referenced = f"{target['resource'] or name}/{target['fields'][0]}"  # "": the resource itself
             fields[key["fields"][0]].references = mlc.Source(ctx=ctx, field=referenced)
     return mlc.RecordSet(ctx=ctx, id=name, name=name, description=release.resource(name).get("description"),
                          key=[f"{name}/{k}" for k in release.primary_key(name)] or None,
@@ -106,8 +106,9 @@ def metadata(release: Release):
             record_sets=[_record_set(ctx, release, name) for name in release.resources],
             **rai.statements(release.root / card.CARD),
         )
-    except mlc.ValidationError as exc:
-        raise ReadError(release.root / FILE, f"Croissant rejects the description: {str(exc).splitlines()[0]}") from None
+    except mlc.ValidationError as exc:  # a heading line, then one "  -  [node] problem" line per error
+        problems = [line.strip(" -") for line in str(exc).splitlines()[1:] if line.strip()] or [str(exc)]
+        raise ReadError(release.root / FILE, f"Croissant rejects the description: {'; '.join(problems)}") from None
 
 
 def build(release: Release) -> dict:

@@ -34,7 +34,7 @@ class ReleaseDiff:
     old_version: str
     new_version: str
     resources: list[ResourceDiff]
-    parameters: list[str]  # keys of the datapackage.json `realcompanion` block whose value changed
+    parameters: list[str]  # keys of the descriptor's format block whose value changed
 
     @property
     def empty(self) -> bool:
@@ -93,7 +93,14 @@ def _one_sided(release: Release, name: str, side: str) -> ResourceDiff:
 
 
 def diff(old_root, new_root) -> ReleaseDiff:
-    old, new = Release(old_root), Release(new_root)
+    from ..card import open_release
+    from ..formats import format_of
+
+    formats = format_of(old_root), format_of(new_root)
+    if formats[0] != formats[1]:
+        raise ReadError(new_root, f"is a {formats[1]} release and {old_root} a {formats[0]} release: "
+                                  "releases of two formats are not compared")
+    old, new = open_release(old_root), open_release(new_root)
     resources = [diff_resource(old, new, name) if name in old.resources else _one_sided(new, name, "new")
                  for name in new.resources]
     resources += [_one_sided(old, name, "old") for name in old.resources if name not in new.resources]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..card import open_release
 from ..refresh import COMMAND
 from ..release import Release
 from .plan import DOCUMENTS
@@ -40,7 +41,10 @@ def card_stale(release: Release, version: str) -> str | None:
 
 
 def datasheet_stale(release: Release, version: str) -> str | None:
-    from .. import datasheet
+    if release.BLOCK == "groupassist":
+        from ..groupassist import datasheet
+    else:
+        from .. import datasheet
 
     blocks = datasheet.check(release)
     return f"DATASHEET.md out of date ({', '.join(blocks)}): run `{COMMAND}`" if blocks else None
@@ -64,7 +68,12 @@ def unread_files(release: Release, version: str) -> str | None:
 
 
 def invalid(release: Release, version: str) -> str | None:
-    from ..validators.run import validate
+    from ..formats import format_of
+
+    if format_of(release.root) == "groupassist":
+        from ..validators.groupassist.run import validate
+    else:
+        from ..validators.run import validate
     from .privacy import unacknowledged
 
     report = validate(release.root)
@@ -82,5 +91,5 @@ def refusal(root, version: str) -> str | None:
     missing = missing_documents(root)
     if missing:
         return missing
-    release = Release(root)
+    release = open_release(root)
     return next((reason for check in CHECKS if (reason := check(release, version))), None)

@@ -86,7 +86,9 @@ class Plan:
 
 
 def plan(root, repo_id: str, version: str) -> Plan:
-    release = Release(root)
+    from ..card import open_release
+
+    release = open_release(root)
     files = []
     for path in release_paths(release):
         full = release.root / path

@@ -27,15 +27,16 @@ def acknowledged(root) -> set[tuple[str, ...]]:
 
 
 def unacknowledged(report, root) -> str | None:
-    """Why the report's PII1 findings block publishing (None when each is acknowledged or there are none)."""
-    outcome = next((o for o in report.outcomes if o.rule.id == "PII1"), None)
+    """Why the report's personal-data findings (the privacy rule: PII1, or GI5 in a GroupAssistBench release)
+    block publishing (None when each is acknowledged or there are none)."""
+    outcome = next((o for o in report.outcomes if o.rule.family == "privacy"), None)
     if outcome is None or outcome.skipped:
         why = outcome.skipped if outcome else "not run"
-        return f"the personal-data screen (PII1) did not run ({why})"
+        return f"the personal-data screen did not run ({why})"
     findings = [tuple(str(row[k]) for k in KEY) for row in outcome.failures[list(KEY)].to_dict("records")]
     left = [f for f in findings if f not in acknowledged(root)]
     if not left:
         return None
     resource, row, field, value = left[0]
-    return (f"{len(left)} personal-data finding(s) (PII1) not acknowledged in {ACKNOWLEDGED}, "
+    return (f"{len(left)} personal-data finding(s) ({outcome.rule.id}) not acknowledged in {ACKNOWLEDGED}, "
             f"first: {resource} {row} {field}={value!r}")

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 
 from ..paths import REPO_ROOT
 from ..release import ReadError
+from .endpoint import answering, api_key, client
 from .jsonl import problem
 from .settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
 
@@ -70,33 +70,24 @@ def parse_verdict(content: str, fields: dict, optional: dict | None = None) -> d
 
 
 class Judge:
-    def __init__(self, endpoint: str, model: str, api_key: str, timeout: float):
-        from openai import OpenAI
-
+    def __init__(self, endpoint: str, model: str, key: str, timeout: float):
         self.endpoint, self.model = endpoint, model
-        self.client = OpenAI(base_url=endpoint, api_key=api_key, timeout=timeout, max_retries=2)
+        self.client = client(endpoint, key, timeout)
 
     def stamp(self, prompt: Prompt) -> dict:
         return {"model": self.model, "prompt_sha256": prompt.sha256, "temperature": JUDGE_TEMPERATURE}
 
     def ask(self, prompt: Prompt, values: dict, fields: dict, optional: dict | None = None) -> dict:
         """Fill the prompt with `values`, ask the model, and return the verdict fields it answered."""
-        import openai
-
         text = prompt.template.substitute(values)
-        try:
+        with answering(self.endpoint):
             response = self.client.chat.completions.create(
                 model=self.model, messages=[{"role": "user", "content": text}], temperature=JUDGE_TEMPERATURE)
-        except openai.APIStatusError as exc:
-            raise ReadError(self.endpoint, f"the endpoint answered HTTP {exc.status_code}: {exc.message}") from None
-        except openai.OpenAIError as exc:
-            raise ReadError(self.endpoint, f"cannot reach the endpoint ({type(exc).__name__}: {exc})") from None
         if not response.choices:
             raise JudgeError("the endpoint returned no choices")
         return parse_verdict(response.choices[0].message.content or "", fields, optional)
 
 
 def judge_from(args) -> Judge:
-    """The judge that `options.add_judge`'s flags name. An unset key variable sends "none": the client needs
-    some key, and a local server asks for none."""
-    return Judge(args.endpoint, args.model, os.environ.get(args.api_key_env) or "none", args.timeout)
+    """The judge that `options.add_judge`'s flags name."""
+    return Judge(args.endpoint, args.model, api_key(args.api_key_env), args.timeout)

@@ -121,7 +121,9 @@ def _joined(track, rows: dict, population: str):
     return chosen, [rows.get(i.item_id) for i in chosen]
 
 
-def _mean_block(values, participants, missing: int, seed: int, resamples: int, share: bool = False) -> dict:
+def mean_block(values, participants, missing: int, seed: int, resamples: int, share: bool = False) -> dict:
+    """Pooled and macro mean of per-item values, per-participant means, n, `missing`, and intervals (with the
+    Wilson interval too when the values are 0/1 shares)."""
     block = pooled_and_macro(values, participants) | {"missing": missing}
     if block["n"]:
         block["ci"] = mean_intervals(values, participants, seed, resamples)
@@ -136,7 +138,7 @@ def quantity(track, rows: dict, name: str, seed: int, resamples: int) -> dict:
     judged = [(i, r) for i, r in zip(items, rows, strict=True) if r is not None and r.get(column) is not None]
     values = [float(r[column] == i.locus) if column == "locus" else float(not r[column]) if negate
               else float(r[column]) for i, r in judged]
-    block = _mean_block(values, [i.participant_id for i, _ in judged], len(items) - len(judged), seed, resamples,
+    block = mean_block(values, [i.participant_id for i, _ in judged], len(items) - len(judged), seed, resamples,
                         share=column != "content_match")
     return {"population": population, **block}
 
@@ -157,7 +159,7 @@ def contrast(track, first: dict, second: dict, population: str, seed: int, resam
     _, b = _joined(track, second, population)
     pairs = [(i, float(y[column]) - float(x[column])) for i, x, y in zip(items, a, b, strict=True)
              if x is not None and y is not None]
-    block = _mean_block([d for _, d in pairs], [i.participant_id for i, _ in pairs], len(items) - len(pairs),
+    block = mean_block([d for _, d in pairs], [i.participant_id for i, _ in pairs], len(items) - len(pairs),
                         seed, resamples)
     return {"population": population, **block}
 

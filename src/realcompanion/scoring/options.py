@@ -13,8 +13,17 @@ def add_release(p) -> None:
     p.add_argument("path", type=Path, nargs="?", default=Path("."), help="release folder (default: .)")
 
 
-def add_track(p) -> None:
-    p.add_argument("--track", choices=TRACKS, required=True)
+def add_track(p, required: bool = True) -> None:
+    p.add_argument("--track", choices=TRACKS, required=required)
+
+
+def track_missing(args) -> bool:
+    """True (after the usage line argparse would print) when a RealCompanion command got no --track."""
+    import sys
+
+    if args.track is None:
+        print("error: the following arguments are required: --track", file=sys.stderr)
+    return args.track is None
 
 
 def add_seed(p) -> None:
@@ -69,6 +78,20 @@ def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
                        help=f"seconds per request (default {JUDGE_TIMEOUT:g})")
     else:
         p.set_defaults(timeout=JUDGE_TIMEOUT)
+
+
+def add_embeddings(p) -> None:
+    """Where dense retrieval embeds text: --dense-endpoint (none given: dense is not run), --dense-model,
+    --dense-api-key-env, --dense-batch; build it with `embeddings.embedder_from`."""
+    from .embeddings import DEFAULT_BATCH, DEFAULT_MODEL
+
+    p.add_argument("--dense-endpoint", metavar="URL",
+                   help="base URL of an OpenAI-compatible embeddings API (.../v1); without it dense retrieval is not run")
+    p.add_argument("--dense-model", default=DEFAULT_MODEL, metavar="NAME", help=f"embedding model (default {DEFAULT_MODEL})")
+    p.add_argument("--dense-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+                   help="environment variable holding the embeddings API key (default OPENAI_API_KEY; unset: none sent)")
+    p.add_argument("--dense-batch", type=whole(1), default=DEFAULT_BATCH, metavar="N",
+                   help=f"texts per embeddings request (default {DEFAULT_BATCH})")
 
 
 def check_reading(release, reading: str | None, default_index: int = 0) -> str:

@@ -18,7 +18,9 @@ from ..schemas import dump_json
 from . import settings
 
 
-def envelope(release, command: str, **parameters) -> dict:
+def envelope(release, command: str, release_parameters=("recent_window",), scoring=None, **parameters) -> dict:
+    """The report's head: the release scored, the release parameters named, the method's settings
+    (`scoring`, by default the RealCompanion scorer's) and the run's own parameters."""
     params = release.params
     return {
         "command": command,
@@ -26,8 +28,8 @@ def envelope(release, command: str, **parameters) -> dict:
         "release": {"path": str(release.root), "version": release.version,
                     "format_version": params.get("format_version"), "synthetic": params.get("synthetic"),
                     "sha256": params.get("sha256")},
-        "parameters": {"release": {"recent_window": params["recent_window"]}, "scoring": settings.as_dict(),
-                       **parameters},
+        "parameters": {"release": {name: params[name] for name in release_parameters},
+                       "scoring": settings.as_dict() if scoring is None else scoring, **parameters},
     }
 
 

@@ -38,26 +38,37 @@ class Verdicts:
     frame: object  # pandas DataFrame: item_id, condition, the track's fields
 
 
+def judged_once(seen: dict, key: str, condition: str, path, line: int) -> None:
+    """Refuse a second verdict on the same (item, condition); `seen` remembers the first one's line."""
+    if (key, condition) in seen:
+        raise ReadError(path, f"'{key}' under '{condition}' is already judged at line {seen[key, condition]}",
+                        line=line, field="condition")
+    seen[key, condition] = line
+
+
+def one_judge(judges: dict, kind, row: dict, path, line: int) -> dict:
+    """The row's judge stamp; it must equal the first stamp seen for `kind` (`judges` remembers it and its
+    line): numbers from two judges, or two prompts for one kind of verdict, are never mixed."""
+    this = field(row, "judge", (dict,), path, line)
+    this = {name: field(this, name, kinds, path, line) for name, kinds in JUDGE_FIELDS.items()}
+    first, first_line = judges.setdefault(kind, (this, line))
+    if this != first:
+        raise ReadError(path, f"mixes judges: {this} differs from {first} (line {first_line}); score each "
+                              "judge's verdicts separately", line=line, field="judge")
+    return this
+
+
 def read_verdicts(path, track) -> Verdicts:
     import pandas as pd
 
     lines = rows(path)
-    records, judge, seen = [], None, {}
+    records, judges, seen = [], {}, {}
     vocabulary = track.vocabulary
     for line, row in lines:
         item_id = known_item(row, track, path, line).item_id
         condition = field(row, "condition", (str,), path, line, choices=TRACK_CONDITIONS[track.name])
-        if (item_id, condition) in seen:
-            raise ReadError(path, f"'{item_id}' under '{condition}' is already judged at line "
-                                  f"{seen[item_id, condition]}", line=line, field="condition")
-        seen[item_id, condition] = line
-        this = field(row, "judge", (dict,), path, line)
-        this = {name: field(this, name, kinds, path, line) for name, kinds in JUDGE_FIELDS.items()}
-        if judge is None:
-            judge, first = this, line
-        elif this != judge:
-            raise ReadError(path, f"mixes judges: {this} differs from {judge} (line {first}); score each "
-                                  "judge's verdicts separately", line=line, field="judge")
+        judged_once(seen, item_id, condition, path, line)
+        judge = one_judge(judges, track.name, row, path, line)
         records.append({"item_id": item_id, "condition": condition, **{
             name: field(row, name, kinds, path, line, choices=choices)
             for name, (kinds, choices) in FIELDS[track.name].items()}, **{

@@ -1,0 +1,58 @@
+"""How many of everything a synthetic GroupAssistBench release holds.
+
+The paper plan reproduces the published totals (paper Abstract, App. A.6, App. B, App. D):
+50 groups, 80,299 messages, 2,395 evaluated instances (1,374 L1, 1,021 L2) drawn
+from a pool of 9,542 validated instances, 440 excluded instances, 97 feedback items
+(23, 24, 21, 12, 17 by pattern). The paper reports no per-group or per-dependency
+split of instances, so those are spread in proportion to history length.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PAPER_FEEDBACK = {"current_state": 23, "recalled_fact": 24, "agreement_or_persona": 21, "superseded_value": 12,
+                  "earlier_statement_or_plan": 17}
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    group_id: str
+    members: int
+    messages: int
+    eval_l1: int
+    eval_l2: int
+    pool: int
+    audit: int
+    feedback: dict  # pattern -> items
+
+
+def spread(total: int, weights: list[float]) -> list[int]:
+    """`total` split in proportion to `weights`, largest remainders first (sums exactly)."""
+    raw = [total * w / sum(weights) for w in weights]
+    out = [int(r) for r in raw]
+    for i in sorted(range(len(raw)), key=lambda i: out[i] - raw[i])[: total - sum(out)]:
+        out[i] += 1
+    return out
+
+
+def plan(groups: int, messages: int, eval_l1: int, eval_l2: int, pool: int, audit: int,
+         feedback: dict) -> list[GroupPlan]:
+    weights = [1.0 + (i * 7919 % 13) / 3 for i in range(groups)]  # uneven, fixed history lengths
+    per = {name: spread(total, weights) for name, total in
+           (("messages", messages), ("eval_l1", eval_l1), ("eval_l2", eval_l2), ("pool", pool), ("audit", audit))}
+    fb = {pattern: spread(n, [1.0] * groups) for pattern, n in feedback.items()}
+    return [GroupPlan(f"G{i + 1:02d}", 3 + i % 5, per["messages"][i], per["eval_l1"][i], per["eval_l2"][i],
+                      per["pool"][i], per["audit"][i], {p: fb[p][i] for p in feedback})
+            for i in range(groups)]
+
+
+def paper_plan() -> list[GroupPlan]:
+    return plan(50, 80_299, 1_374, 1_021, 9_542 - 2_395, 440, PAPER_FEEDBACK)
+
+
+def specimen_plan(scale: float = 1.0) -> list[GroupPlan]:
+    """Four groups, about 3,000 messages; `scale` multiplies every count."""
+    def k(n: int) -> int:
+        return max(1, round(n * scale))
+
+    return plan(4, k(3_000), k(40), k(32), k(48), k(12), {p: k(2) for p in PAPER_FEEDBACK})

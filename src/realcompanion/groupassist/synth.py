@@ -1,0 +1,63 @@
+"""`synthesize`: a deterministic synthetic GroupAssistBench release; `stamp`: its declared counts and hashes.
+
+The template folder (by default the repository's specimen) gives the descriptor,
+parameters and schemas; the generator writes `data/*.jsonl` in plan order and
+stamps the descriptor, so the same plan and seed give byte-identical files.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from ..schemas import dump_json, read_json
+from ..stamp import sha256_of, write
+from . import FORMAT, RESOURCES, GroupAssistRelease
+from .group import Group
+from .plan import GroupPlan
+
+
+def synthesize(out, plans: list[GroupPlan], seed: int, template, progress=None) -> Path:
+    out, template = Path(out), Path(template)
+    descriptor = read_json(template / "datapackage.json")
+    params = descriptor[FORMAT] | read_json(template / descriptor[FORMAT]["vocabulary"])
+    if out.resolve() != template.resolve():
+        shutil.copytree(template / "schemas", out / "schemas", dirs_exist_ok=True)
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    handles = {r: open(out / "data" / f"{r}.jsonl", "w", encoding="utf-8", newline="\n") for r in RESOURCES}
+    try:
+        for plan in plans:
+            for resource, rows in Group(plan, seed, params).build().items():
+                handles[resource].write("".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+                                                for row in rows))
+            if progress:
+                progress(plan.group_id)
+    finally:
+        for handle in handles.values():
+            handle.close()
+    descriptor[FORMAT]["synthetic"] = True
+    (out / "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
+    stamp(out)
+    return out
+
+
+def declared(release: GroupAssistRelease) -> dict:
+    """The generated part of the `groupassist` block: rows, rows per group, instances by split x level, hashes."""
+    rows, groups, hashes = {}, {}, {}
+    for name in release.resources:
+        with open(release.path(name), "rb") as handle:
+            rows[name] = sum(1 for _ in handle)
+        hashes[release.resource(name)["path"]] = sha256_of(release.path(name))
+    for name in ("messages", "instances"):
+        for item in release.table(name).column("group_id").value_counts().to_pylist():
+            groups.setdefault(item["values"], {})[name] = item["counts"]
+    frame = release.frame("instances")
+    counts = frame.groupby(["split", "level"], observed=True).size()
+    instances = {split: {level: int(n) for (s, level), n in counts.items() if s == split}
+                 for split in sorted(frame["split"].unique())}
+    return {"rows": rows, "groups": dict(sorted(groups.items())), "instances": instances, "sha256": hashes}
+
+
+def stamp(root) -> dict:
+    release = GroupAssistRelease(root)
+    return write(release, declared(release))

@@ -1,0 +1,42 @@
+"""A local HTTP server (127.0.0.1 only) in a thread, answering with a test's request handler."""
+from __future__ import annotations
+
+import json
+import threading
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@contextmanager
+def serving(handler):
+    """Yield the base URL (…/v1) of a server that answers with `handler`; shut it down afterwards."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class JSONHandler(BaseHTTPRequestHandler):
+    """Reads a JSON body and answers with `reply(body) -> (status, bytes)`; records (path, body) per request."""
+
+    requests: list = []
+
+    def reply(self, body: dict) -> tuple[int, bytes]:
+        raise NotImplementedError
+
+    def do_POST(self):  # noqa: N802 (http.server API)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.requests.append((self.path, body))
+        status, data = self.reply(body)
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass

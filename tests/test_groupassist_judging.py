@@ -1,0 +1,235 @@
+"""GroupAssistBench `judge` and `score`: a local judge server, hand-computed scores, malformed verdict files."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+import pandas as pd
+import pytest
+from local_server import JSONHandler, serving
+
+from realcompanion.cli import main
+from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.groupassist.judged import cells, instance_scores, read_verdicts
+from realcompanion.groupassist.judging import Instances
+from realcompanion.scoring.judge_client import PROMPTS_DIR
+from realcompanion.scoring.verdicts import Verdicts
+
+SHA = {level: hashlib.sha256((PROMPTS_DIR / f"groupassist-{level.lower()}.v1.txt").read_bytes()).hexdigest()
+       for level in ("L1", "L2")}
+JUDGE = {level: {"model": "local-judge", "prompt_sha256": SHA[level], "temperature": 0} for level in SHA}
+
+
+@pytest.fixture(scope="module")
+def instances():
+    return Instances(GroupAssistRelease(SPECIMEN))
+
+
+class Judge(JSONHandler):
+    """A chat-completions API that credits a response saying "remember" with every reference atom (L1) or
+    every positive criterion and no penalty (L2), and anything else with nothing; "BROKEN" gets an answer
+    naming an atom or criterion the instance does not have."""
+
+    def reply(self, body):
+        prompt = body["messages"][0]["content"]
+        response = re.search(r"<(?:answer|reply)>\n(.*)\n</", prompt, re.S).group(1)
+        good = "remember" in response
+        if "<facts>" in prompt:
+            listed = re.findall(r"^(\S+?)( \(SUPERSEDED\))?: ", prompt.split("<facts>")[1].split("</facts>")[0], re.M)
+            facts = [{"fact": "x", "atom": a} for a, superseded in listed if good and not superseded]
+            if "BROKEN" in response:
+                facts = [{"fact": "x", "atom": "NO:SUCH:ATOM"}]
+            answer = {"facts": facts}
+        else:
+            listed = re.findall(r"^(\S+) \[(\w+)\]: ", prompt.split("<criteria>")[1], re.M)
+            answer = {"criteria": {c: good and kind != "penalty" for c, kind in listed[("BROKEN" in response):]}}
+        payload = {"id": "cmpl-1", "object": "chat.completion", "created": 0, "model": body["model"],
+                   "choices": [{"index": 0, "finish_reason": "stop",
+                                "message": {"role": "assistant", "content": json.dumps(answer)}}]}
+        return 200, json.dumps(payload).encode()
+
+
+@pytest.fixture
+def judge_server():
+    Judge.requests = []
+    with serving(Judge) as url:
+        yield url
+
+
+def judge_args(responses, out, url):
+    return ["judge", str(SPECIMEN), "--replies", str(responses), "--endpoint", url, "--model", "local-judge",
+            "--out", str(out), "--api-key-env", "REALCOMPANION_TEST_UNSET_KEY"]
+
+
+def write_jsonl(path, rows):
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_judge_then_score_on_the_specimen(tmp_path, judge_server, instances, capsys):
+    rows = [{"instance_id": i, "condition": condition, "response": text}
+            for condition, text in (("good", "I remember: ..."), ("bad", "Okay.")) for i in instances.eval]
+    out = tmp_path / "verdicts.jsonl"
+    assert main(judge_args(write_jsonl(tmp_path / "responses.jsonl", rows), out, judge_server)) == 0
+    verdicts = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(verdicts) == len(rows) == len(Judge.requests)
+    for v in verdicts:
+        level = instances.rows[v["instance_id"]]["level"]
+        assert v["judge"] == JUDGE[level]  # judge id and the prompt file's sha256, per level
+        assert ("facts" in v) == (level == "L1") and ("criteria" in v) == (level == "L2")
+    assert all(body["temperature"] == 0 for _, body in Judge.requests)
+    capsys.readouterr()
+    report_path = tmp_path / "score.json"
+    assert main(["score", str(SPECIMEN), "--verdicts", str(out), "--json", str(report_path), "--resamples", "200"]) == 0
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    assert report["judged"]["judge"] == JUDGE
+    assert report["parameters"]["release"]["score"] == GroupAssistRelease(SPECIMEN).params["score"]
+    good, bad = report["judged"]["conditions"]["good"], report["judged"]["conditions"]["bad"]
+    for dependency in ("M1", "M2", "M3", "all"):
+        for level, quantities in (("L1", ("atom_recall", "factual_f1")), ("L2", ("S", "pass"))):
+            for q in quantities:
+                assert good[level][dependency][q]["pooled"] == 1.0 and bad[level][dependency][q]["pooled"] == 0.0
+                assert good[level][dependency][q]["missing"] == 0
+    assert good["L1"]["all"]["atom_recall"]["n"] == 40 and good["L2"]["all"]["S"]["n"] == 32
+    assert good["L2"]["M3"]["S"]["ci"]["pooled"] is not None  # groups resampled
+    shown = capsys.readouterr().out
+    assert "good: means by level x dependency" in shown and "L2 M3" in shown
+
+
+def test_unreadable_judge_answers_are_left_unjudged(tmp_path, judge_server, instances, capsys):
+    l1 = next(i for i in instances.eval if instances.rows[i]["level"] == "L1")
+    l2 = next(i for i in instances.eval if instances.rows[i]["level"] == "L2")
+    rows = [{"instance_id": i, "condition": "c", "response": "BROKEN remember"} for i in (l1, l2)]
+    out = tmp_path / "verdicts.jsonl"
+    assert main(judge_args(write_jsonl(tmp_path / "r.jsonl", rows), out, judge_server)) == 1
+    err = capsys.readouterr().err
+    assert f"unjudged: {l1} c: facts in the answer: facts[0].atom 'NO:SUCH:ATOM' is not an atom" in err
+    assert f"unjudged: {l2} c: criteria in the answer: leaves criteria unjudged: {l2}:C01" in err
+    assert out.read_text(encoding="utf-8") == ""
+
+
+def verdicts_of(rows) -> Verdicts:
+    frame = pd.DataFrame.from_records([{"condition": "A", **r} for r in rows])
+    return Verdicts("v.jsonl", "0" * 64, JUDGE, frame)
+
+
+def test_l1_atom_recall_and_factual_f1_by_hand(instances):
+    # G01:I0003 is L1 M3: reference atoms T01, T02 and the distractor T03
+    atoms = instances.atoms["G01:I0003"]
+    assert list(zip(atoms["atom_id"], atoms["distractor"])) == [
+        ("G01:I0003:T01", False), ("G01:I0003:T02", False), ("G01:I0003:T03", True)]
+    facts = {
+        "three facts: a reference atom, the distractor, one unmatched": (
+            ["G01:I0003:T01", "G01:I0003:T03", None], 1 / 2, 2 * (1 / 3) * (1 / 2) / (1 / 3 + 1 / 2)),
+        "both atoms": (["G01:I0003:T01", "G01:I0003:T02"], 1.0, 1.0),
+        "one atom twice": (["G01:I0003:T02", "G01:I0003:T02"], 1 / 2, 2 * 1 * (1 / 2) / 1.5),
+        "only the distractor": (["G01:I0003:T03"], 0.0, 0.0),
+        "nothing stated": ([], 0.0, 0.0),
+    }
+    for named, recall, f1 in facts.values():
+        scores = instance_scores(instances, verdicts_of(
+            [{"instance_id": "G01:I0003", "facts": [{"fact": "x", "atom": a} for a in named]}]))
+        assert scores.loc[0, "atom_recall"] == pytest.approx(recall)
+        assert scores.loc[0, "factual_f1"] == pytest.approx(f1)
+
+
+def test_l2_score_and_pass_by_hand(instances):
+    criteria = instances.criteria["G01:I0006"]
+    assert list(zip(criteria["kind"], criteria["mandatory"], criteria["weight"])) == [
+        ("grounding", True, 3), ("grounding", True, 3), ("service", True, 2),
+        ("penalty", False, -2), ("penalty", False, -1.5), ("penalty", False, -1)]
+    cases = {("C01", "C02", "C03"): (1.0, 1.0), ("C01", "C03", "C04"): (3 / 8, 0.0),
+             ("C01", "C02", "C03", "C05"): ((8 - 1.5) / 8, 0.0), ("C02",): (3 / 8, 0.0),
+             ("C04", "C05", "C06"): (0.0, 0.0)}
+    for met, (score, passed) in cases.items():
+        judged = {c: c.rsplit(":", 1)[1] in met for c in criteria["criterion_id"]}
+        scores = instance_scores(instances, verdicts_of([{"instance_id": "G01:I0006", "criteria": judged}]))
+        assert (scores.loc[0, "S"], scores.loc[0, "pass"]) == (pytest.approx(score), passed)
+
+
+def test_means_by_level_and_dependency_by_hand(instances):
+    l1_m1_g02 = next(i for i in instances.eval if i.startswith("G02:") and instances.rows[i]["level"] == "L1"
+                     and instances.rows[i]["dependency"] == "M1")
+    rows = [{"instance_id": "G01:I0003", "facts": [{"fact": "x", "atom": "G01:I0003:T01"}]},  # recall 1/2
+            {"instance_id": "G01:I0001", "facts": [{"fact": "x", "atom": "G01:I0001:T01"}]},  # recall 1
+            {"instance_id": l1_m1_g02, "facts": []}]  # recall 0
+    table = cells(instances, instance_scores(instances, verdicts_of(rows)), seed=0, resamples=200)
+    overall = table["L1"]["all"]["atom_recall"]
+    assert overall["pooled"] == pytest.approx(0.5) and overall["macro"] == pytest.approx((0.75 + 0) / 2)
+    assert overall["by_participant"] == {"G01": 0.75, "G02": 0.0}
+    assert overall["n"] == 3 and overall["missing"] == 40 - 3 and overall["ci"]["pooled"] is not None
+    m1 = table["L1"]["M1"]["atom_recall"]
+    assert (m1["pooled"], m1["n"], m1["missing"]) == (0.5, 2, 14 - 2)
+    assert table["L1"]["M3"]["factual_f1"]["pooled"] == pytest.approx(2 * 1 * 0.5 / 1.5)
+    assert table["L2"]["all"]["S"]["n"] == 0 and table["L2"]["all"]["S"]["missing"] == 32
+
+
+GOOD_L1 = {"instance_id": "G01:I0001", "condition": "A", "facts": [{"fact": "x", "atom": "G01:I0001:T01"}],
+           "judge": JUDGE["L1"]}
+GOOD_L2 = {"instance_id": "G01:I0006", "condition": "A", "judge": JUDGE["L2"],
+           "criteria": {f"G01:I0006:C0{k}": k < 4 for k in range(1, 7)}}
+
+
+def broken(row, **change):
+    return {**row, **change}
+
+
+MALFORMED = {
+    "unknown instance": ([broken(GOOD_L1, instance_id="G09:I0001")], 1, "instance_id", "unknown instance_id"),
+    "pool instance": ([broken(GOOD_L1, instance_id="POOL")], 1, "instance_id", "not an evaluation instance"),
+    "repeated": ([GOOD_L1, GOOD_L1], 2, "condition", "already judged at line 1"),
+    "no facts": ([{k: v for k, v in GOOD_L1.items() if k != "facts"}], 1, "facts", "missing field"),
+    "facts not a list": ([broken(GOOD_L1, facts="G01:I0001:T01")], 1, "facts", "expected list"),
+    "atom of another instance": ([broken(GOOD_L1, facts=[{"fact": "x", "atom": "G01:I0003:T01"}])], 1, "facts",
+                                 "facts[0].atom 'G01:I0003:T01' is not an atom of this instance"),
+    "fact without text": ([broken(GOOD_L1, facts=[{"atom": None}])], 1, "facts", "facts[0].fact: missing"),
+    "criterion left out": ([broken(GOOD_L2, criteria={f"G01:I0006:C0{k}": True for k in range(1, 6)})], 1,
+                           "criteria", "leaves criteria unjudged: G01:I0006:C06"),
+    "criterion not of the instance": ([broken(GOOD_L2, criteria={**GOOD_L2["criteria"], "G01:I0007:C01": True})], 1,
+                                      "criteria", "names criteria not of this instance: G01:I0007:C01"),
+    "criterion not boolean": ([broken(GOOD_L2, criteria={**GOOD_L2["criteria"], "G01:I0006:C01": 1})], 1,
+                              "criteria", "not judged true or false: G01:I0006:C01"),
+    "two prompts for one level": ([GOOD_L1, broken(GOOD_L1, condition="B", judge={**JUDGE["L1"], "prompt_sha256": "0"})],
+                                  2, "judge", "mixes judges"),
+    "no judge stamp": ([{k: v for k, v in GOOD_L2.items() if k != "judge"}], 1, "judge", "missing field"),
+}
+
+
+@pytest.mark.parametrize("name", MALFORMED)
+def test_malformed_verdict_files_are_one_line_and_exit_2(tmp_path, instances, name, capsys):
+    rows, line, field, says = MALFORMED[name]
+    pool = next(i for i, r in instances.rows.items() if r["split"] == "pool")
+    rows = [broken(r, instance_id=pool) if r["instance_id"] == "POOL" else r for r in rows]
+    path = write_jsonl(tmp_path / "v.jsonl", rows)
+    assert main(["score", str(SPECIMEN), "--verdicts", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {path}:{line} field '{field}': ") and says in err and "\n" not in err
+
+
+def test_verdict_files_that_are_not_json_lines_or_empty(tmp_path, instances, capsys):
+    path = tmp_path / "v.jsonl"
+    path.write_text(json.dumps(GOOD_L1) + "\n{not json\n", encoding="utf-8")
+    assert main(["score", str(SPECIMEN), "--verdicts", str(path)]) == 2
+    assert f"{path}:2" in capsys.readouterr().err
+    path.write_text("", encoding="utf-8")
+    assert main(["score", str(SPECIMEN), "--verdicts", str(path)]) == 2
+    assert "no verdicts" in capsys.readouterr().err
+    path.write_text(json.dumps(GOOD_L1) + "\n" + json.dumps(GOOD_L2) + "\n", encoding="utf-8")
+    assert read_verdicts(path, instances).judge == JUDGE
+
+
+@pytest.mark.parametrize("extra, says", [(["--track", "chat"], "--track and --reading"),
+                                          (["--run", "r.jsonl"], "scored from --verdicts")])
+def test_score_usage_on_a_groupassist_release(tmp_path, extra, says, capsys):
+    path = write_jsonl(tmp_path / "v.jsonl", [GOOD_L1])
+    assert main(["score", str(SPECIMEN), "--verdicts", str(path), *extra]) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_realcompanion_commands_still_need_a_track(repo, tmp_path, capsys):
+    path = write_jsonl(tmp_path / "v.jsonl", [GOOD_L1])
+    assert main(["score", str(repo), "--verdicts", str(path)]) == 2
+    assert main(["judge", str(repo), "--replies", str(path), "--endpoint", "http://127.0.0.1:9/v1", "--model", "m",
+                 "--out", str(tmp_path / "o.jsonl")]) == 2
+    assert capsys.readouterr().err.count("required: --track") == 2

@@ -1,0 +1,298 @@
+"""Every GroupAssistBench rule fires on a copy of the specimen broken in exactly its way, naming the row."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from realcompanion.validators.groupassist.catalogue import all_rules
+from realcompanion.validators.groupassist.run import validate
+
+from realcompanion.groupassist import SPECIMEN
+from realcompanion.groupassist.synth import stamp
+from realcompanion.groupassist.text import FILLER_MEMBER
+
+FILLER = {zh for zh, _ in FILLER_MEMBER}
+
+
+class Copy:
+    """A copy of the specimen as rows per resource; `save` writes it back (re-stamped unless told)."""
+
+    def __init__(self, root):
+        shutil.copytree(SPECIMEN, root)
+        self.root = root
+        self.rows = {p.stem: [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines()]
+                     for p in (root / "data").glob("*.jsonl")}
+
+    def one(self, resource, **where):
+        return next(r for r in self.rows[resource] if all(r[k] == v for k, v in where.items()))
+
+    def instance(self, **where):
+        return self.one("instances", **where)
+
+    def anchors(self, iid):
+        return [a for a in self.rows["anchors"] if a["instance_id"] == iid]
+
+    def message(self, message_id):
+        return self.one("messages", message_id=message_id)
+
+    def free_filler(self, group, after=-1, before=10**9):
+        """A filler member message nothing cites, strictly between two turns."""
+        cited = {a["message_id"] for a in self.rows["anchors"]} | {c["evidence"] for c in self.rows["criteria"]} | \
+                {m["reply_to"] for m in self.rows["messages"]} | {f["message_id"] for f in self.rows["feedback"]}
+        return next(m for m in self.rows["messages"] if m["group_id"] == group and after < m["turn"] < before
+                    and m["text_zh"] in FILLER and m["message_id"] not in cited and "." not in m["message_id"])
+
+    def descriptor(self):
+        return json.loads((self.root / "datapackage.json").read_text(encoding="utf-8"))
+
+    def save(self, restamp=True, descriptor=None):
+        for name, rows in self.rows.items():
+            text = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows)
+            (self.root / "data" / f"{name}.jsonl").write_text(text, encoding="utf-8")
+        if restamp:
+            stamp(self.root)
+        if descriptor:
+            (self.root / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False), encoding="utf-8")
+
+
+def gs1(c):
+    m = c.free_filler("G01")
+    m["turn"] = "five"
+    return "messages", m["message_id"]
+
+
+def gs2(c):
+    i = c.rows["instances"][3]
+    i["level"] = "L3"
+    return "instances", i["instance_id"]
+
+
+def gs3(c):
+    iid = c.instance(origin="native", dependency="M1")["instance_id"]
+    a = next(a for a in c.anchors(iid) if a["unit"])
+    a["message_id"] = "G01:m999999"
+    return "anchors", a["anchor_id"]
+
+
+def gs4(c):
+    m = [m for m in c.rows["messages"] if m["group_id"] == "G01"][-1]
+    m["timestamp"] = m["timestamp"][:19]
+    return "messages", m["message_id"]
+
+
+def gm1(c):
+    m = c.free_filler("G01")
+    m["message_id"] += ".7"
+    return "messages", m["message_id"]
+
+
+def gm2(c):
+    m = c.free_filler("G01", after=100)
+    m["timestamp"] = "2025-01-01T00:00:00+08:00"
+    return "messages", m["message_id"]
+
+
+def gm3(c):
+    m = c.free_filler("G01")
+    m["speaker"] = "stranger"
+    return "messages", m["message_id"]
+
+
+def gm4(c):
+    m = c.free_filler("G01", after=100)
+    m["reply_to"] = c.rows["messages"][c.rows["messages"].index(m) + 1]["message_id"]
+    return "messages", m["message_id"]
+
+
+def gm5(c):
+    m = c.free_filler("G01")
+    m["text_en"] = "x" * 2001
+    return "messages", m["message_id"]
+
+
+def gm6(c):
+    f = c.rows["feedback"][0]
+    f["feedback_id"] = "G09:F001"
+    return "feedback", "G09:F001"
+
+
+def ga1(c):
+    a = next(a for a in c.rows["anchors"] if a["premise"])
+    inst = c.instance(instance_id=a["instance_id"])
+    m = c.free_filler(inst["group_id"], after=inst["cutoff_turn"])
+    m["text_zh"] += a["span_zh"]
+    m["text_en"] += a["span_en"]
+    a["message_id"] = m["message_id"]
+    return "anchors", a["anchor_id"]
+
+
+def ga2(c):
+    a = c.rows["anchors"][0]
+    a["span_en"] = "Nowhere No. 0000"
+    return "anchors", a["anchor_id"]
+
+
+def ga3(c):
+    i = c.instance(origin="authored", level="L1")
+    i["query_en"] += " Use your memory."
+    return "instances", i["instance_id"]
+
+
+def ga4(c):
+    descriptor = c.descriptor()
+    first = min(c.rows["instances"], key=lambda i: i["cutoff_turn"])
+    descriptor["groupassist"]["min_history"] = first["cutoff_turn"] + 50
+    c.save(descriptor=descriptor)
+    return "instances", first["instance_id"]
+
+
+def ga5(c):
+    g = c.one("criteria", kind="grounding", mandatory=True)
+    g["weight"] = 5
+    return "criteria", g["criterion_id"]
+
+
+def gc1(c):
+    i = c.instance(dependency="M1", level="L2")
+    i["dependency"] = "M2"
+    return "instances", i["instance_id"]
+
+
+def gc2(c):
+    for i in c.rows["instances"]:
+        anchors = [a for a in c.anchors(i["instance_id"]) if a["unit"]]
+        if i["level"] == "L2" and len({a["message_id"] for a in anchors}) < len(anchors):
+            anchors[-1]["unit"] = 9
+            return "anchors", anchors[-1]["anchor_id"]
+
+
+def gc3(c):
+    i = c.instance(dependency="M1")
+    c.anchors(i["instance_id"])[0]["m3_role"] = "current"
+    return "instances", i["instance_id"]
+
+
+def gc4(c):
+    i = c.instance(dependency="M3")
+    anchors = c.anchors(i["instance_id"])
+    updater = c.message(next(a for a in anchors if a["m3_role"] == "current")["message_id"])["speaker"]
+    support = next(a for a in anchors if a["m3_role"] is None and a["unit"])
+    c.message(support["message_id"])["speaker"] = updater
+    return "instances", i["instance_id"]
+
+
+def gc5(c):
+    i = c.instance(dependency="M3")
+    anchors = c.anchors(i["instance_id"])
+    old = next(a for a in anchors if a["m3_role"] == "superseded")
+    new = c.message(next(a for a in anchors if a["m3_role"] == "current")["message_id"])
+    m = c.free_filler(i["group_id"], after=new["turn"], before=i["cutoff_turn"])
+    m["text_zh"] += old["span_zh"]
+    m["text_en"] += old["span_en"]
+    return "instances", i["instance_id"]
+
+
+def gc6(c):
+    i = c.instance(origin="authored")
+    i["query_type"] = None
+    return "instances", i["instance_id"]
+
+
+def gc7(c):
+    i = c.instance(origin="native")
+    i["query_en"] = "Where?"
+    return "instances", i["instance_id"]
+
+
+def gc8(c):
+    atom = c.one("atoms", distractor=False)
+    c.rows["atoms"].remove(atom)
+    return "instances", atom["instance_id"]
+
+
+def gc9(c):
+    s = c.one("criteria", kind="service")
+    s["pattern"] = "recalled_fact"
+    return "criteria", s["criterion_id"]
+
+
+def gc10(c):
+    a = c.one("anchors", from_assistant=False, profile_only=False)
+    a["from_assistant"] = True
+    return "anchors", a["anchor_id"]
+
+
+def gc11(c):
+    a = c.rows["anchors"][0]
+    a["fact_en"] += ", as mentioned above"
+    return "anchors", a["anchor_id"]
+
+
+def gp1(c):
+    f = c.rows["feedback"][0]
+    f["wording_en"] = "Something nobody said"
+    return "feedback", f["feedback_id"]
+
+
+def gp2(c):
+    a = c.one("audit", layer="review")
+    a["quote"] = "无人说过的话"
+    return "audit", a["instance_id"]
+
+
+def gi1(c):
+    c.rows["members"][0]["profile"] = "edited after stamping"
+    c.save(restamp=False)
+    return None, "data/members.jsonl"
+
+
+def gi2(c):
+    descriptor = c.descriptor()
+    descriptor["groupassist"]["rows"]["messages"] += 1
+    c.save(restamp=False, descriptor=descriptor)
+    return "messages", "messages"
+
+
+def gi3(c):
+    descriptor = c.descriptor()
+    descriptor["resources"][1]["path"] = "../members.jsonl"
+    c.save(restamp=False, descriptor=descriptor)
+    return "members", "../members.jsonl"
+
+
+def gi4(c):
+    (c.root / "data" / "helper.py").write_text("print('hi')\n", encoding="utf-8")
+    c.save(restamp=False)
+    return None, "data/helper.py"
+
+
+def gi5(c):
+    m = c.free_filler("G02")
+    m["text_en"] += " call 13812345678"
+    return "messages", m["message_id"]
+
+
+MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items() if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi")
+             and name[2:].isdigit()}
+
+
+def test_every_rule_has_a_mutation():
+    assert set(MUTATIONS) == {r.id for r in all_rules()}
+
+
+def test_clean_specimen_passes():
+    report = validate(SPECIMEN)
+    assert report.errors == 0 and report.warnings == 0 and not report.fired()
+
+
+@pytest.mark.parametrize("rule_id", sorted(MUTATIONS))
+def test_rule_fires_on_its_mutation(tmp_path, rule_id):
+    copy = Copy(tmp_path / "release")
+    resource, row = MUTATIONS[rule_id](copy)
+    if not (copy.root / "data" / "helper.py").exists() and rule_id not in ("GA4", "GI1", "GI2", "GI3"):
+        copy.save()
+    report = validate(copy.root)
+    assert report.fired() == {rule_id}
+    found = report.failure_frame()
+    assert row in set(found.loc[found["rule"] == rule_id, "row"]), found.head()

@@ -1,0 +1,208 @@
+"""GroupAssistBench scoring: formulas on hand-computed fixtures; nothing at or after the cutoff counts."""
+from __future__ import annotations
+
+import json
+import math
+import re
+import zlib
+
+import numpy as np
+import pandas as pd
+import pytest
+from local_server import JSONHandler, serving
+
+from realcompanion.cli import main
+from realcompanion.errors import ReadError
+from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.groupassist.scoring import (
+    atom_recall,
+    baselines,
+    bm25_ranking,
+    context_tokens,
+    dense_ranking,
+    factual_f1,
+    history,
+    recall_at_k,
+    rubric_score,
+    tokens,
+)
+from realcompanion.scoring.embeddings import Embedder
+
+DIMENSIONS = 256
+
+
+def bag_of_words(text: str) -> list[float]:
+    """A deterministic embedding: English words and single Chinese characters hashed into DIMENSIONS counts."""
+    vector = [0.0] * DIMENSIONS
+    for word in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]", text.lower()):
+        vector[zlib.crc32(word.encode()) % DIMENSIONS] += 1.0
+    return vector
+
+
+class Embeddings(JSONHandler):
+    """Answers /v1/embeddings like an OpenAI-compatible API with `bag_of_words` vectors; `mode` breaks it."""
+
+    mode = "ok"
+
+    def reply(self, body):
+        data = [{"object": "embedding", "index": i, "embedding": bag_of_words(t)} for i, t in enumerate(body["input"])]
+        if self.mode == "http_500":
+            return 500, b'{"error": {"message": "the model is overloaded"}}'
+        if self.mode == "malformed_json":
+            return 200, b'{"data": [{"embedding": [0.1,'
+        if self.mode == "wrong_count":
+            data = data[:-1]
+        return 200, json.dumps({"object": "list", "data": data, "model": body["model"]}).encode()
+
+
+@pytest.fixture
+def embeddings():
+    Embeddings.requests, Embeddings.mode = [], "ok"
+    with serving(Embeddings) as url:
+        yield url
+
+CRITERIA = pd.DataFrame({
+    "criterion_id": ["g1", "g2", "s1", "s2", "p1", "p2"],
+    "kind": ["grounding", "grounding", "service", "service", "penalty", "penalty"],
+    "mandatory": [True, True, True, False, False, False],
+    "weight": [3.0, 3.0, 2.0, 1.0, -1.5, -2.0],
+})
+
+
+def test_atom_recall_and_factual_f1_by_hand():
+    atoms = pd.DataFrame({"atom_id": ["a", "b", "c", "d"], "distractor": [False, False, False, True]})
+    assert atom_recall(atoms, {"a", "d"}) == pytest.approx(1 / 3)  # the distractor is no target
+    # 3 facts stated: a (correct), d (the distractor: an error), one unsupported -> precision 1/3
+    assert factual_f1(1 / 3, correct=1, stated=3) == pytest.approx(1 / 3)
+    assert factual_f1(0.5, correct=1, stated=1) == pytest.approx(2 * 1 * 0.5 / 1.5)
+    assert factual_f1(0.0, correct=0, stated=0) == 0.0
+
+
+def test_rubric_score_and_pass_by_hand():
+    # positive total 3+3+2+1 = 9
+    assert rubric_score(CRITERIA, {"g1", "g2", "s1", "s2"}) == (1.0, True)
+    assert rubric_score(CRITERIA, {"g1", "g2", "s1"}) == (pytest.approx(8 / 9), True)  # optional unmet still passes
+    score, passed = rubric_score(CRITERIA, {"g1", "g2", "s1", "p2"})
+    assert score == pytest.approx((8 - 2) / 9) and not passed  # a penalty met fails the pass
+    assert rubric_score(CRITERIA, {"g1", "s2"}) == (pytest.approx(4 / 9), False)  # mandatory g2, s1 unmet
+    assert rubric_score(CRITERIA, {"p1", "p2"}) == (0.0, False)  # clipped at 0
+
+
+def test_recall_at_k_by_hand():
+    assert recall_at_k(["m1", "m2", "m3", "m4"], {"m2", "m4"}, 2) == 0.5
+    assert recall_at_k(["m1", "m2", "m3", "m4"], {"m2", "m4"}, 4) == 1.0
+    assert math.isnan(recall_at_k(["m1"], set(), 1))
+
+
+def test_chinese_is_segmented_into_words():
+    words = tokens(["周末聚会就定在图书馆1001号吧"], "zh")[0]
+    assert "图书馆" in words and "聚会" in words and "周末" in words
+
+
+def test_bm25_finds_the_anchor_in_chinese():
+    messages = pd.DataFrame({"message_id": ["x:0", "x:1", "x:2"], "turn": [0, 1, 2], "speaker": ["a", "b", "a"],
+                             "text_zh": ["今天好累啊", "周末聚会就定在图书馆1001号吧", "大家吃饭了吗"]})
+    assert bm25_ranking(messages, "周末聚会的地点在哪里？")[0] == "x:1"
+
+
+def test_context_tokens_count_offline_with_o200k_base():
+    records = pd.DataFrame({"turn": [0], "speaker": ["member_01"], "text_zh": ["你好"]})
+    assert context_tokens(records) > 0
+
+
+def test_dense_ranking_and_recall_by_hand(embeddings):
+    messages = pd.DataFrame({"message_id": ["x:0", "x:1", "x:2", "x:3", "x:4"], "turn": [0, 1, 2, 3, 4],
+                             "speaker": ["a", "b", "a", "b", "a"],
+                             "text_en": ["lunch at noon", "the hall is room seven", "", "hall booked for friday",
+                                         "lunch at noon"]})
+    embedder = Embedder(embeddings, batch=2)
+    ranked = dense_ranking(messages, "which hall and which room", embedder, "en")
+    # cosines with the query's words {which x2, hall, and, room}: x:1 shares hall+room (2 of 5 words), x:3 hall
+    # (1 of 4), the rest nothing; equal scores go to the most recent; the empty message scores 0 unsent
+    assert ranked == ["x:1", "x:3", "x:4", "x:2", "x:0"]
+    assert recall_at_k(ranked, {"x:1", "x:3"}, 1) == 0.5
+    assert recall_at_k(ranked, {"x:1", "x:3"}, 2) == 1.0
+    assert recall_at_k(ranked, {"x:0", "x:3"}, 2) == 0.5
+    # each distinct non-empty text once, in batches of two: 3 texts + 1 query = 2 requests
+    sent = [t for _, body in Embeddings.requests for t in body["input"]]
+    assert sorted(sent) == sorted(["lunch at noon", "the hall is room seven", "hall booked for friday",
+                                   "which hall and which room"])
+    assert all(len(body["input"]) <= 2 and body["model"] == "text-embedding-3-small" for _, body in Embeddings.requests)
+    first = embedder.requests
+    dense_ranking(messages, "which hall and which room", embedder, "en")
+    assert embedder.requests == first  # cached within the run
+    vectors = embedder.matrix(["the hall is room seven"])
+    assert np.linalg.norm(vectors[0]) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("mode, says", [("http_500", "HTTP 500"), ("malformed_json", "is not JSON"),
+                                        ("wrong_count", "holds 1 vectors for 2 inputs")])
+def test_a_broken_embeddings_endpoint_is_one_line_and_exit_2(embeddings, mode, says, capsys):
+    Embeddings.mode = mode
+    with pytest.raises(ReadError, match=says):
+        Embedder(embeddings, batch=2).embed(["one", "two"])
+    assert main(["baselines", str(SPECIMEN), "--dense-endpoint", embeddings, "--dense-batch", "2", "--dense-api-key-env",
+                 "REALCOMPANION_TEST_UNSET_KEY"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert says in err and embeddings in err and "\n" not in err and "Traceback" not in err
+
+
+def test_messages_at_or_after_the_cutoff_change_nothing(tmp_path, embeddings):
+    import shutil
+
+    from realcompanion.groupassist.synth import stamp
+
+    release = GroupAssistRelease(SPECIMEN)
+    inst = release.frame("instances")
+    chosen = inst[inst["group_id"] == "G01"].head(6)
+    before = baselines(release, embedder=Embedder(embeddings)).set_index("instance_id").loc[chosen["instance_id"]]
+    assert {"dense_recall@20", "dense_tokens"} <= set(before.columns)
+    copy = tmp_path / "copy"
+    shutil.copytree(SPECIMEN, copy)
+    # copy of every anchor's text appended right at each chosen cutoff: a leaking index would rank them first
+    anchors = release.frame("anchors")
+    leak = " ".join(anchors[anchors["instance_id"].isin(chosen["instance_id"])]["span_zh"]) + " " + \
+        " ".join(chosen["query_zh"])
+    messages = release.frame("messages")
+    last = messages[messages["group_id"] == "G01"].iloc[-1]
+    extra = [{"group_id": "G01", "turn": int(last["turn"]) + 1 + i, "message_id": f"G01:m{int(last['turn']) + 1 + i:06d}",
+              "speaker": "assistant", "role": "assistant", "timestamp": last["timestamp"], "reply_to": None,
+              "placeholder": None, "text_zh": leak, "text_en": leak} for i in range(3)]
+    rows = pd.concat([messages, pd.DataFrame(extra)]).sort_values(["group_id", "turn"], kind="stable")
+    rows.to_json(copy / "data" / "messages.jsonl", orient="records", lines=True, force_ascii=False)
+    stamp(copy)
+    Embeddings.requests = []
+    after = baselines(GroupAssistRelease(copy), embedder=Embedder(embeddings)).set_index("instance_id")
+    pd.testing.assert_frame_equal(before, after.loc[chosen["instance_id"]])
+    assert leak not in {t for _, body in Embeddings.requests for t in body["input"]}  # never even embedded
+    visible = history(GroupAssistRelease(copy).frame("messages"), "G01", int(chosen["cutoff_turn"].max()))
+    assert not visible["text_zh"].eq(leak).any()
+
+
+def test_baselines_command(tmp_path, capsys):
+    out = tmp_path / "b.json"
+    assert main(["baselines", str(SPECIMEN), "--json", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["tokenizer"] == "o200k_base" and set(report["languages"]) == {"zh", "en"}
+    assert len(report["languages"]["zh"]["instances"]) == GroupAssistRelease(SPECIMEN).table("instances").num_rows
+    assert report["dense"] == {"run": False, "reason": "not run (no --dense-endpoint given)"}
+    shown = capsys.readouterr().out
+    assert "recall" in shown and "dense: not run (no --dense-endpoint given)" in shown
+
+
+def test_baselines_command_with_dense(tmp_path, embeddings, capsys):
+    out = tmp_path / "b.json"
+    assert main(["baselines", str(SPECIMEN), "--json", str(out), "--dense-endpoint", embeddings,
+                 "--dense-model", "local-bow", "--dense-batch", "500"]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["dense"] == {"endpoint": embeddings, "model": "local-bow", "batch": 500,
+                               "requests": len(Embeddings.requests)}
+    for lang in ("zh", "en"):
+        cells = report["languages"][lang]["by_level_dependency"]
+        assert len(cells) == 6 and all(0 <= c["dense_recall@20"] <= 1 and c["dense_tokens"] > 0 for c in cells)
+    assert "dense_recall@20" in capsys.readouterr().out
+
+
+def test_dense_options_are_refused_on_a_realcompanion_release(repo, capsys):
+    assert main(["baselines", str(repo), "--track", "chat", "--dense-endpoint", "http://127.0.0.1:9/v1"]) == 2
+    assert "GroupAssistBench releases only" in capsys.readouterr().err

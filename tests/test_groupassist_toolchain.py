@@ -1,0 +1,118 @@
+"""stamp, schemas, croissant, diff, cite and publish --dry-run on a GroupAssistBench release."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from realcompanion.cli import main
+from realcompanion.groupassist import SPECIMEN
+from realcompanion.stamp import sha256_of
+
+
+@pytest.fixture
+def gab(tmp_path):
+    """A writable copy of the GroupAssistBench specimen folder."""
+    return shutil.copytree(SPECIMEN, tmp_path / "groupassist")
+
+
+def descriptor(root) -> dict:
+    return json.loads((root / "datapackage.json").read_text(encoding="utf-8"))
+
+
+def drop_last_line(path):
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(lines[:-1]), encoding="utf-8")
+
+
+def test_stamp_records_counts_and_hashes_in_the_groupassist_block(gab, capsys):
+    before = (gab / "datapackage.json").read_bytes()
+    assert main(["stamp", str(gab)]) == 0
+    assert (gab / "datapackage.json").read_bytes() == before  # the specimen is stamped already
+    drop_last_line(gab / "data" / "audit.jsonl")
+    assert main(["stamp", str(gab)]) == 0
+    block = descriptor(gab)["groupassist"]
+    assert block["rows"]["audit"] == 11 and "audit=11" in capsys.readouterr().out
+    assert block["sha256"]["data/audit.jsonl"] == sha256_of(gab / "data" / "audit.jsonl")
+    assert "realcompanion" not in descriptor(gab)
+    assert main(["validate", str(gab), "--rules", "integrity"]) == 0
+
+
+def test_schemas_checks_and_writes_the_vocabulary_copies(gab, capsys):
+    path = gab / "schemas" / "instances.schema.json"
+    original = path.read_text(encoding="utf-8")
+    schema = json.loads(original)
+    level = next(f for f in schema["fields"] if f["name"] == "level")
+    level["constraints"]["enum"] = ["L1"]
+    path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert main(["schemas", str(gab)]) == 1
+    assert f"stale: {path}" in capsys.readouterr().out
+    assert main(["schemas", str(gab), "--write"]) == 0
+    assert f"rewrote: {path}" in capsys.readouterr().out
+    assert path.read_text(encoding="utf-8") == original
+    assert main(["schemas", str(SPECIMEN)]) == 0
+
+
+def test_croissant_describes_every_resource_and_mlcroissant_reads_it(gab, capsys):
+    mlc = pytest.importorskip("mlcroissant")
+    assert main(["croissant", str(gab)]) == 0
+    assert "8 record sets, 0 mlcroissant warning(s)" in capsys.readouterr().out
+    dataset = mlc.Dataset(jsonld=gab / "croissant.json")
+    assert not dataset.metadata.ctx.issues.errors and not dataset.metadata.ctx.issues.warnings
+    sets = {r.name: r for r in dataset.metadata.record_sets}
+    assert set(sets) == set(descriptor(gab)["groupassist"]["rows"])
+    reply_to = next(f for f in sets["messages"].fields if f.name == "reply_to")
+    assert reply_to.references.field == "messages/message_id"  # a self-reference of the Table Schema
+    assert sum(1 for _ in dataset.records("members")) == descriptor(gab)["groupassist"]["rows"]["members"]
+    data_protection = json.loads((gab / "croissant.json").read_text(encoding="utf-8"))
+    assert "pseudonym" in json.dumps(data_protection["rai:personalSensitiveInformation"])
+
+
+def test_diff_names_the_records_a_new_version_touches(gab, capsys):
+    path = gab / "data" / "messages.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows[5]["text_en"] = "corrected"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows),
+                    encoding="utf-8")
+    drop_last_line(gab / "data" / "audit.jsonl")
+    assert main(["stamp", str(gab)]) == 0
+    capsys.readouterr()
+    assert main(["diff", str(SPECIMEN), str(gab)]) == 0
+    out = capsys.readouterr().out
+    assert "parameters changed: rows, sha256" in out
+    assert f"messages: +0 added, -0 removed, ~1 changed\n  ~ {rows[5]['message_id']}: text_en" in out
+    assert "audit: +0 added, -1 removed, ~0 changed" in out and "instances: +0 added, -0 removed, ~0 changed" in out
+
+
+def test_diff_refuses_two_formats(repo, capsys):
+    assert main(["diff", str(repo), str(SPECIMEN)]) == 2
+    assert "releases of two formats are not compared" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("style, says", [("bibtex", 'version = "0.1.0"'), ("apa", "Version 0.1.0"),
+                                          ("cff", "version: 0.1.0")])
+def test_cite_the_groupassist_release(style, says, capsys):
+    assert main(["cite", str(SPECIMEN), "--format", style]) == 0
+    out = capsys.readouterr().out
+    assert says in out and "GroupAssistBench" in out
+
+
+def test_publish_dry_run_plans_the_groupassist_release(gab, capsys):
+    assert main(["publish", str(gab), "--repo-id", "org/groupassist", "--version", "0.1.0", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    for path in ("CHANGELOG.md", "DATASHEET.md", "schemas/vocabulary.json", "data/messages.jsonl", "data/audit.jsonl"):
+        assert f"  {path} " in out
+    assert "dry run: nothing uploaded" in out
+    assert main(["publish", str(gab), "--repo-id", "org/groupassist", "--version", "0.2.0", "--dry-run"]) == 1
+    assert "version mismatch" in capsys.readouterr().err
+    path = gab / "data" / "anchors.jsonl"  # a span no longer in its message (gate ii), documents brought up to date
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows[0]["span_zh"] = "不在消息里的片段"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows),
+                    encoding="utf-8")
+    for command in (["stamp"], ["card", "--write"], ["datasheet", "--write"]):
+        main([command[0], str(gab), *command[1:]])
+    capsys.readouterr()
+    assert main(["publish", str(gab), "--repo-id", "org/groupassist", "--version", "0.1.0", "--dry-run"]) == 1
+    assert "refused: `realcompanion validate` reports" in capsys.readouterr().err

@@ -1,0 +1,105 @@
+"""The deterministic gates (i)-(v) of App. A.6, over every eval and pool instance."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from ..catalogue import combined, failures
+from .catalogue import rule
+
+
+def word_pattern(words: dict) -> str:
+    """One regex for a declared word list: Chinese words as substrings, English words on word boundaries."""
+    return "|".join([re.escape(w) for w in words.get("zh", [])] +
+                    [rf"\b{re.escape(w)}\b" for w in words.get("en", [])])
+
+
+@rule("GA1", "error", "gate", ("anchors", "instances", "messages"),
+      "gate i: every anchor and cited premise lies before the cutoff (turn < cutoff_turn)",
+      "App. A.6, gate i; GROUPASSIST.md §3 (i)")
+def before_cutoff(ctx) -> pd.DataFrame:
+    a = ctx.anchors
+    bad = a["turn"].notna() & ~(a["turn"] < a["cutoff_turn"])
+    return failures("anchors", a["anchor_id"][bad], "message_id", a["message_id"][bad], "cited message is at or after the cutoff")
+
+
+@rule("GA2", "error", "gate", ("anchors", "messages"),
+      "gate ii: every evidence span is found verbatim in its cited message, in both languages",
+      "App. A.6, gate ii; GROUPASSIST.md §3 (ii)")
+def verbatim(ctx) -> pd.DataFrame:
+    a = ctx.anchors[ctx.anchors["turn"].notna()]
+    parts = []
+    for lang in ("zh", "en"):
+        found = np.array([s in t for s, t in zip(a[f"span_{lang}"], a[f"text_{lang}"])], dtype=bool)
+        parts.append(failures("anchors", a["anchor_id"][~found], f"span_{lang}", a[f"span_{lang}"][~found],
+                              f"span not in the message's text_{lang}"))
+    return combined(parts)
+
+
+@rule("GA3", "error", "gate", ("anchors", "instances"),
+      "gate iii: a query reveals no required memory, names no evaluation dimension, and (M3) hints at no change",
+      "App. A.6, gate iii; GROUPASSIST.md §3 (iii)")
+def query_reveals(ctx) -> pd.DataFrame:
+    a = ctx.anchors[~ctx.anchors["premise"]]
+    parts = []
+    for lang in ("zh", "en"):
+        leak = np.array([bool(s and s in q) or bool(f and f in q) for s, f, q in
+                         zip(a[f"span_{lang}"], a[f"fact_{lang}"], a[f"query_{lang}"])], dtype=bool)
+        parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"span_{lang}"][leak],
+                              "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))
+    inst, words = ctx.frame("instances"), ctx.params["words"]
+    m3 = inst["dependency"] == "M3"
+    for lang in ("zh", "en"):
+        query = inst[f"query_{lang}"].str.lower()
+        for label, pattern, scope in (("evaluation dimension", word_pattern(words["evaluation_dimension"]), True),
+                                      ("change hint", word_pattern(words["change_hint"]), m3)):
+            hit = scope & query.str.contains(pattern, regex=True)
+            parts.append(failures("instances", inst["instance_id"][hit], f"query_{lang}",
+                                  query[hit].str.extract(f"({pattern})")[0], f"query names a {label}"))
+    return combined(parts)
+
+
+@rule("GA4", "error", "gate", ("instances", "messages"),
+      "gate iv: the cutoff leaves at least min_history messages of the group's history",
+      "App. A.6, gate iv; GROUPASSIST.md §3 (iv)")
+def enough_history(ctx) -> pd.DataFrame:
+    inst, counts = ctx.frame("instances"), ctx.history_counts()
+    bad = counts.loc[inst["instance_id"]].to_numpy() < ctx.params["min_history"]
+    return failures("instances", inst["instance_id"][bad], "cutoff_turn", counts.loc[inst["instance_id"][bad]],
+                    f"fewer than {ctx.params['min_history']} messages before the cutoff")
+
+
+@rule("GA5", "error", "gate", ("criteria", "instances"),
+      "gate v: each L2 rubric meets the declared limits (positive, penalty, total, mandatory) and weights",
+      "App. A.6, gate v; App. B (weights and constraints); GROUPASSIST.md §3 (v)")
+def rubric_limits(ctx) -> pd.DataFrame:
+    limits, weights = ctx.params["rubric"], ctx.params["weights"]
+    c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "dependency"]], on="instance_id", how="left")
+    inst = ctx.frame("instances")
+    l2 = inst.loc[inst["level"] == "L2", "instance_id"]
+    positive = c["kind"] != "penalty"
+    per = pd.DataFrame({"positive": positive.groupby(c["instance_id"]).sum(),
+                        "penalty": (~positive).groupby(c["instance_id"]).sum(),
+                        "mandatory": c["mandatory"].groupby(c["instance_id"]).sum()}).reindex(l2, fill_value=0)
+    per["total"] = per["positive"] + per["penalty"]
+    parts = []
+    for field, bad, message in (
+            ("positive", ~per["positive"].between(limits["positive_min"], limits["positive_max"]),
+             f"needs {limits['positive_min']}-{limits['positive_max']} positive criteria"),
+            ("penalty", per["penalty"] > limits["penalty_max"], f"more than {limits['penalty_max']} penalties"),
+            ("total", per["total"] > limits["total_max"], f"more than {limits['total_max']} criteria"),
+            ("mandatory", per["mandatory"] > limits["mandatory_max"],
+             f"more than {limits['mandatory_max']} mandatory criteria (downgrade the lowest-weight ones)")):
+        parts.append(failures("instances", per.index[bad], field, per.loc[bad, field], message))
+    superseded = (c["dependency"] == "M3") & (c["pattern"] == "superseded_value")
+    expected = np.where(~positive, np.where(superseded, weights["m3_superseded_value"],
+                                            c["pattern"].map(weights["penalty"]).astype(float)),
+                        np.where(c["mandatory"], c["kind"].map({k: v for k, v in weights.items()
+                                                                 if isinstance(v, (int, float))}).astype(float),
+                                 limits["optional_weight"]))
+    bad = (c["weight"].to_numpy() != expected) | (~positive & c["mandatory"]).to_numpy()
+    parts.append(failures("criteria", c["criterion_id"][bad], "weight", c["weight"][bad],
+                          "weight differs from the declared weight of its kind, pattern and mandatoriness"))
+    return combined(parts)

@@ -1,0 +1,80 @@
+"""The group histories: identifiers from turns, order, speakers, replies, packaged length."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..catalogue import combined, failures
+from .catalogue import rule
+
+
+@rule("GM1", "error", "history", ("messages",),
+      "message_id is {group_id}:m{turn:06d} for a turn's first record and .k for its k-th further record",
+      "GROUPASSIST.md §2 (message_id); App. D (records that share a turn index)")
+def message_ids(ctx) -> pd.DataFrame:
+    m = ctx.frame("messages")
+    k = m.groupby(["group_id", "turn"]).cumcount()
+    expected = m["group_id"] + ":m" + m["turn"].map("{:06d}".format) + np.where(k > 0, "." + k.astype(str), "")
+    bad = m["message_id"] != expected
+    return failures("messages", m["message_id"][bad], "message_id", expected[bad], "expected this identifier")
+
+
+@rule("GM2", "error", "history", ("messages",),
+      "within a group, records are in order: turn and timestamp never decrease",
+      "GROUPASSIST.md §2 (turn, timestamp); App. E.1 (cutoffs by turn index)")
+def in_order(ctx) -> pd.DataFrame:
+    m = ctx.frame("messages")
+    instant = pd.to_datetime(m["timestamp"], utc=True, errors="coerce")
+    same = m["group_id"] == m["group_id"].shift()
+    parts = [failures("messages", m["message_id"][bad], field, m[field][bad].astype(str), f"{field} goes back")
+             for field, bad in (("turn", same & (m["turn"] < m["turn"].shift())),
+                                ("timestamp", same & (instant < instant.shift())))]
+    return combined(parts)
+
+
+@rule("GM3", "error", "history", ("messages", "members"),
+      "a message's role is assistant exactly when its speaker is 'assistant'; any other speaker is a member of its group",
+      "GROUPASSIST.md §2 (role, speaker)")
+def speakers(ctx) -> pd.DataFrame:
+    m = ctx.frame("messages")
+    members = ctx.frame("members")
+    known = pd.MultiIndex.from_frame(members[["group_id", "member_id"]]).to_flat_index()
+    is_member = pd.Series(list(zip(m["group_id"], m["speaker"]))).isin(set(known))
+    assistant = m["speaker"] == "assistant"
+    bad = (assistant != (m["role"] == "assistant")) | (~assistant & ~is_member)
+    return failures("messages", m["message_id"][bad], "speaker", m["speaker"][bad],
+                    "speaker does not match role, or is not a member of the group")
+
+
+@rule("GM4", "error", "history", ("messages",), "reply_to names an earlier message of the same group",
+      "GROUPASSIST.md §2 (reply_to)")
+def replies(ctx) -> pd.DataFrame:
+    msgs = ctx.messages
+    m = msgs[msgs["reply_to"].notna()]
+    target = msgs.reindex(m["reply_to"])
+    bad = (target["group_id"].to_numpy() != m["group_id"].to_numpy()) | ~(target["seq"].to_numpy() < m["seq"].to_numpy())
+    return failures("messages", m["message_id"][bad], "reply_to", m["reply_to"][bad], "not an earlier message of the group")
+
+
+@rule("GM5", "error", "history", ("messages",),
+      "packaged text holds at most max_message_chars characters per message, in both languages",
+      "App. D, Table 10 (packaged text keeps at most 2,000 characters per message)")
+def packaged_length(ctx) -> pd.DataFrame:
+    m, limit = ctx.frame("messages"), ctx.params["max_message_chars"]
+    parts = [failures("messages", m["message_id"][bad], f, m[f][bad].str.len(), f"longer than {limit} characters")
+             for f in ("text_zh", "text_en") for bad in [m[f].str.len() > limit]]
+    return combined(parts)
+
+
+@rule("GM6", "error", "history", ("instances", "anchors", "atoms", "criteria", "feedback"),
+      "every identifier begins with its owner's: instance ids with the group, anchor/atom/criterion ids with the instance",
+      "GROUPASSIST.md §2 (identifiers)")
+def id_prefixes(ctx) -> pd.DataFrame:
+    parts = []
+    for name, key, owner in (("instances", "instance_id", "group_id"), ("anchors", "anchor_id", "instance_id"),
+                             ("atoms", "atom_id", "instance_id"), ("criteria", "criterion_id", "instance_id"),
+                             ("feedback", "feedback_id", "group_id")):
+        f = ctx.frame(name)
+        bad = f[key].str.rsplit(":", n=1).str[0] != f[owner]
+        parts.append(failures(name, f[key][bad], key, f[owner][bad], f"identifier prefix differs from {owner}"))
+    return combined(parts)

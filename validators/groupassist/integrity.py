@@ -1,0 +1,64 @@
+"""Integrity, counts and privacy: declared hashes, rows and instance counts; contained paths; no code; PII screen."""
+from __future__ import annotations
+
+import pandas as pd
+
+from realcompanion.groupassist import RESOURCES
+from realcompanion.stamp import sha256_of
+
+from ..catalogue import combined, failure_rows, failures
+from ..integrity import PII_PATTERNS, contained, data_not_code
+from .catalogue import rule
+
+PII_PATTERNS_ZH = {"mainland mobile number": r"(?<!\d)1[3-9]\d{9}(?!\d)", "resident ID number": r"(?<!\d)\d{17}[\dXx](?!\d)"}
+PII_FIELDS = {"messages": ["text_zh", "text_en"], "members": ["profile"], "instances": ["query_zh", "query_en"]}
+
+rule("GI3", "error", "integrity", (), "no resource path escapes the package folder (absolute, .., link or URL)",
+      "GROUPASSIST.md §3 (no path escapes; SPEC §4)")(contained)
+rule("GI4", "error", "integrity", (), "no data file is code or a pickle, and the release has no loading script",
+      "GROUPASSIST.md §3 (no code; SPEC §4)")(data_not_code)
+
+
+@rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupassist.sha256 in datapackage.json",
+      "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §4)")
+def hashes(ctx) -> pd.DataFrame:
+    declared = ctx.params.get("sha256", {})
+    rows = []
+    for name in RESOURCES:
+        path, actual = ctx.release.resource(name)["path"], sha256_of(ctx.release.path(name))
+        if declared.get(path) != actual:
+            rows.append(("", path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]}"))
+    return failure_rows(rows)
+
+
+@rule("GI2", "error", "integrity", RESOURCES,
+      "row counts match groupassist.rows, and instances by split and level match groupassist.instances",
+      "App. D, Table 10 (counts); GROUPASSIST.md §3")
+def counts(ctx) -> pd.DataFrame:
+    rows = ctx.params.get("rows", {})
+    out = [(n, n, "rows", ctx.frame(n).shape[0], f"declared {rows.get(n)}") for n in RESOURCES
+           if rows.get(n) != ctx.frame(n).shape[0]]
+    inst = ctx.frame("instances")
+    have = inst.groupby(["split", "level"]).size().to_dict()
+    declared = {(s, lv): n for s, levels in ctx.params.get("instances", {}).items() for lv, n in levels.items()}
+    out += [("instances", f"{s}/{lv}", "split,level", have.get((s, lv), 0), f"declared {declared.get((s, lv))}")
+            for s, lv in sorted(set(have) | set(declared)) if have.get((s, lv), 0) != declared.get((s, lv))]
+    return failure_rows(out)
+
+
+@rule("GI5", "warning", "privacy", tuple(PII_FIELDS),
+      "personal-data screen in both languages: e-mail, phone, ID or mobile number, URL with query, long digit run",
+      "GROUPASSIST.md §3 (personal-data screen in both languages; SPEC §4)")
+def personal_data(ctx) -> pd.DataFrame:
+    patterns = dict(PII_PATTERNS, **PII_PATTERNS_ZH, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"})
+    parts = []
+    for name, fields in PII_FIELDS.items():
+        frame, ids = ctx.frame(name), ctx.row_ids(name)
+        for field in fields:
+            text = frame[field].fillna("")
+            for label, pattern in patterns.items():
+                hit = text.str.contains(pattern, regex=True)
+                if hit.any():
+                    found = text[hit].str.extract(f"({pattern})")[0]
+                    parts.append(failures(name, ids[hit], field, found, f"looks like a {label}"))
+    return combined(parts)

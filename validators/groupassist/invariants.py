@@ -1,0 +1,233 @@
+"""Construction invariants of App. A.3-A.5 and App. B, and the provenance of feedback and audit rows."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..catalogue import combined, failures
+from .catalogue import rule
+from .gates import word_pattern
+
+
+def _units(ctx) -> pd.Series:
+    """Memory units per instance: distinct units of anchors that are neither profile-only nor premises."""
+    a = ctx.anchors
+    return a[a["unit"].notna()].groupby("instance_id")["unit"].nunique().reindex(
+        ctx.frame("instances")["instance_id"], fill_value=0)
+
+
+@rule("GC1", "error", "invariant", ("anchors", "instances"),
+      "M1 has exactly one memory unit, M2 and M3 two or more; unit is null exactly for profile-only anchors and premises",
+      "App. A.4 (M1 one memory unit, M2/M3 two or more); GROUPASSIST.md §3")
+def dependency_units(ctx) -> pd.DataFrame:
+    inst, units = ctx.frame("instances"), _units(ctx)
+    n = units.loc[inst["instance_id"]].to_numpy()
+    bad = np.where(inst["dependency"] == "M1", n != 1, n < 2)
+    a = ctx.anchors
+    null_bad = a["unit"].isna() != (a["profile_only"] | a["premise"])
+    return combined([failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
+                              "dependency disagrees with the number of memory units"),
+                     failures("anchors", a["anchor_id"][null_bad], "unit", a["unit"][null_bad].astype(str),
+                              "unit must be null exactly for profile-only anchors and premises")])
+
+
+@rule("GC2", "error", "invariant", ("anchors",), "anchors of one instance that cite one message share a unit",
+      "App. A.3 (anchors and memory units); GROUPASSIST.md §3")
+def one_message_one_unit(ctx) -> pd.DataFrame:
+    a = ctx.anchors[ctx.anchors["unit"].notna()]
+    spread = a.groupby(["instance_id", "message_id"])["unit"].transform("nunique")
+    bad = spread > 1
+    return failures("anchors", a["anchor_id"][bad], "unit", a["unit"][bad].astype(str), "same message, different unit")
+
+
+@rule("GC3", "error", "invariant", ("anchors", "instances", "messages"),
+      "M3 has one superseded and one current anchor, the current one later; other instances have no m3_role",
+      "App. A.4 (M3: a superseded and a current value); GROUPASSIST.md §3")
+def m3_pair(ctx) -> pd.DataFrame:
+    a, inst = ctx.anchors, ctx.frame("instances")
+    sup = a[a["m3_role"] == "superseded"].groupby("instance_id")["seq"].agg(["size", "max"])
+    cur = a[a["m3_role"] == "current"].groupby("instance_id")["seq"].agg(["size", "min"])
+    both = pd.DataFrame({"sup": sup["size"], "cur": cur["size"], "sup_at": sup["max"], "cur_at": cur["min"]}).reindex(
+        inst["instance_id"]).fillna({"sup": 0, "cur": 0})
+    m3 = (inst["dependency"] == "M3").to_numpy()
+    ok = (both["sup"] == 1) & (both["cur"] == 1) & (both["cur_at"] > both["sup_at"])
+    bad = np.where(m3, ~ok.to_numpy(), ((both["sup"] + both["cur"]) > 0).to_numpy())
+    return failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
+                    "M3 needs exactly one superseded and one later current anchor; others none")
+
+
+@rule("GC4", "error", "invariant", ("anchors", "messages"),
+      "an M3 instance has at least two anchors from members other than the one who made the update",
+      "App. A.4 (M3: anchors from other members); GROUPASSIST.md §3")
+def m3_others(ctx) -> pd.DataFrame:
+    a = ctx.anchors[ctx.anchors["dependency"] == "M3"]
+    updater = a[a["m3_role"] == "current"].groupby("instance_id")["speaker"].first()
+    others = a[(a["role"] == "member") & (a["speaker"] != a["instance_id"].map(updater))].groupby("instance_id").size()
+    ids = pd.Index(a["instance_id"].unique())
+    count = others.reindex(ids, fill_value=0)
+    bad = count < 2
+    return failures("instances", ids[bad], "dependency", count[bad], "fewer than two anchors from other members")
+
+
+@rule("GC5", "error", "invariant", ("anchors", "messages"),
+      "no message after an M3 update and before the cutoff re-uses the superseded value's span (still current at the cutoff)",
+      "App. A.4 (current at the cutoff; declared approximation); GROUPASSIST.md §3")
+def m3_still_current(ctx) -> pd.DataFrame:
+    a = ctx.anchors
+    sup = a[a["m3_role"] == "superseded"].set_index("instance_id")
+    cur = a[a["m3_role"] == "current"].set_index("instance_id")
+    groups = {g: (f["turn"].to_numpy(), f["message_id"].tolist(), f["text_zh"].tolist(), f["text_en"].tolist())
+              for g, f in ctx.frame("messages").groupby("group_id", sort=False)}
+    pairs = cur[["group_id", "seq", "cutoff_turn"]].join(sup[["span_zh", "span_en"]], how="inner")
+    rows = []
+    for iid, group, seq, cutoff, old_zh, old_en in pairs.itertuples():
+        turns, ids, zh, en = groups[group]
+        end = int(np.searchsorted(turns, cutoff, "left"))  # turns never decrease within a group (GM2)
+        rows += [(iid, ids[i]) for i in range(int(seq) + 1, end) if old_zh in zh[i] or old_en in en[i]]
+    return failures("instances", [r[0] for r in rows], "cutoff_turn", [r[1] for r in rows],
+                    "superseded value re-used by this later message")
+
+
+@rule("GC6", "error", "invariant", ("anchors", "instances", "messages"),
+      "authored: delta_min-delta_max messages between the last anchor and the cutoff, a query_type; native: none, no premise",
+      "App. A.5 (authored: delta messages after the last anchor); GROUPASSIST.md §3")
+def authored(ctx) -> pd.DataFrame:
+    inst, a, m = ctx.frame("instances"), ctx.anchors, ctx.frame("messages")
+    last = a[~a["premise"]].groupby("instance_id")["turn"].max()  # a premise is no memory: no distance to keep
+    parts, lo, hi = [], ctx.params["delta_min"], ctx.params["delta_max"]
+    own = inst[inst["origin"] == "authored"]
+    gap = []
+    for gid, turns in m.groupby("group_id")["turn"]:
+        turns = np.sort(turns.to_numpy())
+        rows = own[own["group_id"] == gid]
+        after = np.searchsorted(turns, last.reindex(rows["instance_id"]).fillna(-1).to_numpy(), "right")
+        gap.append(pd.Series(np.searchsorted(turns, rows["cutoff_turn"], "left") - after, index=rows.index))
+    gap = pd.concat(gap) if gap else pd.Series(dtype=int)
+    bad = ~gap.between(lo, hi)
+    parts.append(failures("instances", own.loc[bad[bad].index, "instance_id"], "cutoff_turn", gap[bad],
+                          f"messages between last anchor and cutoff outside {lo}-{hi}"))
+    typed = inst["query_type"].notna() != (inst["origin"] == "authored")
+    parts.append(failures("instances", inst["instance_id"][typed], "query_type", inst["query_type"][typed].astype(str),
+                          "authored instances have a query_type, native ones none"))
+    premise = a["premise"] & (a["origin"] != "authored")
+    parts.append(failures("anchors", a["anchor_id"][premise], "premise", "true", "only authored queries cite premises"))
+    return combined(parts)
+
+
+@rule("GC7", "error", "invariant", ("instances", "messages"),
+      "native: the cutoff is the requester's request message and the query is its text, verbatim in both languages",
+      "App. A.5 (native: the request is the cutoff, the query its text); GROUPASSIST.md §3")
+def native(ctx) -> pd.DataFrame:
+    inst = ctx.frame("instances")
+    nat = inst[inst["origin"] == "native"]
+    ids = nat["group_id"] + ":m" + nat["cutoff_turn"].map("{:06d}".format)
+    msg = ctx.messages.reindex(ids)
+    bad = ((msg["speaker"].to_numpy() != nat["requester"].to_numpy()) | (msg["text_zh"].to_numpy() != nat["query_zh"].to_numpy())
+           | (msg["text_en"].to_numpy() != nat["query_en"].to_numpy()))
+    return failures("instances", nat["instance_id"][bad], "query_zh", ids[bad], "not the requester's message at the cutoff")
+
+
+@rule("GC8", "error", "invariant", ("atoms", "anchors", "instances", "criteria"),
+      "L1: one atom per memory unit, one distractor (the superseded unit) exactly for M3, a reference answer; L2: a rubric only",
+      "§3.3 (L1 atoms, the M3 distractor); GROUPASSIST.md §3")
+def l1_atoms(ctx) -> pd.DataFrame:
+    inst, at, a = ctx.frame("instances"), ctx.frame("atoms"), ctx.anchors
+    want = a[a["unit"].notna()].assign(distractor=lambda f: f["m3_role"] == "superseded")
+    want = set(zip(want["instance_id"], want["unit"].astype(int), want["distractor"]))
+    have = list(zip(at["instance_id"], at["unit"].astype(int), at["distractor"]))
+    level = dict(zip(inst["instance_id"], inst["level"]))
+    l1 = {i for i, lv in level.items() if lv == "L1"}
+    rows = [(f"{i}", "atoms", "atom not matching one memory unit of an L1 instance") for i, (k, *_)
+            in zip(at["atom_id"], have) if k not in l1]
+    seen = pd.Series(have).value_counts()
+    rows += [(iid, "unit", f"unit {u} needs exactly one {'distractor' if d else 'atom'}") for iid, u, d in sorted(want)
+             if iid in l1 and seen.get((iid, u, d), 0) != 1]
+    rows += [(iid, "unit", f"unit {u} is no memory unit of the instance") for iid, u, d in set(have)
+             if iid in l1 and (iid, u, d) not in want]
+    answer = inst["reference_answer_zh"].notna() & inst["reference_answer_en"].notna()
+    rows += [(iid, "reference_answer_zh", "L1 needs a reference answer, L2 none") for iid, lv, has in
+             zip(inst["instance_id"], inst["level"], answer) if (lv == "L1") != has]
+    rubric = set(ctx.frame("criteria")["instance_id"]) & l1
+    rows += [(iid, "criteria", "L1 instance has rubric criteria") for iid in sorted(rubric)]
+    return failures("instances", [r[0] for r in rows], [r[1] for r in rows], "", [r[2] for r in rows])
+
+
+@rule("GC9", "error", "invariant", ("criteria", "anchors", "instances", "messages"),
+      "L2: M3 has a superseded_value penalty citing the superseded message, which no other criterion cites; penalties cite "
+      "a message before the cutoff; only penalties have a pattern",
+      "App. B (superseded-value penalty citing its message); GROUPASSIST.md §3")
+def l2_rubric(ctx) -> pd.DataFrame:
+    c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "level", "dependency", "cutoff_turn"]],
+                                    on="instance_id", how="left")
+    sup = ctx.anchors[ctx.anchors["m3_role"] == "superseded"].set_index("instance_id")["message_id"]
+    c["superseded"] = c["instance_id"].map(sup)
+    cites = c["evidence"] == c["superseded"]
+    penalty = c["kind"] == "penalty"
+    parts = [failures("criteria", c["criterion_id"][cites & ~penalty], "evidence", c["evidence"][cites & ~penalty],
+                      "a grounding or service criterion cites the superseded message")]
+    has = c[penalty & cites & (c["pattern"] == "superseded_value")]["instance_id"]
+    inst = ctx.frame("instances")
+    m3 = inst[(inst["level"] == "L2") & (inst["dependency"] == "M3") & ~inst["instance_id"].isin(has)]
+    parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
+    turn = c["evidence"].map(ctx.messages["turn"])
+    late = penalty & ~(turn < c["cutoff_turn"])
+    parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
+                          "penalty evidence missing or not before the cutoff"))
+    pattern = c["pattern"].notna() != penalty
+    parts.append(failures("criteria", c["criterion_id"][pattern], "pattern", c["pattern"][pattern].astype(str),
+                          "a pattern belongs to penalties and every penalty has one"))
+    return combined(parts)
+
+
+@rule("GC10", "error", "invariant", ("anchors", "messages"),
+      "from_assistant equals the cited message's role, and no anchor cites a placeholder",
+      "GROUPASSIST.md §3 (from_assistant; no anchor on a placeholder)")
+def anchor_source(ctx) -> pd.DataFrame:
+    a = ctx.anchors[ctx.anchors["role"].notna()]
+    bad = (a["from_assistant"] != (a["role"] == "assistant")) | a["placeholder"].notna()
+    return failures("anchors", a["anchor_id"][bad], "from_assistant", a["role"][bad], "disagrees with the cited message")
+
+
+@rule("GC11", "error", "invariant", ("anchors",), "anchor facts carry no pointer expression (declared word list)",
+      "GROUPASSIST.md §3 (no pointer expression in anchor facts)")
+def no_pointers(ctx) -> pd.DataFrame:
+    a, pattern = ctx.frame("anchors"), word_pattern(ctx.params["words"]["pointer"])
+    parts = []
+    for lang in ("zh", "en"):
+        hit = a[f"fact_{lang}"].str.lower().str.contains(pattern, regex=True)
+        parts.append(failures("anchors", a["anchor_id"][hit], f"fact_{lang}", a[f"fact_{lang}"][hit], "pointer expression"))
+    return combined(parts)
+
+
+@rule("GP1", "error", "provenance", ("feedback", "messages"),
+      "a feedback item is a member message of its group right after an assistant reply, holding the wording verbatim",
+      "App. B (feedback: a member message right after an assistant reply, wording released)")
+def feedback_items(ctx) -> pd.DataFrame:
+    f, m = ctx.frame("feedback"), ctx.messages
+    msg = m.reindex(f["message_id"])
+    prev = m.set_index(["group_id", "seq"])["role"]
+    before = [prev.get((g, s - 1)) if pd.notna(s) else None for g, s in zip(msg["group_id"], msg["seq"])]
+    bad = ((msg["group_id"].to_numpy() != f["group_id"].to_numpy()) | (msg["role"].to_numpy() != "member")
+           | (np.array(before, dtype=object) != "assistant")
+           | np.array([not (isinstance(t, str) and w in t) or not (isinstance(e, str) and v in e) for w, t, v, e in
+                       zip(f["wording_zh"], msg["text_zh"], f["wording_en"], msg["text_en"])]))
+    return failures("feedback", f["feedback_id"][bad], "message_id", f["message_id"][bad],
+                    "not a member's verbatim correction right after an assistant reply")
+
+
+@rule("GP2", "error", "provenance", ("audit", "instances", "messages"),
+      "an audit row names an excluded instance (not in instances), a check of its layer, and a review quote found verbatim",
+      "App. A.6 (excluded instances kept in the audit log with the reason; quotes found verbatim)")
+def audit_rows(ctx) -> pd.DataFrame:
+    au, m = ctx.frame("audit"), ctx.frame("messages")
+    checks = ctx.vocab["checks_by_layer"]
+    text = {g: "\x1f".join(t) for g, t in m.groupby("group_id")["text_zh"]}
+    group = au["instance_id"].str.split(":").str[0]
+    kept = au["instance_id"].isin(ctx.frame("instances")["instance_id"])
+    wrong = ~pd.Series([c in checks.get(layer, []) for layer, c in zip(au["layer"], au["check"])], index=au.index)
+    quote = pd.Series([pd.isna(q) if layer == "gate" else (isinstance(q, str) and bool(q) and q in text.get(g, ""))
+                       for layer, q, g in zip(au["layer"], au["quote"], group)], index=au.index)
+    return combined([failures("audit", au["instance_id"][kept], "instance_id", au["instance_id"][kept], "instance was kept"),
+                     failures("audit", au["instance_id"][wrong], "check", au["check"][wrong], "no such check in its layer"),
+                     failures("audit", au["instance_id"][~quote], "quote", au["quote"][~quote].astype(str),
+                              "review quote not found in the group's history (or a gate row quotes)")])

@@ -1,0 +1,51 @@
+"""Structure: declared fields and types, Table Schema constraints, relationships and timestamps."""
+from __future__ import annotations
+
+import pandas as pd
+
+from realcompanion.groupassist import RESOURCES
+
+from ..catalogue import combined, failures
+from ..structure import RFC3339, constraint_failures, declared_fields
+from .catalogue import rule
+
+STRUCTURE_RULES = ("GS1", "GS2")
+
+rule("GS1", "error", "structure", RESOURCES,
+     "every record has exactly the declared fields, each of its declared type",
+     "GROUPASSIST.md §1-§2 (resources and field types)")(declared_fields)
+
+
+@rule("GS2", "error", "structure", RESOURCES,
+      "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
+      "GROUPASSIST.md §2 (fields and their constraints)")
+def table_constraints(ctx) -> pd.DataFrame:
+    return constraint_failures(ctx, RESOURCES)
+
+
+@rule("GS3", "error", "structure", RESOURCES,
+      "every foreign key the Table Schemas declare resolves (instances, messages, members)",
+      "GROUPASSIST.md §1 (resources and their keys)")
+def relationships(ctx) -> pd.DataFrame:
+    parts = []
+    for name in RESOURCES:
+        frame, ids = ctx.frame(name), ctx.row_ids(name)
+        for key in ctx.release.table_schema(name).get("foreignKeys", []):
+            target = ctx.frame(key["reference"]["resource"] or name)
+            here, there = key["fields"], key["reference"]["fields"]
+            present = frame[here].notna().all(axis=1)
+            known = pd.MultiIndex.from_frame(target[there].astype(str))
+            found = pd.MultiIndex.from_frame(frame[here].astype(str)).isin(known)
+            bad = present & ~found
+            values = [":".join(map(str, v)) for v in frame.loc[bad, here].itertuples(index=False)]
+            parts.append(failures(name, ids[bad], ",".join(here), values,
+                                  f"no {key['reference']['resource'] or name} row with this {','.join(there)}"))
+    return combined(parts)
+
+
+@rule("GS4", "error", "structure", ("messages",), "a timestamp is RFC 3339 with an explicit UTC offset",
+      "GROUPASSIST.md §2 (timestamp)")
+def timestamps(ctx) -> pd.DataFrame:
+    m = ctx.frame("messages")
+    bad = ~m["timestamp"].astype(str).str.match(RFC3339)
+    return failures("messages", m["message_id"][bad], "timestamp", m["timestamp"][bad], "not RFC 3339 with offset")

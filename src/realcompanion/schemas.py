@@ -62,7 +62,7 @@ class Schemas:
         return self.root / "schemas" / f"{resource}.schema.json"
 
     def table_paths(self) -> list[Path]:
-        """The Table Schema file of every resource datapackage.json lists (a fork's as well as the core five)."""
+        """The Table Schema file of every resource datapackage.json lists (any format; a fork's resources too)."""
         resources = read_json(self.root / "datapackage.json").get("resources", [])
         return [self.root / r["schema"] for r in resources if isinstance(r, dict) and isinstance(r.get("schema"), str)]
 
@@ -121,11 +121,6 @@ class Schemas:
         if "identifier" in out:
             target["pattern"] = self.vocabulary["identifier"][out["identifier"]]
         return out
-
-    def table_paths(self) -> list[Path]:
-        """The Table Schema file of every resource the descriptor lists (any format, any resource names)."""
-        resources = read_json(self.root / "datapackage.json").get("resources", [])
-        return [self.root / r["schema"] for r in resources if isinstance(r, dict) and isinstance(r.get("schema"), str)]
 
     def rendered(self) -> dict[Path, str]:
         """Every schema file as it should read, keyed by path."""

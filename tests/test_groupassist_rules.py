@@ -81,6 +81,12 @@ def gs4(c):
     return "messages", m["message_id"]
 
 
+def gs5(c):
+    first = c.rows["audit"][0]
+    c.rows["audit"][0] = dict(reversed(list(first.items())))
+    return "audit", "line 1"
+
+
 def gm1(c):
     m = c.free_filler("G01")
     m["message_id"] += ".7"

@@ -141,6 +141,11 @@ def source_key_to_probes(root):
     return next(m["dayid"] for m in read(root, "source") if m["dayid"] not in probes)
 
 
+def empty_file(root):
+    (root / "data" / "qa.jsonl").write_bytes(b"")
+    return "line 1"
+
+
 def reorder_first_line(root):
     rows = read(root, "qa")
     rows[0] = dict(reversed(list(rows[0].items())))
@@ -380,7 +385,8 @@ CASES = [
     Case("ID1", on_rows("qa", lambda r, root: r["category"] == "unanswerable",
                         lambda r, root: r.update(item_id="U99:Q0001"))),
     Case("KEY1", source_key_to_probes),
-    Case("HDR1", reorder_first_line),
+    Case("HDR1", reorder_first_line, branch="order"),
+    Case("HDR1", empty_file, branch="empty", message="no record"),
     Case("FLD1", on_rows("source", uncited_message("companion"), lambda r, root: r.update(text=""))),
     Case("FLD2", on_rows("source", uncited_message(), lambda r, root: r.update(timestamp=r["timestamp"][:19]))),
     Case("A", on_rows("chat", chat_where(scoreable=True, tier="basic", recent_needed=False),

@@ -48,14 +48,17 @@ def foreign_keys(ctx) -> pd.DataFrame:
 
 
 @release_rule("HDR1", "error", "structure", RESOURCES,
-              "the first record of every file names each declared field once, in schema order (Frictionless reads it "
-              "as the header; null where there is no value)",
+              "every file has a first record, and it names each declared field once, in schema order (Frictionless "
+              "reads it as the header; null where there is no value)",
               "SPEC §1 (one JSON record per line; Frictionless validates the same files)")
 def header(ctx) -> pd.DataFrame:
     rows = []
     for name in ctx.release.resources:
         with open(ctx.release.path(name), encoding="utf-8", errors="replace") as handle:
             first = handle.readline()
+        if not first.strip():
+            rows.append((name, "line 1", "(file)", "", "no record: Frictionless has no header to read"))
+            continue
         try:
             keys = list(json.loads(first))
         except (ValueError, TypeError):

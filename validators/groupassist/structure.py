@@ -6,6 +6,7 @@ import pandas as pd
 from realcompanion.groupassist import RESOURCES
 
 from ..catalogue import combined, failures
+from ..resources import header
 from ..structure import RFC3339, constraint_failures, declared_fields
 from .catalogue import rule
 
@@ -49,3 +50,8 @@ def timestamps(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
     bad = ~m["timestamp"].astype(str).str.match(RFC3339)
     return failures("messages", m["message_id"][bad], "timestamp", m["timestamp"][bad], "not RFC 3339 with offset")
+
+
+rule("GS5", "error", "structure", RESOURCES,
+     "every file has a first record, and it names each declared field once, in schema order (Frictionless reads "
+     "it as the header)", "GROUPASSIST.md §1 (one JSON record per line; Frictionless validates the same files)")(header)

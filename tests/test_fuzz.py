@@ -257,7 +257,8 @@ HOSTILE = [  # (id, mutation, exit code, text the one error line / the report mu
      "vocabulary.json field 'sender.0': 7 is not of type 'string'"),
     ("data-file-is-a-directory", replace_with("data/persona.jsonl", Path.mkdir), 2,
      "persona.jsonl: is a directory, not a regular file"),
-    ("zero-rows", empty_every_file, 0, "release is VALID"),
+    ("zero-rows", empty_every_file, 1, "no record: Frictionless has no header to read"),
+    ("blank-line", edit_line("qa", 2, lambda line: b"\n" + line), 2, "qa.jsonl:2: empty line"),
     ("fake-verdict-in-a-value", fake_verdict_line, 1, "release is INVALID"),
 ]
 

@@ -50,8 +50,13 @@ def gate_b(ctx) -> pd.DataFrame:
     local = pd.to_datetime(m["date"].astype(object), format="%Y-%m-%d", errors="coerce")
     first = local.groupby(m["participant_id"]).transform("min")
     expected_day = (local - first).dt.days + 1
-    # a message without a readable date (FLD2's) keeps its slot in the day of the message before it
-    day_of = local.groupby(m["participant_id"]).ffill() if local.isna().any() else local
+    # a message without a readable date (FLD2's) keeps its slot in the day of the message before it (of the one
+    # after it when it opens the stream)
+    if local.isna().any():
+        day_of = local.groupby(m["participant_id"]).ffill()
+        day_of = day_of.fillna(local.groupby(m["participant_id"]).bfill())
+    else:
+        day_of = local
     expected_seq = day_of.groupby([m["participant_id"], day_of], sort=False).cumcount() + 1
     prev = lambda s: s.groupby(m["participant_id"]).shift()  # noqa: E731
     checks = [

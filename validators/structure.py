@@ -122,11 +122,32 @@ def text_or_media(ctx, frame):
     return (frame["text"].str.len() > 0) | frame["media"].notna()
 
 
-@frame_rule("FLD2", "error", "structure", "source", "timestamp",
-            "a timestamp is RFC 3339 with an explicit UTC offset (its date is the participant's local day)",
-            "Table 11 (source: timestamp); SPEC §3")
-def rfc3339(ctx, frame):
-    return frame["timestamp"].str.match(RFC3339)
+@release_rule("FLD2", "error", "structure", RESOURCES,
+              "every date is a calendar day (YYYY-MM-DD) and every datetime RFC 3339 with an explicit UTC offset on a "
+              "calendar day (a timestamp's date is the participant's local day)",
+              "Table 11 (source: timestamp); Table 12 (first_seen, last_seen); SPEC §3")
+def calendar(ctx) -> pd.DataFrame:
+    """Vectorised in Arrow: a day is real when parsing and printing it gives it back (2025-02-30 does not)."""
+    import pyarrow.compute as pc
+
+    parts = []
+    for name in ctx.release.resources:
+        for field in ctx.release.table_schema(name)["fields"]:
+            if field.get("type") not in ("date", "datetime"):
+                continue
+            column = ctx.table(name).column(field["name"])
+            day = pc.utf8_slice_codeunits(column, 0, 10)
+            parsed = pc.strptime(day, format="%Y-%m-%d", unit="s", error_is_null=True)
+            real = pc.equal(pc.strftime(parsed, format="%Y-%m-%d"), day)
+            shape = pc.match_substring_regex(column, RFC3339) if field["type"] == "datetime" else \
+                pc.equal(pc.utf8_length(column), 10)
+            bad = pc.and_(pc.is_valid(column), pc.invert(pc.fill_null(pc.and_(real, shape), False)))
+            mask = bad.to_numpy(zero_copy_only=False)
+            if mask.any():
+                what = "RFC 3339 with an explicit offset" if field["type"] == "datetime" else "a date"
+                parts.append(failures(name, ctx.row_ids(name)[mask], field["name"], column.filter(bad).to_pylist(),
+                                      f"not {what} on a calendar day"))
+    return combined(parts)
 
 
 @release_rule("FMT1", "error", "structure", (),

@@ -161,9 +161,12 @@ class Release:
         decode(data, path)
         options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
         try:
-            return pajson.read_json(pa.BufferReader(data), parse_options=options)
+            table = pajson.read_json(pa.BufferReader(data), parse_options=options)
+            if table.num_rows == data.count(b"\n") + (not data.endswith(b"\n") and bool(data)):
+                return table
         except (pa.ArrowInvalid, pa.ArrowTypeError):
-            rows = objects(path, data=data)
+            pass
+        rows = objects(path, data=data)  # where Arrow failed or skipped a blank line: named, line by line
         from .nested import row_validator
 
         validate, good, lines = row_validator(self, name), [], []

@@ -20,7 +20,7 @@ from .files import read_json, read_text
 
 RESOURCES = ("source", "profile", "persona", "chat", "qa")
 # RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the format carries it
-RFC3339 = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"
+RFC3339 = r"^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$"
 
 
 def dump_json(obj) -> str:

@@ -25,6 +25,9 @@ class Context:
         frame = self.frame(name)
         return frame[key].astype(str).agg(":".join, axis=1) if len(key) > 1 else frame[key[0]].astype(str)
 
+    def table(self, name: str):
+        return self.release.table(name)
+
     def line(self, name: str, position: int) -> int:
         """The file line (1-based) of row `position` of the resource's table (records set aside are skipped)."""
         return self.release.line(name, position)

@@ -7,7 +7,7 @@ from realcompanion.groupassist import RESOURCES
 
 from ..catalogue import combined, failures
 from ..resources import header
-from ..structure import RFC3339, constraint_failures, declared_fields
+from ..structure import calendar, constraint_failures, declared_fields
 from .catalogue import rule
 
 STRUCTURE_RULES = ("GS1", "GS2")
@@ -44,12 +44,9 @@ def relationships(ctx) -> pd.DataFrame:
     return combined(parts)
 
 
-@rule("GS4", "error", "structure", ("messages",), "a timestamp is RFC 3339 with an explicit UTC offset",
-      "GROUPASSIST.md §2 (timestamp)")
-def timestamps(ctx) -> pd.DataFrame:
-    m = ctx.frame("messages")
-    bad = ~m["timestamp"].astype(str).str.match(RFC3339)
-    return failures("messages", m["message_id"][bad], "timestamp", m["timestamp"][bad], "not RFC 3339 with offset")
+rule("GS4", "error", "structure", RESOURCES,
+     "every date is a calendar day and every datetime RFC 3339 with an explicit UTC offset on a calendar day",
+     "GROUPASSIST.md §2 (timestamp)")(calendar)
 
 
 rule("GS5", "error", "structure", RESOURCES,

@@ -142,6 +142,21 @@ def test_an_optional_field_the_first_record_omits_fails_as_frictionless_fails(fo
     assert not frictionless_valid(fork)
 
 
+def test_an_optional_field_a_later_record_omits_reads_as_null_for_both_validators(fork, capsys):
+    """Only the first record must name every field (HDR1); a later one that omits an optional field reads it as
+    null in Frictionless, in `datasets` and here (SCH1's statement says so)."""
+    from realcompanion.loader import load
+
+    add_mood(fork)
+    rows = read(fork, "source")
+    omitting = next(r for r in rows[1:] if r["sender"] == "companion")
+    del omitting["mood"]
+    write(fork, "source", rows)
+    refresh_validate_publish(fork, capsys)
+    loaded = load(fork, "source")
+    assert loaded[rows.index(omitting)]["mood"] is None
+
+
 # -- scenario 3: a new resource with its own rules -----------------------------
 
 NOTE_RULES = [

@@ -13,7 +13,8 @@ from .catalogue import rule
 STRUCTURE_RULES = ("GS1", "GS2")
 
 rule("GS1", "error", "structure", RESOURCES,
-     "every record has exactly the declared fields, each of its declared type",
+     "every record has only declared fields, each of its declared type (a field a record after the first omits "
+     "reads as null, as Frictionless and datasets read it)",
      "GROUPASSIST.md §1-§2 (resources and field types)")(declared_fields)
 
 

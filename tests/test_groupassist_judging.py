@@ -219,7 +219,7 @@ def test_verdict_files_that_are_not_json_lines_or_empty(tmp_path, instances, cap
     assert read_verdicts(path, instances).judge == JUDGE
 
 
-@pytest.mark.parametrize("extra, says", [(["--track", "chat"], "--track and --reading"),
+@pytest.mark.parametrize("extra, says", [(["--track", "chat"], "--track: RealCompanion releases only"),
                                           (["--run", "r.jsonl"], "scored from --verdicts")])
 def test_score_usage_on_a_groupassist_release(tmp_path, extra, says, capsys):
     path = write_jsonl(tmp_path / "v.jsonl", [GOOD_L1])

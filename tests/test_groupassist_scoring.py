@@ -203,6 +203,8 @@ def test_baselines_command_with_dense(tmp_path, embeddings, capsys):
     assert "dense_recall@20" in capsys.readouterr().out
 
 
-def test_dense_options_are_refused_on_a_realcompanion_release(repo, capsys):
+def test_each_format_refuses_the_others_options(repo, capsys):
     assert main(["baselines", str(repo), "--track", "chat", "--dense-endpoint", "http://127.0.0.1:9/v1"]) == 2
     assert "GroupAssistBench releases only" in capsys.readouterr().err
+    assert main(["baselines", str(SPECIMEN), "--track", "chat", "--reading", "strict"]) == 2
+    assert "--track, --reading: RealCompanion releases only" in capsys.readouterr().err

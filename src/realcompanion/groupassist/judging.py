@@ -135,13 +135,11 @@ def judge_responses(instances: Instances, responses: list[dict], judge, prompts:
 
 def run(args) -> int:
     """`realcompanion judge <GroupAssistBench folder> --replies R --endpoint URL --model NAME --out V`."""
-    import json
-    import sys
-
     from tqdm import tqdm
 
     from ..scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
     from ..scoring.report import output_path
+    from ..scoring.verdicts import write_verdicts
     from . import GroupAssistRelease
 
     release = GroupAssistRelease(args.path)
@@ -152,10 +150,7 @@ def run(args) -> int:
     judge = judge_from(args)
     with tqdm(total=len(responses), unit="response", desc="judge", disable=None) as bar:
         verdicts, failures = judge_responses(instances, responses, judge, prompts, progress=bar.update)
-    with open(out, "w", encoding="utf-8", newline="\n") as handle:
-        handle.writelines(json.dumps(v, ensure_ascii=False) + "\n" for v in verdicts)
-    for failure in failures:
-        print(f"unjudged: {failure['instance_id']} {failure['condition']}: {failure['reason']}", file=sys.stderr)
+    write_verdicts(out, verdicts, failures, "instance_id")
     used = ", ".join(f"{level} {p.path.name} sha256 {p.sha256[:12]}" for level, p in prompts.items())
     print(f"wrote {out}: {len(verdicts)} verdicts by {args.model} (prompts {used}); {len(failures)} responses unjudged")
     return 1 if failures else 0

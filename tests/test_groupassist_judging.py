@@ -183,6 +183,8 @@ MALFORMED = {
     "facts not a list": ([broken(GOOD_L1, facts="G01:I0001:T01")], 1, "facts", "expected list"),
     "atom of another instance": ([broken(GOOD_L1, facts=[{"fact": "x", "atom": "G01:I0003:T01"}])], 1, "facts",
                                  "facts[0].atom 'G01:I0003:T01' is not an atom of this instance"),
+    "atom not a string": ([broken(GOOD_L1, facts=[{"fact": "x", "atom": ["G01:I0001:T01"]}])], 1, "facts",
+                          "facts[0].atom ['G01:I0001:T01'] is not an atom of this instance"),
     "fact without text": ([broken(GOOD_L1, facts=[{"atom": None}])], 1, "facts", "facts[0].fact: missing"),
     "criterion left out": ([broken(GOOD_L2, criteria={f"G01:I0006:C0{k}": True for k in range(1, 6)})], 1,
                            "criteria", "leaves criteria unjudged: G01:I0006:C06"),

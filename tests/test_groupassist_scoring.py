@@ -52,6 +52,8 @@ class Embeddings(JSONHandler):
             return 200, b'{"data": [{"embedding": [0.1,'
         if self.mode == "wrong_count":
             data = data[:-1]
+        if self.mode == "not_finite":
+            data[0]["embedding"][0] = float("nan")
         return 200, json.dumps({"object": "list", "data": data, "model": body["model"]}).encode()
 
 
@@ -136,7 +138,8 @@ def test_dense_ranking_and_recall_by_hand(embeddings):
 
 
 @pytest.mark.parametrize("mode, says", [("http_500", "HTTP 500"), ("malformed_json", "is not JSON"),
-                                        ("wrong_count", "holds 1 vectors for 2 inputs")])
+                                        ("wrong_count", "holds 1 vectors for 2 inputs"),
+                                        ("not_finite", "not a finite number")])
 def test_a_broken_embeddings_endpoint_is_one_line_and_exit_2(embeddings, mode, says, capsys):
     Embeddings.mode = mode
     with pytest.raises(ReadError, match=says):

@@ -70,7 +70,7 @@ def verdict_problem(level: str, value, ids: set[str]) -> str | None:
             if why:
                 return f"facts[{k}].fact: {why}"
             atom = fact.get("atom")
-            if atom is not None and atom not in ids:
+            if atom is not None and (not isinstance(atom, str) or atom not in ids):
                 return f"facts[{k}].atom {atom!r} is not an atom of this instance"
         return None
     unknown, absent = sorted(set(value) - ids), sorted(ids - set(value))

@@ -15,6 +15,7 @@ from realcompanion.cli import main
 from realcompanion.errors import ReadError
 from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
 from realcompanion.groupassist.scoring import (
+    ContextTokens,
     atom_recall,
     baselines,
     bm25_ranking,
@@ -105,6 +106,21 @@ def test_bm25_finds_the_anchor_in_chinese():
     messages = pd.DataFrame({"message_id": ["x:0", "x:1", "x:2"], "turn": [0, 1, 2], "speaker": ["a", "b", "a"],
                              "text_zh": ["今天好累啊", "周末聚会就定在图书馆1001号吧", "大家吃饭了吗"]})
     assert bm25_ranking(messages, "周末聚会的地点在哪里？")[0] == "x:1"
+
+
+def test_context_tokens_from_line_counts_equal_the_whole_text():
+    release = GroupAssistRelease(SPECIMEN)
+    messages, inst = release.frame("messages"), release.frame("instances")
+    tricky = pd.DataFrame({"turn": [0, 1, 2, 3], "speaker": ["a", "b", "a", "b"],
+                           "text_zh": ["句末有标点？", "trailing space ", "多行\n/第二行", "12345"]})
+    for lang in ("zh", "en"):
+        count, frame = ContextTokens(lang), tricky.rename(columns={"text_zh": f"text_{lang}"})
+        assert count(frame) == context_tokens(frame, lang) and count(frame.iloc[:0]) == 0
+        for row in inst.itertuples():
+            visible = history(messages, row.group_id, row.cutoff_turn)
+            assert count(visible) == context_tokens(visible, lang), (row.instance_id, lang)
+            sample = visible.iloc[::7]
+            assert count(sample) == context_tokens(sample, lang)
 
 
 def test_context_tokens_count_offline_with_o200k_base():

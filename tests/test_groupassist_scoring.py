@@ -173,7 +173,7 @@ def test_messages_at_or_after_the_cutoff_change_nothing(tmp_path, embeddings):
 
     release = GroupAssistRelease(SPECIMEN)
     inst = release.frame("instances")
-    chosen = inst[inst["group_id"] == "G01"].head(6)
+    chosen = inst[(inst["group_id"] == "G01") & (inst["split"] == "eval")].head(6)
     before = baselines(release, embedder=Embedder(embeddings)).set_index("instance_id").loc[chosen["instance_id"]]
     assert {"dense_recall@20", "dense_tokens"} <= set(before.columns)
     copy = tmp_path / "copy"
@@ -203,7 +203,8 @@ def test_baselines_command(tmp_path, capsys):
     assert main(["baselines", str(SPECIMEN), "--json", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["tokenizer"] == "o200k_base" and set(report["languages"]) == {"zh", "en"}
-    assert len(report["languages"]["zh"]["instances"]) == GroupAssistRelease(SPECIMEN).table("instances").num_rows
+    inst = GroupAssistRelease(SPECIMEN).frame("instances")
+    assert len(report["languages"]["zh"]["instances"]) == (inst["split"] == "eval").sum() == 72
     assert report["dense"] == {"run": False, "reason": "not run (no --dense-endpoint given)"}
     shown = capsys.readouterr().out
     assert "recall" in shown and "dense: not run (no --dense-endpoint given)" in shown

@@ -1,5 +1,5 @@
-"""`realcompanion baselines <GroupAssistBench folder>`: full context, BM25 and dense top-k, per instance and by
-level x dependency.
+"""`realcompanion baselines <GroupAssistBench folder>`: full context, BM25 and dense top-k, per eval instance and
+by level x dependency.
 
 Chinese and English text are scored separately (the language of evaluation is Chinese). Dense retrieval
 runs when `--dense-endpoint` names an OpenAI-compatible embeddings API; without one the report says it

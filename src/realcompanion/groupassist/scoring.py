@@ -169,10 +169,12 @@ def top_records(visible: pd.DataFrame, ranked: list[str], k: int) -> pd.DataFram
 
 
 def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None) -> pd.DataFrame:
-    """Per instance: anchor recall@k and context tokens of full context, BM25 top-k and, given an
-    `embedder` (`scoring.embeddings.Embedder`), dense top-k; `bar` (a tqdm bar) follows the embedding."""
+    """Per evaluation instance (split `eval`, the set the paper reports): anchor recall@k and context tokens
+    of full context, BM25 top-k and, given an `embedder` (`scoring.embeddings.Embedder`), dense top-k;
+    `bar` (a tqdm bar) follows the embedding."""
     k = k or release.params["retrieval_k"]
     messages, inst, anchors = (release.frame(n) for n in ("messages", "instances", "anchors"))
+    inst = inst[inst["split"] == "eval"]
     terms, count = Terms(lang), ContextTokens(lang)
     rankers = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang, terms)}
     if embedder is not None:

@@ -206,8 +206,12 @@ def test_baselines_command(tmp_path, capsys):
     inst = GroupAssistRelease(SPECIMEN).frame("instances")
     assert len(report["languages"]["zh"]["instances"]) == (inst["split"] == "eval").sum() == 72
     assert report["dense"] == {"run": False, "reason": "not run (no --dense-endpoint given)"}
+    assert report["release"]["synthetic"] is True and report["parameters"]["release"]["retrieval_k"] == 20
     shown = capsys.readouterr().out
     assert "recall" in shown and "dense: not run (no --dense-endpoint given)" in shown
+    assert main(["baselines", str(SPECIMEN), "--json", str(SPECIMEN / "data" / "report.json")]) == 2
+    assert "refusing to write into the release" in capsys.readouterr().err
+    assert not (SPECIMEN / "data" / "report.json").exists()
 
 
 def test_baselines_command_with_dense(tmp_path, embeddings, capsys):

@@ -26,6 +26,11 @@ import numpy as np
 import pandas as pd
 
 TOKENIZER = "o200k_base"
+# The rankers' fixed settings, echoed in every baselines report.
+SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.75,
+                     "index": "per instance, over the history before the cutoff"},
+            "segmentation": {"zh": "jieba search mode", "en": "bm25s tokenizer, English stopwords"},
+            "dense": "cosine of endpoint embeddings, history before the cutoff", "ties": "most recent first"}
 
 
 def atom_recall(atoms: pd.DataFrame, found: set[str]) -> float:
@@ -145,7 +150,7 @@ def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Ter
     import bm25s
 
     corpus = (terms or Terms(lang))(list(records[f"text_{lang}"]))
-    retriever = bm25s.BM25()
+    retriever = bm25s.BM25(method=SETTINGS["bm25"]["method"], k1=SETTINGS["bm25"]["k1"], b=SETTINGS["bm25"]["b"])
     retriever.index(corpus, show_progress=False)
     words = [w for w in tokens([query], lang)[0] if w in retriever.vocab_dict]
     return best_first(records, retriever.get_scores(words) if words else np.zeros(len(records)))

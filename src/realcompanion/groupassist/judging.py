@@ -101,7 +101,8 @@ def prompt_values(instances: Instances, instance: dict, response: str) -> dict:
     if instance["level"] == "L1":
         listed = [f"{a['atom_id']}{' (SUPERSEDED)' if a['distractor'] else ''}: {a[f'text_{LANG}']}"
                   for a in instances.atoms[instance_id].to_dict("records")]
-        return {"question": instance[f"query_{LANG}"], "reference": instance[f"reference_answer_{LANG}"] or "",
+        reference = instance[f"reference_answer_{LANG}"]
+        return {"question": instance[f"query_{LANG}"], "reference": reference if isinstance(reference, str) else "",
                 "atoms": "\n".join(listed), "answer": response}
     listed = [f"{c['criterion_id']} [{c['kind']}]: {c[f'text_{LANG}']}"
               for c in instances.criteria[instance_id].to_dict("records")]

@@ -30,6 +30,8 @@ def run(args) -> int:
     for lang in ("zh", "en"):
         with tqdm(total=0, unit="text", desc=f"embeddings ({lang})", disable=None if embedder else True) as bar:
             frame = baselines(release, k, lang, embedder, bar)
+        if embedder:
+            embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
         table = frame.groupby(["level", "dependency"]).mean(numeric_only=True)
         out["languages"][lang] = {"instances": frame.to_dict("records"),
                                   "by_level_dependency": table.reset_index().to_dict("records")}

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pajson
 
+from realcompanion.card import open_release
 from realcompanion.release import Release
 from realcompanion.schemas import RFC3339
 from realcompanion.stamp import sha256_of
@@ -66,7 +67,7 @@ def key_failures(release: Release, name: str, table: pa.Table, tables: dict[str,
 
 def floor(root: Path) -> dict[str, int]:
     """Constraint failures per resource, after reading and hashing every file once."""
-    release = Release(root, check=False)
+    release = open_release(root)
     with ThreadPoolExecutor(max_workers=1) as pool:
         hashes = [pool.submit(sha256_of, release.path(name)) for name in release.resources]
         tables = {name: pajson.read_json(release.path(name), parse_options=pajson.ParseOptions(

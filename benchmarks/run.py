@@ -13,6 +13,10 @@ waited for, not their sum.
 
     python benchmarks/run.py                      # 1x and 10x, 3 repeats
     python benchmarks/run.py --scales 1,10,100 --repeats 3 --frictionless-repeats 1
+    python benchmarks/run.py --format groupassist --scales 1   # the GroupAssistBench paper scale
+
+A GroupAssistBench release has one paper scale (50 groups, 80,299 messages), so that
+format takes scale 1 only.
 
 Nothing here asserts a time; the figures go to benchmarks/RESULTS.md by hand.
 """
@@ -58,15 +62,20 @@ def summary(runs: list[tuple[float, float, int]]) -> dict:
             "exit": runs[-1][2], "runs": len(runs)}
 
 
-def rows_of(release: Path) -> int:
-    return sum(json.loads((release / "datapackage.json").read_text())["realcompanion"]["rows"].values())
+FORMATS = ("realcompanion", "groupassist")
+TRACKS = {"realcompanion": (["--track", "chat"], ["--track", "qa"]), "groupassist": ([],)}
 
 
-def bench_scale(scale: int, workdir: Path, repeats: int, frictionless_repeats: int, baselines_max: int) -> dict:
-    release = workdir / f"paper-x{scale}"
+def rows_of(release: Path, fmt: str) -> int:
+    return sum(json.loads((release / "datapackage.json").read_text())[fmt]["rows"].values())
+
+
+def bench_scale(scale: int, workdir: Path, repeats: int, frictionless_repeats: int, baselines_max: int,
+                fmt: str = "realcompanion") -> dict:
+    release = workdir / f"{fmt}-paper-x{scale}"
     cli = str(BIN / "realcompanion")
-    generation = measure([cli, "synth", str(release), "--paper-scale", "--scale", str(scale)])
-    out = {"scale": scale, "rows": rows_of(release), "generate_s": generation[0],
+    generation = measure([cli, "synth", str(release), "--paper-scale", "--scale", str(scale), "--format", fmt])
+    out = {"format": fmt, "scale": scale, "rows": rows_of(release, fmt), "generate_s": generation[0],
            "data_mb": sum(p.stat().st_size for p in (release / "data").iterdir()) / 2**20,
            "load_average": os.getloadavg()}
     out["validate"], out["floor"] = paired([cli, "validate", str(release)],
@@ -77,8 +86,8 @@ def bench_scale(scale: int, workdir: Path, repeats: int, frictionless_repeats: i
     out["rows_per_s"] = out["rows"] / out["validate"]["median_s"]
     out["speedup_vs_frictionless"] = out["frictionless"]["median_s"] / out["validate"]["median_s"]
     if scale <= baselines_max and _has_command(cli, "baselines"):
-        out["baselines_s"] = sum(repeated([cli, "baselines", str(release), "--track", track, "--json", os.devnull],
-                                          1)["median_s"] for track in ("chat", "qa"))
+        out["baselines_s"] = sum(repeated([cli, "baselines", str(release), *track, "--json", os.devnull],
+                                          1)["median_s"] for track in TRACKS[fmt])
     shutil.rmtree(release)
     return out
 
@@ -94,14 +103,18 @@ def main(argv=None) -> int:
     parser.add_argument("--frictionless-repeats", type=int, default=1)
     parser.add_argument("--baselines-max-scale", type=int, default=10,
                         help="time the scoring baselines up to this scale (default 10; they grow with items x pool)")
+    parser.add_argument("--format", choices=FORMATS, default=FORMATS[0], help="release format (default realcompanion)")
     parser.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
     args = parser.parse_args(argv)
+    scales = [int(s) for s in args.scales.split(",")]
+    if args.format == "groupassist" and scales != [1]:
+        parser.error("a GroupAssistBench release has one paper scale: use --scales 1")
     startup = repeated([str(BIN / "realcompanion"), "rules"], args.repeats)["median_s"]
     results = []
     with tempfile.TemporaryDirectory() as tmp:
-        for scale in (int(s) for s in args.scales.split(",")):
+        for scale in scales:
             results.append(bench_scale(scale, Path(tmp), args.repeats, args.frictionless_repeats,
-                                       args.baselines_max_scale))
+                                       args.baselines_max_scale, args.format))
             r = results[-1]
             print(f"x{scale:<4} rows {r['rows']:>9,}  generate {r['generate_s']:7.1f}s  "
                   f"validate min {r['validate']['min_s']:6.2f}s median {r['validate']['median_s']:6.2f}s "

@@ -183,6 +183,8 @@ MALFORMED = {
     "facts not a list": ([broken(GOOD_L1, facts="G01:I0001:T01")], 1, "facts", "expected list"),
     "atom of another instance": ([broken(GOOD_L1, facts=[{"fact": "x", "atom": "G01:I0003:T01"}])], 1, "facts",
                                  "facts[0].atom 'G01:I0003:T01' is not an atom of this instance"),
+    "atom not a string": ([broken(GOOD_L1, facts=[{"fact": "x", "atom": ["G01:I0001:T01"]}])], 1, "facts",
+                          "facts[0].atom ['G01:I0001:T01'] is not an atom of this instance"),
     "fact without text": ([broken(GOOD_L1, facts=[{"atom": None}])], 1, "facts", "facts[0].fact: missing"),
     "criterion left out": ([broken(GOOD_L2, criteria={f"G01:I0006:C0{k}": True for k in range(1, 6)})], 1,
                            "criteria", "leaves criteria unjudged: G01:I0006:C06"),
@@ -219,7 +221,7 @@ def test_verdict_files_that_are_not_json_lines_or_empty(tmp_path, instances, cap
     assert read_verdicts(path, instances).judge == JUDGE
 
 
-@pytest.mark.parametrize("extra, says", [(["--track", "chat"], "--track and --reading"),
+@pytest.mark.parametrize("extra, says", [(["--track", "chat"], "--track: RealCompanion releases only"),
                                           (["--run", "r.jsonl"], "scored from --verdicts")])
 def test_score_usage_on_a_groupassist_release(tmp_path, extra, says, capsys):
     path = write_jsonl(tmp_path / "v.jsonl", [GOOD_L1])

@@ -15,6 +15,7 @@ from realcompanion.cli import main
 from realcompanion.errors import ReadError
 from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
 from realcompanion.groupassist.scoring import (
+    ContextTokens,
     atom_recall,
     baselines,
     bm25_ranking,
@@ -52,6 +53,8 @@ class Embeddings(JSONHandler):
             return 200, b'{"data": [{"embedding": [0.1,'
         if self.mode == "wrong_count":
             data = data[:-1]
+        if self.mode == "not_finite":
+            data[0]["embedding"][0] = float("nan")
         return 200, json.dumps({"object": "list", "data": data, "model": body["model"]}).encode()
 
 
@@ -105,6 +108,21 @@ def test_bm25_finds_the_anchor_in_chinese():
     assert bm25_ranking(messages, "周末聚会的地点在哪里？")[0] == "x:1"
 
 
+def test_context_tokens_from_line_counts_equal_the_whole_text():
+    release = GroupAssistRelease(SPECIMEN)
+    messages, inst = release.frame("messages"), release.frame("instances")
+    tricky = pd.DataFrame({"turn": [0, 1, 2, 3], "speaker": ["a", "b", "a", "b"],
+                           "text_zh": ["句末有标点？", "trailing space ", "多行\n/第二行", "12345"]})
+    for lang in ("zh", "en"):
+        count, frame = ContextTokens(lang), tricky.rename(columns={"text_zh": f"text_{lang}"})
+        assert count(frame) == context_tokens(frame, lang) and count(frame.iloc[:0]) == 0
+        for row in inst.itertuples():
+            visible = history(messages, row.group_id, row.cutoff_turn)
+            assert count(visible) == context_tokens(visible, lang), (row.instance_id, lang)
+            sample = visible.iloc[::7]
+            assert count(sample) == context_tokens(sample, lang)
+
+
 def test_context_tokens_count_offline_with_o200k_base():
     records = pd.DataFrame({"turn": [0], "speaker": ["member_01"], "text_zh": ["你好"]})
     assert context_tokens(records) > 0
@@ -136,7 +154,8 @@ def test_dense_ranking_and_recall_by_hand(embeddings):
 
 
 @pytest.mark.parametrize("mode, says", [("http_500", "HTTP 500"), ("malformed_json", "is not JSON"),
-                                        ("wrong_count", "holds 1 vectors for 2 inputs")])
+                                        ("wrong_count", "holds 1 vectors for 2 inputs"),
+                                        ("not_finite", "not a finite number")])
 def test_a_broken_embeddings_endpoint_is_one_line_and_exit_2(embeddings, mode, says, capsys):
     Embeddings.mode = mode
     with pytest.raises(ReadError, match=says):
@@ -154,7 +173,7 @@ def test_messages_at_or_after_the_cutoff_change_nothing(tmp_path, embeddings):
 
     release = GroupAssistRelease(SPECIMEN)
     inst = release.frame("instances")
-    chosen = inst[inst["group_id"] == "G01"].head(6)
+    chosen = inst[(inst["group_id"] == "G01") & (inst["split"] == "eval")].head(6)
     before = baselines(release, embedder=Embedder(embeddings)).set_index("instance_id").loc[chosen["instance_id"]]
     assert {"dense_recall@20", "dense_tokens"} <= set(before.columns)
     copy = tmp_path / "copy"
@@ -184,10 +203,15 @@ def test_baselines_command(tmp_path, capsys):
     assert main(["baselines", str(SPECIMEN), "--json", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["tokenizer"] == "o200k_base" and set(report["languages"]) == {"zh", "en"}
-    assert len(report["languages"]["zh"]["instances"]) == GroupAssistRelease(SPECIMEN).table("instances").num_rows
+    inst = GroupAssistRelease(SPECIMEN).frame("instances")
+    assert len(report["languages"]["zh"]["instances"]) == (inst["split"] == "eval").sum() == 72
     assert report["dense"] == {"run": False, "reason": "not run (no --dense-endpoint given)"}
+    assert report["release"]["synthetic"] is True and report["parameters"]["release"]["retrieval_k"] == 20
     shown = capsys.readouterr().out
     assert "recall" in shown and "dense: not run (no --dense-endpoint given)" in shown
+    assert main(["baselines", str(SPECIMEN), "--json", str(SPECIMEN / "data" / "report.json")]) == 2
+    assert "refusing to write into the release" in capsys.readouterr().err
+    assert not (SPECIMEN / "data" / "report.json").exists()
 
 
 def test_baselines_command_with_dense(tmp_path, embeddings, capsys):
@@ -203,6 +227,8 @@ def test_baselines_command_with_dense(tmp_path, embeddings, capsys):
     assert "dense_recall@20" in capsys.readouterr().out
 
 
-def test_dense_options_are_refused_on_a_realcompanion_release(repo, capsys):
+def test_each_format_refuses_the_others_options(repo, capsys):
     assert main(["baselines", str(repo), "--track", "chat", "--dense-endpoint", "http://127.0.0.1:9/v1"]) == 2
     assert "GroupAssistBench releases only" in capsys.readouterr().err
+    assert main(["baselines", str(SPECIMEN), "--track", "chat", "--reading", "strict"]) == 2
+    assert "--track, --reading: RealCompanion releases only" in capsys.readouterr().err

@@ -24,9 +24,11 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..formats import format_of
-    from ..scoring.options import track_missing
+    from ..scoring.options import realcompanion_only, track_missing
 
     if format_of(args.path) == "groupassist":
+        if realcompanion_only(args, ("track", "reading", "plot")):
+            return 2
         from ..groupassist.baselines import run as run_groupassist
 
         return run_groupassist(args)

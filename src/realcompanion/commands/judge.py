@@ -19,17 +19,13 @@ def register(sub):
 
 
 def run(args) -> int:
-    import json
-    import sys
-
     from tqdm import tqdm
 
     from ..formats import format_of
-    from ..scoring.options import track_missing
+    from ..scoring.options import realcompanion_only, track_missing
 
     if format_of(args.path) == "groupassist":
-        if args.track or args.prompt:
-            print("error: --track and --prompt apply to RealCompanion releases only", file=sys.stderr)
+        if realcompanion_only(args, ("track", "prompt")):
             return 2
         from ..groupassist.judging import run as run_groupassist
 
@@ -42,6 +38,7 @@ def run(args) -> int:
     from ..scoring.judge_client import judge_from, load_prompt
     from ..scoring.replies import judge_replies, read_replies
     from ..scoring.report import output_path
+    from ..scoring.verdicts import write_verdicts
 
     release = Release(args.path)
     track = load_track(release, args.track)
@@ -51,14 +48,11 @@ def run(args) -> int:
     judge = judge_from(args)
     with tqdm(total=len(replies), unit="reply", desc="judge", disable=None) as bar:
         verdicts, failures = judge_replies(track, replies, judge, prompt, progress=bar.update)
-    with open(out, "w", encoding="utf-8", newline="\n") as handle:
-        handle.writelines(json.dumps(v, ensure_ascii=False) + "\n" for v in verdicts)
+    write_verdicts(out, verdicts, failures, "item_id")
     from ..scoring.report import exclusions_line, invalid_rows
 
     _, warning = invalid_rows(release)
     print("\n".join(filter(None, [warning, exclusions_line(track)])))
-    for failure in failures:
-        print(f"unjudged: {failure['item_id']} {failure['condition']}: {failure['reason']}", file=sys.stderr)
     print(f"wrote {out}: {len(verdicts)} verdicts by {args.model} (prompt {prompt.path.name} "
           f"sha256 {prompt.sha256[:12]}); {len(failures)} replies unjudged")
     return 1 if failures else 0

@@ -86,11 +86,10 @@ def run(args) -> int:
     import sys
 
     from ..formats import format_of
-    from ..scoring.options import track_missing
+    from ..scoring.options import realcompanion_only, track_missing
 
     if format_of(args.path) == "groupassist":
-        if args.track or args.reading:
-            print("error: --track and --reading apply to RealCompanion releases only", file=sys.stderr)
+        if realcompanion_only(args, ("track", "reading")):
             return 2
         from ..groupassist.judged import run as run_groupassist
 

@@ -1,18 +1,14 @@
-"""`realcompanion baselines <GroupAssistBench folder>`: full context, BM25 and dense top-k, per instance and by
-level x dependency.
+"""`realcompanion baselines <GroupAssistBench folder>`: full context, BM25 and dense top-k, per eval instance and
+by level x dependency.
 
 Chinese and English text are scored separately (the language of evaluation is Chinese). Dense retrieval
 runs when `--dense-endpoint` names an OpenAI-compatible embeddings API; without one the report says it
-was not run.
+was not run. The report opens like every score report (`scoring.report.envelope`).
 """
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
-
 from . import GroupAssistRelease
-from .scoring import baselines
+from .scoring import SETTINGS, baselines
 
 NOT_RUN = "not run (no --dense-endpoint given)"
 
@@ -20,30 +16,27 @@ NOT_RUN = "not run (no --dense-endpoint given)"
 def run(args) -> int:
     from tqdm import tqdm
 
+    from ..scoring import report as R
     from ..scoring.embeddings import embedder_from
 
     release = GroupAssistRelease(args.path)
+    R.checked_outputs(release, args)
     embedder = embedder_from(args)
     k = release.params["retrieval_k"]
-    out, text = {"package": release.descriptor.get("name"), "version": release.version,
-                 "tokenizer": release.params["tokenizer"], "k": k,
-                 "dense": embedder.stamp() if embedder else {"run": False, "reason": NOT_RUN}, "languages": {}}, []
-    if not embedder:
-        text.append(f"dense: {NOT_RUN}")
+    out = R.envelope(release, "baselines", release_parameters=("retrieval_k", "tokenizer"), scoring=SETTINGS)
+    out.update(tokenizer=release.params["tokenizer"], k=k,
+               dense=embedder.stamp() if embedder else {"run": False, "reason": NOT_RUN}, languages={})
+    text = [] if embedder else [f"dense: {NOT_RUN}"]
     for lang in ("zh", "en"):
         with tqdm(total=0, unit="text", desc=f"embeddings ({lang})", disable=None if embedder else True) as bar:
             frame = baselines(release, k, lang, embedder, bar)
+        if embedder:
+            embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
         table = frame.groupby(["level", "dependency"]).mean(numeric_only=True)
         out["languages"][lang] = {"instances": frame.to_dict("records"),
                                   "by_level_dependency": table.reset_index().to_dict("records")}
         text += [f"{lang}: anchor recall and context tokens by level x dependency", table.round(3).to_string(), ""]
     if embedder:
         out["dense"]["requests"] = embedder.requests
-    if args.json == "-":
-        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
-        print()
-    else:
-        print("\n".join(text))
-        if args.json:
-            Path(args.json).write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    R.emit(release, "\n".join(text), out, args.json)
     return 0

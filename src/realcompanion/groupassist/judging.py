@@ -70,7 +70,7 @@ def verdict_problem(level: str, value, ids: set[str]) -> str | None:
             if why:
                 return f"facts[{k}].fact: {why}"
             atom = fact.get("atom")
-            if atom is not None and atom not in ids:
+            if atom is not None and (not isinstance(atom, str) or atom not in ids):
                 return f"facts[{k}].atom {atom!r} is not an atom of this instance"
         return None
     unknown, absent = sorted(set(value) - ids), sorted(ids - set(value))
@@ -101,7 +101,8 @@ def prompt_values(instances: Instances, instance: dict, response: str) -> dict:
     if instance["level"] == "L1":
         listed = [f"{a['atom_id']}{' (SUPERSEDED)' if a['distractor'] else ''}: {a[f'text_{LANG}']}"
                   for a in instances.atoms[instance_id].to_dict("records")]
-        return {"question": instance[f"query_{LANG}"], "reference": instance[f"reference_answer_{LANG}"] or "",
+        reference = instance[f"reference_answer_{LANG}"]
+        return {"question": instance[f"query_{LANG}"], "reference": reference if isinstance(reference, str) else "",
                 "atoms": "\n".join(listed), "answer": response}
     listed = [f"{c['criterion_id']} [{c['kind']}]: {c[f'text_{LANG}']}"
               for c in instances.criteria[instance_id].to_dict("records")]
@@ -135,13 +136,11 @@ def judge_responses(instances: Instances, responses: list[dict], judge, prompts:
 
 def run(args) -> int:
     """`realcompanion judge <GroupAssistBench folder> --replies R --endpoint URL --model NAME --out V`."""
-    import json
-    import sys
-
     from tqdm import tqdm
 
     from ..scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
     from ..scoring.report import output_path
+    from ..scoring.verdicts import write_verdicts
     from . import GroupAssistRelease
 
     release = GroupAssistRelease(args.path)
@@ -152,10 +151,7 @@ def run(args) -> int:
     judge = judge_from(args)
     with tqdm(total=len(responses), unit="response", desc="judge", disable=None) as bar:
         verdicts, failures = judge_responses(instances, responses, judge, prompts, progress=bar.update)
-    with open(out, "w", encoding="utf-8", newline="\n") as handle:
-        handle.writelines(json.dumps(v, ensure_ascii=False) + "\n" for v in verdicts)
-    for failure in failures:
-        print(f"unjudged: {failure['instance_id']} {failure['condition']}: {failure['reason']}", file=sys.stderr)
+    write_verdicts(out, verdicts, failures, "instance_id")
     used = ", ".join(f"{level} {p.path.name} sha256 {p.sha256[:12]}" for level, p in prompts.items())
     print(f"wrote {out}: {len(verdicts)} verdicts by {args.model} (prompts {used}); {len(failures)} responses unjudged")
     return 1 if failures else 0

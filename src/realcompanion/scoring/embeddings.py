@@ -97,6 +97,8 @@ def vectors(body: str, expected: int, endpoint: str) -> list:
                                                             for x in vector)):
             raise fail(f"data[{k}] 'embedding' is not a non-empty list of numbers")
         out[index] = np.asarray(vector, dtype=np.float32)
+        if not np.isfinite(out[index]).all():
+            raise fail(f"data[{k}] 'embedding' holds a value that is not a finite number")
     return out
 
 

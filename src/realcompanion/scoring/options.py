@@ -26,6 +26,18 @@ def track_missing(args) -> bool:
     return args.track is None
 
 
+def realcompanion_only(args, names) -> bool:
+    """True (after one usage line) when a command on a GroupAssistBench release got any of the options
+    `names` (argparse dests), which belong to RealCompanion releases."""
+    import sys
+
+    given = [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None)]
+    if given:
+        print(f"error: {', '.join(given)}: RealCompanion releases only (this is a GroupAssistBench release)",
+              file=sys.stderr)
+    return bool(given)
+
+
 def add_seed(p) -> None:
     p.add_argument("--seed", type=whole(0), default=0, help="seed of every random draw (default 0)")
 

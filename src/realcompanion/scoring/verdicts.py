@@ -38,6 +38,18 @@ class Verdicts:
     frame: object  # pandas DataFrame: item_id, condition, the track's fields
 
 
+def write_verdicts(out, verdicts: list[dict], failures: list[dict], key: str) -> None:
+    """Write the verdict rows to `out` (JSON Lines) and list each unjudged reply (named by its `key` field and
+    condition) on stderr, one line each."""
+    import json
+    import sys
+
+    with open(out, "w", encoding="utf-8", newline="\n") as handle:
+        handle.writelines(json.dumps(v, ensure_ascii=False) + "\n" for v in verdicts)
+    for failure in failures:
+        print(f"unjudged: {failure[key]} {failure['condition']}: {failure['reason']}", file=sys.stderr)
+
+
 def judged_once(seen: dict, key: str, condition: str, path, line: int) -> None:
     """Refuse a second verdict on the same (item, condition); `seen` remembers the first one's line."""
     if (key, condition) in seen:

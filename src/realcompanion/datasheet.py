@@ -170,10 +170,15 @@ def renderers(release: Release) -> dict[str, Callable[[], str]]:
 
 
 def _render(release: Release) -> tuple[str, list[str]]:
+    """DATASHEET.md with its generated blocks filled by the renderers of the release's format."""
     path = release.root / DATASHEET
     if not path.is_file():
         raise ReadError(path, "no such file")
-    return fill_blocks(path.read_text(encoding="utf-8"), renderers(release))
+    if release.BLOCK == "groupassist":
+        from .groupassist.datasheet import renderers as of_format
+    else:
+        of_format = renderers
+    return fill_blocks(path.read_text(encoding="utf-8"), of_format(release))
 
 
 def check(release: Release) -> list[str]:
@@ -182,13 +187,17 @@ def check(release: Release) -> list[str]:
 
 
 def stale(root) -> list[str]:
-    """`check` of the release at `root`."""
-    return check(Release(root))
+    """`check` of the release at `root` (either format)."""
+    from .card import open_release
+
+    return check(open_release(root))
 
 
 def write(root) -> list[str]:
-    """Re-render every generated block of DATASHEET.md; returns the blocks that were stale."""
-    release = Release(root)
+    """Re-render every generated block of DATASHEET.md (either format); returns the blocks that were stale."""
+    from .card import open_release
+
+    release = open_release(root)
     text, changed = _render(release)
     (release.root / DATASHEET).write_text(text, encoding="utf-8")
     return changed

@@ -26,19 +26,17 @@ class Refused(Exception):
 
 def refresh(root, check: bool = True) -> list[str]:
     """Bring every generated part of the release at `root` up to date; returns what changed, in order."""
-    from . import card
+    from . import card, datasheet
     from .card import open_release
     from .publish.croissant import FILE, build
     from .schemas import Schemas, dump_json, read_json
     from .stamp import blocking_rules
 
     release = open_release(root)  # a folder that is no release is named before anything is written
-    root, groupassist = release.root, release.BLOCK == "groupassist"
-    if groupassist:
-        from .groupassist import datasheet
+    root = release.root
+    if release.BLOCK == "groupassist":
         from .groupassist.synth import stamp
     else:
-        from . import datasheet
         from .stamp import stamp
     changed = [f"schema copy: {path.relative_to(root)}" for path in Schemas(root, release.BLOCK).render()]
     if check and (failing := blocking_rules(root)):

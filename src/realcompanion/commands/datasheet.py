@@ -11,11 +11,6 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..formats import format_of
-
-    if format_of(args.path) == "groupassist":
-        from ..groupassist.datasheet import stale, write
-    else:
-        from ..datasheet import stale, write
+    from ..datasheet import stale, write
 
     return check_or_write(args, stale, write)

@@ -10,9 +10,7 @@ import json
 from functools import partial
 
 from ..card import status
-from ..errors import ReadError
-from ..generated import fill_blocks, markdown_table
-from . import GroupAssistRelease
+from ..generated import markdown_table
 from .synth import declared
 
 DATASHEET = "DATASHEET.md"
@@ -48,31 +46,13 @@ def files(release, stamped: dict) -> str:
 def rules(release) -> str:
     from ..validators.groupassist.catalogue import all_rules
 
-    return markdown_table([{"id": f"`{r.id}`", "severity": r.severity, "family": r.family, "statement": r.statement}
-                           for r in all_rules()])
+    return markdown_table([{"id": f"`{r.id}`", "severity": r.severity, "family": r.family, "statement": r.statement,
+                            "paper": r.paper} for r in all_rules()])
 
 
-def _render(release) -> tuple[str, list[str]]:
-    path = release.root / DATASHEET
-    if not path.is_file():
-        raise ReadError(path, "no such file")
+def renderers(release) -> dict:
+    """One renderer per generated block of the GroupAssistBench DATASHEET.md (filled by `datasheet`)."""
     stamped = declared(release)
     blocks = {"status": status, "counts": partial(counts, stamped=stamped), "design": design,
               "parameters": parameters, "files": partial(files, stamped=stamped), "rules": rules}
-    return fill_blocks(path.read_text(encoding="utf-8"), {n: partial(f, release) for n, f in blocks.items()})
-
-
-def check(release) -> list[str]:
-    """Names of the generated blocks of DATASHEET.md that disagree with the files of an open release."""
-    return _render(release)[1]
-
-
-def stale(root) -> list[str]:
-    return check(GroupAssistRelease(root))
-
-
-def write(root) -> list[str]:
-    release = GroupAssistRelease(root)
-    text, changed = _render(release)
-    (release.root / DATASHEET).write_text(text, encoding="utf-8")
-    return changed
+    return {n: partial(f, release) for n, f in blocks.items()}

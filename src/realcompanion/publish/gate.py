@@ -41,10 +41,7 @@ def card_stale(release: Release, version: str) -> str | None:
 
 
 def datasheet_stale(release: Release, version: str) -> str | None:
-    if release.BLOCK == "groupassist":
-        from ..groupassist import datasheet
-    else:
-        from .. import datasheet
+    from .. import datasheet
 
     blocks = datasheet.check(release)
     return f"DATASHEET.md out of date ({', '.join(blocks)}): run `{COMMAND}`" if blocks else None

@@ -30,8 +30,15 @@ class Context:
         return self.release.line(name, position)
 
     def warm(self) -> None:
+        """Read every table and compute the shared views once, before worker processes fork and inherit them; a
+        view this release cannot yield is left to the rules that read it, which then report it."""
         for name in RESOURCES:
             self.frame(name)
+        for view in ("messages", "anchors"):
+            try:
+                getattr(self, view)
+            except Exception:  # noqa: BLE001, S110 - reported by the rules that read the view
+                pass
 
     @cached_property
     def messages(self) -> pd.DataFrame:

@@ -39,7 +39,7 @@ def speakers(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
     members = ctx.frame("members")
     known = pd.MultiIndex.from_frame(members[["group_id", "member_id"]]).to_flat_index()
-    is_member = pd.Series(list(zip(m["group_id"], m["speaker"]))).isin(set(known))
+    is_member = pd.MultiIndex.from_arrays([m["group_id"], m["speaker"]]).isin(known)
     assistant = m["speaker"] == "assistant"
     bad = (assistant != (m["role"] == "assistant")) | (~assistant & ~is_member)
     return failures("messages", m["message_id"][bad], "speaker", m["speaker"][bad],

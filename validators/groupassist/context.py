@@ -7,6 +7,8 @@ import pandas as pd
 
 from realcompanion.groupassist import RESOURCES
 
+from ..context import Context as CoreContext
+
 
 class Context:
     def __init__(self, release):
@@ -14,6 +16,12 @@ class Context:
         self.params = release.params
         self.vocab = release.schemas.vocabulary
         self._frames: dict[str, pd.DataFrame] = {}
+
+    def table(self, name: str):
+        """The resource as read (Arrow); declared rules read it."""
+        return self.release.table(name)
+
+    column = CoreContext.column  # a column or struct sub-field by dotted path, as declared rules name them
 
     def frame(self, name: str) -> pd.DataFrame:
         if name not in self._frames:

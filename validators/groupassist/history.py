@@ -56,16 +56,6 @@ def replies(ctx) -> pd.DataFrame:
     return failures("messages", m["message_id"][bad], "reply_to", m["reply_to"][bad], "not an earlier message of the group")
 
 
-@rule("GM5", "error", "history", ("messages",),
-      "packaged text holds at most max_message_chars characters per message, in both languages",
-      "App. D, Table 10 (packaged text keeps at most 2,000 characters per message)")
-def packaged_length(ctx) -> pd.DataFrame:
-    m, limit = ctx.frame("messages"), ctx.params["max_message_chars"]
-    parts = [failures("messages", m["message_id"][bad], f, m[f][bad].str.len(), f"longer than {limit} characters")
-             for f in ("text_zh", "text_en") for bad in [m[f].str.len() > limit]]
-    return combined(parts)
-
-
 @rule("GM6", "error", "history", ("instances", "anchors", "atoms", "criteria", "feedback"),
       "every identifier begins with its owner's: instance ids with the group, anchor/atom/criterion ids with the instance",
       "GROUPASSIST.md §2 (identifiers)")

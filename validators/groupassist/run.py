@@ -14,7 +14,8 @@ import pandas as pd
 
 from realcompanion.groupassist import GroupAssistRelease
 
-from ..catalogue import FAILURE_COLUMNS
+from ..catalogue import FAILURE_COLUMNS, Rule
+from ..declared import declared_rules
 from ..integrity import escapes
 from ..run import PARALLEL_MIN_ROWS, Outcome, Report, _execute, _judge
 from .catalogue import select
@@ -22,11 +23,11 @@ from .context import Context
 from .structure import STRUCTURE_RULES
 
 
-def planned(rules: str | None):
-    """The rules a run evaluates: the chosen ones, and the structure rules always."""
-    every = select(None)
-    chosen = {r.id for r in select(rules)}
-    return [r for r in every if r.id in STRUCTURE_RULES or r.id in chosen]
+def planned(rules: str | None, declared: list[Rule] = ()):
+    """The rules a run evaluates: the chosen ones (coded or declared by the release), and the structure rules
+    always."""
+    chosen = {r.id for r in select(rules, declared)}
+    return [r for r in select(None, declared) if r.id in STRUCTURE_RULES or r.id in chosen]
 
 
 def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False) -> Report:
@@ -52,13 +53,15 @@ def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Repo
         return report
     ctx.warm()  # every table read once, before GS1 reports the records that did not fit and workers fork
     parallel = sum(len(ctx.frame(name)) for name in release.resources) >= PARALLEL_MIN_ROWS
-    if parallel:
-        judged.result()  # no other thread may be running when the workers fork
-    outcomes = {o.rule.id: o for o in _execute(ctx, planned(rules), progress, parallel)}
+    judged.result()  # before any rule runs: no other thread may be running when the workers fork, nor importing
+    # pandera while GS2 does (two threads importing one module can deadlock)
+    declared = declared_rules(release)
+    plan = planned(rules, declared)
+    outcomes = {o.rule.id: o for o in _execute(ctx, plan, progress, parallel)}
     structure = [outcomes[r] for r in STRUCTURE_RULES]
     blocked = {res for o in structure for res in o.failures["resource"].unique()} | set(release.invalid_rows)
-    chosen = {r.id for r in select(rules)}
-    for r in planned(rules):
+    chosen = {r.id for r in select(rules, declared)}
+    for r in plan:
         o = outcomes[r.id]
         if r.id in STRUCTURE_RULES:
             if r.id in chosen or not o.passed:

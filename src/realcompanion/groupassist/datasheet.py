@@ -46,10 +46,11 @@ def files(release, stamped: dict) -> str:
 
 
 def rules(release) -> str:
-    from ..validators.groupassist.catalogue import all_rules
+    from ..validators.declared import declared_rules
+    from ..validators.groupassist.catalogue import select
 
     return markdown_table([{"id": f"`{r.id}`", "severity": r.severity, "family": r.family, "statement": r.statement}
-                           for r in all_rules()])
+                           for r in select(None, declared_rules(release))])
 
 
 def _render(release) -> tuple[str, list[str]]:

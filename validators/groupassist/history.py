@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
 from ..catalogue import combined, failures
 from .catalogue import rule
@@ -64,7 +65,8 @@ def id_prefixes(ctx) -> pd.DataFrame:
     for name, key, owner in (("instances", "instance_id", "group_id"), ("anchors", "anchor_id", "instance_id"),
                              ("atoms", "atom_id", "instance_id"), ("criteria", "criterion_id", "instance_id"),
                              ("feedback", "feedback_id", "group_id")):
-        f = ctx.frame(name)
-        bad = f[key].str.rsplit(":", n=1).str[0] != f[owner]
+        f, table = ctx.frame(name), ctx.table(name)
+        prefix = pc.replace_substring_regex(table.column(key), r":[^:]*$", "")  # what rsplit(":", 1)[0] keeps
+        bad = pc.fill_null(pc.not_equal(prefix, table.column(owner)), True).to_numpy(zero_copy_only=False)
         parts.append(failures(name, f[key][bad], key, f[owner][bad], f"identifier prefix differs from {owner}"))
     return combined(parts)

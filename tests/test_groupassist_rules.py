@@ -5,10 +5,11 @@ import json
 import shutil
 
 import pytest
+from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.groupassist.catalogue import all_rules
 from realcompanion.validators.groupassist.run import validate
 
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
 from realcompanion.groupassist.synth import stamp
 from realcompanion.groupassist.text import FILLER_MEMBER
 
@@ -284,7 +285,10 @@ MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items() if name[:
 
 
 def test_every_rule_has_a_mutation():
-    assert set(MUTATIONS) == {r.id for r in all_rules()}
+    """The coded catalogue and the rules the specimen declares in schemas/rules.json."""
+    declared = declared_rules(GroupAssistRelease(SPECIMEN))
+    assert {r.id for r in declared} == {"GM5"}
+    assert set(MUTATIONS) == {r.id for r in all_rules()} | {r.id for r in declared}
 
 
 def test_clean_specimen_passes():

@@ -21,11 +21,13 @@ from functools import partial
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 
 from realcompanion.errors import ReadError
 from realcompanion.refresh import STALE
 from realcompanion.schemas import enum_of
 
+from .arrow_expression import decided
 from .catalogue import CATALOGUE, Rule, combined, failures
 
 SCHEMA = Path(__file__).with_name("declared.schema.json")
@@ -76,14 +78,31 @@ def _fields_named(rule: dict) -> list[tuple[str, str]]:
     return named
 
 
+# kinds (and options) that read the RealCompanion stream: a participant's messages, cited by dayid
+STREAM_KINDS = ("cites_before", "count_per_participant")
+
+
+def _coded(release) -> dict:
+    """The coded catalogue of the release's format (a declared id must be new to it)."""
+    if release.BLOCK == "realcompanion":
+        return CATALOGUE
+    from .groupassist.catalogue import all_rules
+
+    return {r.id: r for r in all_rules()}
+
+
 def _check_names(release, path: Path, rules: list[dict]) -> None:
-    """Every id new, every resource, field, vocabulary and expression one the release has and simpleeval reads."""
-    seen = set()
+    """Every id new, every resource, field, vocabulary and expression one the release has and simpleeval reads;
+    kinds that read the RealCompanion message stream only on a RealCompanion release."""
+    seen, coded = set(), _coded(release)
     for number, rule in enumerate(rules):
         where = f"rules[{number}]"
-        if rule["id"] in seen or rule["id"] in CATALOGUE:
+        if rule["id"] in seen or rule["id"] in coded:
             raise ReadError(path, f"rule id '{rule['id']}' is already declared", field=f"{where}.id")
         seen.add(rule["id"])
+        if release.BLOCK != "realcompanion" and (rule["kind"] in STREAM_KINDS or rule.get("same_participant")):
+            raise ReadError(path, f"kind '{rule['kind']}'{' with same_participant' if rule.get('same_participant') else ''}"
+                            " reads the RealCompanion message stream; not available to this format", field=where)
         for resource, field in _fields_named(rule):
             if resource not in release.resources:
                 raise ReadError(path, f"no resource '{resource}' in datapackage.json", field=f"{where}.resource")
@@ -109,7 +128,7 @@ def read_declarations(release) -> list[dict]:
     if named is None:
         return []
     if not isinstance(named, str):
-        raise ReadError(release.root / "datapackage.json", "must name one file (a string)", field="realcompanion.rules")
+        raise ReadError(release.root / "datapackage.json", "must name one file (a string)", field=f"{release.BLOCK}.rules")
     path = release.root / named
     if not path.resolve().is_relative_to(release.root.resolve()):
         return []
@@ -138,16 +157,27 @@ def declared_rules(release) -> list[Rule]:
 # -- evaluation helpers -----------------------------------------------------------
 
 def evaluate(ctx, resource: str, expression: str) -> list:
-    """The expression's value on every row of the resource (an exception where it cannot be evaluated)."""
+    """The expression's value on every row of the resource (an exception where it cannot be evaluated). Names are
+    the row's fields, and `params`, the scalar parameters of the descriptor's format block (a field of that name
+    wins); only the fields the expression names are read. Arrow decides the rows it can (arrow_expression.py),
+    simpleeval the others."""
+    import ast
+
     evaluator = _evaluator()
     parsed = evaluator.parse(expression)
-    out = []
-    for row in ctx.table(resource).to_pylist():
-        evaluator.names = row
+    table = ctx.table(resource)
+    named = {node.id for node in ast.walk(parsed) if isinstance(node, ast.Name)}
+    scalars = {k: v for k, v in ctx.params.items() if isinstance(v, (int, float, str))}  # simpleeval walks a
+    params = {} if "params" in table.column_names else {"params": scalars}  # subscripted container on each access
+    out = decided(table, parsed, scalars) or [None] * table.num_rows  # Arrow, where it can decide
+    undecided = [n for n, value in enumerate(out) if value is None]
+    rows = table.select([c for c in table.column_names if c in named])
+    for n, row in zip(undecided, (rows.take(pa.array(undecided, pa.int64())) if len(undecided) < len(out) else rows).to_pylist()):
+        evaluator.names = {**params, **row}
         try:
-            out.append(evaluator.eval(expression, previously_parsed=parsed))
+            out[n] = evaluator.eval(expression, previously_parsed=parsed)
         except Exception as exc:  # noqa: BLE001 - a row the expression cannot read fails the rule, named
-            out.append(exc)
+            out[n] = exc
     return out
 
 

@@ -17,27 +17,28 @@ SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
 
 
 @cache
-def _validator(ref: str):
+def _validator(ref: str, schema_file: Path = SCHEMA_FILE):
     from jsonschema import Draft202012Validator
 
-    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    schema = json.loads(schema_file.read_text(encoding="utf-8"))
     if ref:
         schema = {**schema, "$ref": ref, "properties": {}, "required": [], "type": "object"}
     return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
-def _check(instance, path, where: str, ref: str = "") -> None:
+def _check(instance, path, where: str, ref: str = "", schema_file: Path = SCHEMA_FILE) -> None:
     from jsonschema.exceptions import best_match
 
-    error = best_match(_validator(ref).iter_errors(instance))
+    error = best_match(_validator(ref, schema_file).iter_errors(instance))
     if error is not None:
         field = ".".join([where, *map(str, error.absolute_path)]) if where else ".".join(map(str, error.absolute_path))
         raise ReadError(path, error.message[:200], field=field or None)
 
 
-def check_block(block, path) -> None:
-    """The `realcompanion` block of the descriptor at `path` meets descriptor.schema.json."""
-    _check(block, path, "realcompanion")
+def check_block(block, path, name: str = "realcompanion", schema_file: Path = SCHEMA_FILE) -> None:
+    """The format block `name` of the descriptor at `path` meets its JSON Schema (descriptor.schema.json for the
+    `realcompanion` block)."""
+    _check(block, path, name, schema_file=schema_file)
 
 
 def check_vocabulary(vocabulary, path) -> None:

@@ -1,7 +1,7 @@
 """Declaring GroupAssistBench rules: one registry, one decorator, the shared `Rule` and failure frames.
 
-Rules of the simple declared kinds (unique, enum, relationships, counts) are kept apart from the
-rules that need their own code, so they can become declarations in the descriptor later.
+Rules of the declared kinds live in the release's rules file (`groupassist.rules`, read by
+validators/declared.py) and run in the same pass; the coded ones are registered here.
 """
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ def all_rules() -> list[Rule]:
     return sorted(CATALOGUE.values(), key=lambda r: FAMILIES.index(r.family))
 
 
-def select(ids: str | None) -> list[Rule]:
-    """Rules named by a comma-separated list of ids or families (None = all)."""
-    return choose(all_rules(), ids)
+def select(ids: str | None, declared: list[Rule] = ()) -> list[Rule]:
+    """Rules named by a comma-separated list of ids or families (None = all), among the catalogue and the rules the
+    release declares (listed with their family, or last under `declared`)."""
+    order = {family: n for n, family in enumerate(FAMILIES)}
+    return choose(sorted(all_rules() + list(declared), key=lambda r: order.get(r.family, len(FAMILIES))), ids)

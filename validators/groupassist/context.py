@@ -7,6 +7,8 @@ import pandas as pd
 
 from realcompanion.groupassist import RESOURCES
 
+from ..context import Context as CoreContext
+
 
 class Context:
     def __init__(self, release):
@@ -14,6 +16,12 @@ class Context:
         self.params = release.params
         self.vocab = release.schemas.vocabulary
         self._frames: dict[str, pd.DataFrame] = {}
+
+    def table(self, name: str):
+        """The resource as read (Arrow); declared rules and the shared calendar rule read it."""
+        return self.release.table(name)
+
+    column = CoreContext.column  # a column or struct sub-field by dotted path, as declared rules name them
 
     def frame(self, name: str) -> pd.DataFrame:
         if name not in self._frames:
@@ -25,16 +33,20 @@ class Context:
         frame = self.frame(name)
         return frame[key].astype(str).agg(":".join, axis=1) if len(key) > 1 else frame[key[0]].astype(str)
 
-    def table(self, name: str):
-        return self.release.table(name)
-
     def line(self, name: str, position: int) -> int:
         """The file line (1-based) of row `position` of the resource's table (records set aside are skipped)."""
         return self.release.line(name, position)
 
     def warm(self) -> None:
+        """Read every table and compute the shared views once, before worker processes fork and inherit them; a
+        view this release cannot yield is left to the rules that read it, which then report it."""
         for name in RESOURCES:
             self.frame(name)
+        for view in ("messages", "anchors"):
+            try:
+                getattr(self, view)
+            except Exception:  # noqa: BLE001, S110 - reported by the rules that read the view
+                pass
 
     @cached_property
     def messages(self) -> pd.DataFrame:

@@ -8,6 +8,7 @@ import pandas as pd
 
 from ..catalogue import combined, failures
 from .catalogue import rule
+from .screen import search
 
 
 def word_pattern(words: dict) -> str:
@@ -32,7 +33,7 @@ def verbatim(ctx) -> pd.DataFrame:
     a = ctx.anchors[ctx.anchors["turn"].notna()]
     parts = []
     for lang in ("zh", "en"):
-        found = np.array([s in t for s, t in zip(a[f"span_{lang}"], a[f"text_{lang}"])], dtype=bool)
+        found = np.array([s in t for s, t in zip(a[f"span_{lang}"].tolist(), a[f"text_{lang}"].tolist())], dtype=bool)
         parts.append(failures("anchors", a["anchor_id"][~found], f"span_{lang}", a[f"span_{lang}"][~found],
                               f"span not in the message's text_{lang}"))
     return combined(parts)
@@ -46,18 +47,17 @@ def query_reveals(ctx) -> pd.DataFrame:
     parts = []
     for lang in ("zh", "en"):
         leak = np.array([bool(s and s in q) or bool(f and f in q) for s, f, q in
-                         zip(a[f"span_{lang}"], a[f"fact_{lang}"], a[f"query_{lang}"])], dtype=bool)
+                         zip(a[f"span_{lang}"].tolist(), a[f"fact_{lang}"].tolist(), a[f"query_{lang}"].tolist())], dtype=bool)
         parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"span_{lang}"][leak],
                               "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))
     inst, words = ctx.frame("instances"), ctx.params["words"]
     m3 = inst["dependency"] == "M3"
     for lang in ("zh", "en"):
-        query = inst[f"query_{lang}"].str.lower()
-        for label, pattern, scope in (("evaluation dimension", word_pattern(words["evaluation_dimension"]), True),
-                                      ("change hint", word_pattern(words["change_hint"]), m3)):
-            hit = scope & query.str.contains(pattern, regex=True)
-            parts.append(failures("instances", inst["instance_id"][hit], f"query_{lang}",
-                                  query[hit].str.extract(f"({pattern})")[0], f"query names a {label}"))
+        for label, pattern, scope in (("evaluation dimension", word_pattern(words["evaluation_dimension"]), inst.index),
+                                      ("change hint", word_pattern(words["change_hint"]), inst.index[m3])):
+            found = search(inst.loc[scope, f"query_{lang}"], pattern, ignore_case=True)
+            parts.append(failures("instances", inst["instance_id"][found.index], f"query_{lang}", found,
+                                  f"query names a {label}"))
     return combined(parts)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
 from ..catalogue import combined, failures
 from .catalogue import rule
@@ -39,7 +40,7 @@ def speakers(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
     members = ctx.frame("members")
     known = pd.MultiIndex.from_frame(members[["group_id", "member_id"]]).to_flat_index()
-    is_member = pd.Series(list(zip(m["group_id"], m["speaker"]))).isin(set(known))
+    is_member = pd.MultiIndex.from_arrays([m["group_id"], m["speaker"]]).isin(known)
     assistant = m["speaker"] == "assistant"
     bad = (assistant != (m["role"] == "assistant")) | (~assistant & ~is_member)
     return failures("messages", m["message_id"][bad], "speaker", m["speaker"][bad],
@@ -56,16 +57,6 @@ def replies(ctx) -> pd.DataFrame:
     return failures("messages", m["message_id"][bad], "reply_to", m["reply_to"][bad], "not an earlier message of the group")
 
 
-@rule("GM5", "error", "history", ("messages",),
-      "packaged text holds at most max_message_chars characters per message, in both languages",
-      "App. D, Table 10 (packaged text keeps at most 2,000 characters per message)")
-def packaged_length(ctx) -> pd.DataFrame:
-    m, limit = ctx.frame("messages"), ctx.params["max_message_chars"]
-    parts = [failures("messages", m["message_id"][bad], f, m[f][bad].str.len(), f"longer than {limit} characters")
-             for f in ("text_zh", "text_en") for bad in [m[f].str.len() > limit]]
-    return combined(parts)
-
-
 @rule("GM6", "error", "history", ("instances", "anchors", "atoms", "criteria", "feedback"),
       "every identifier begins with its owner's: instance ids with the group, anchor/atom/criterion ids with the instance",
       "GROUPASSIST.md §2 (identifiers)")
@@ -74,7 +65,8 @@ def id_prefixes(ctx) -> pd.DataFrame:
     for name, key, owner in (("instances", "instance_id", "group_id"), ("anchors", "anchor_id", "instance_id"),
                              ("atoms", "atom_id", "instance_id"), ("criteria", "criterion_id", "instance_id"),
                              ("feedback", "feedback_id", "group_id")):
-        f = ctx.frame(name)
-        bad = f[key].str.rsplit(":", n=1).str[0] != f[owner]
+        f, table = ctx.frame(name), ctx.table(name)
+        prefix = pc.replace_substring_regex(table.column(key), r":[^:]*$", "")  # what rsplit(":", 1)[0] keeps
+        bad = pc.fill_null(pc.not_equal(prefix, table.column(owner)), True).to_numpy(zero_copy_only=False)
         parts.append(failures(name, f[key][bad], key, f[owner][bad], f"identifier prefix differs from {owner}"))
     return combined(parts)

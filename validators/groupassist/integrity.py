@@ -9,6 +9,7 @@ from realcompanion.stamp import sha256_of
 from ..catalogue import combined, failure_rows, failures
 from ..integrity import PII_PATTERNS, contained, data_not_code
 from .catalogue import rule
+from .screen import candidates, search
 
 PII_PATTERNS_ZH = {"mainland mobile number": r"(?<!\d)1[3-9]\d{9}(?!\d)", "resident ID number": r"(?<!\d)\d{17}[\dXx](?!\d)"}
 PII_FIELDS = {"messages": ["text_zh", "text_en"], "members": ["profile"], "instances": ["query_zh", "query_en"]}
@@ -55,10 +56,8 @@ def personal_data(ctx) -> pd.DataFrame:
     for name, fields in PII_FIELDS.items():
         frame, ids = ctx.frame(name), ctx.row_ids(name)
         for field in fields:
-            text = frame[field].fillna("")
+            text = frame[field].iloc[candidates(frame[field], "|".join(patterns.values()))]  # one pass, then name it
             for label, pattern in patterns.items():
-                hit = text.str.contains(pattern, regex=True)
-                if hit.any():
-                    found = text[hit].str.extract(f"({pattern})")[0]
-                    parts.append(failures(name, ids[hit], field, found, f"looks like a {label}"))
+                found = search(text, pattern)
+                parts.append(failures(name, ids.loc[found.index], field, found, f"looks like a {label}"))
     return combined(parts)

@@ -7,6 +7,7 @@ import pandas as pd
 from ..catalogue import combined, failures
 from .catalogue import rule
 from .gates import word_pattern
+from .screen import search
 
 
 def _units(ctx) -> pd.Series:
@@ -133,12 +134,12 @@ def native(ctx) -> pd.DataFrame:
 def l1_atoms(ctx) -> pd.DataFrame:
     inst, at, a = ctx.frame("instances"), ctx.frame("atoms"), ctx.anchors
     want = a[a["unit"].notna()].assign(distractor=lambda f: f["m3_role"] == "superseded")
-    want = set(zip(want["instance_id"], want["unit"].astype(int), want["distractor"]))
-    have = list(zip(at["instance_id"], at["unit"].astype(int), at["distractor"]))
-    level = dict(zip(inst["instance_id"], inst["level"]))
+    want = set(zip(want["instance_id"].tolist(), want["unit"].astype(int).tolist(), want["distractor"].tolist()))
+    have = list(zip(at["instance_id"].tolist(), at["unit"].astype(int).tolist(), at["distractor"].tolist()))
+    level = dict(zip(inst["instance_id"].tolist(), inst["level"].tolist()))
     l1 = {i for i, lv in level.items() if lv == "L1"}
     rows = [(f"{i}", "atoms", "atom not matching one memory unit of an L1 instance") for i, (k, *_)
-            in zip(at["atom_id"], have) if k not in l1]
+            in zip(at["atom_id"].tolist(), have) if k not in l1]
     seen = pd.Series(have).value_counts()
     rows += [(iid, "unit", f"unit {u} needs exactly one {'distractor' if d else 'atom'}") for iid, u, d in sorted(want)
              if iid in l1 and seen.get((iid, u, d), 0) != 1]
@@ -146,7 +147,7 @@ def l1_atoms(ctx) -> pd.DataFrame:
              if iid in l1 and (iid, u, d) not in want]
     answer = inst["reference_answer_zh"].notna() & inst["reference_answer_en"].notna()
     rows += [(iid, "reference_answer_zh", "L1 needs a reference answer, L2 none") for iid, lv, has in
-             zip(inst["instance_id"], inst["level"], answer) if (lv == "L1") != has]
+             zip(inst["instance_id"].tolist(), inst["level"].tolist(), answer.tolist()) if (lv == "L1") != has]
     rubric = set(ctx.frame("criteria")["instance_id"]) & l1
     rows += [(iid, "criteria", "L1 instance has rubric criteria") for iid in sorted(rubric)]
     return failures("instances", [r[0] for r in rows], [r[1] for r in rows], "", [r[2] for r in rows])
@@ -194,7 +195,7 @@ def no_pointers(ctx) -> pd.DataFrame:
     a, pattern = ctx.frame("anchors"), word_pattern(ctx.params["words"]["pointer"])
     parts = []
     for lang in ("zh", "en"):
-        hit = a[f"fact_{lang}"].str.lower().str.contains(pattern, regex=True)
+        hit = search(a[f"fact_{lang}"], pattern, ignore_case=True).index
         parts.append(failures("anchors", a["anchor_id"][hit], f"fact_{lang}", a[f"fact_{lang}"][hit], "pointer expression"))
     return combined(parts)
 
@@ -206,11 +207,11 @@ def feedback_items(ctx) -> pd.DataFrame:
     f, m = ctx.frame("feedback"), ctx.messages
     msg = m.reindex(f["message_id"])
     prev = m.set_index(["group_id", "seq"])["role"]
-    before = [prev.get((g, s - 1)) if pd.notna(s) else None for g, s in zip(msg["group_id"], msg["seq"])]
+    before = [prev.get((g, s - 1)) if pd.notna(s) else None for g, s in zip(msg["group_id"].tolist(), msg["seq"].tolist())]
     bad = ((msg["group_id"].to_numpy() != f["group_id"].to_numpy()) | (msg["role"].to_numpy() != "member")
            | (np.array(before, dtype=object) != "assistant")
            | np.array([not (isinstance(t, str) and w in t) or not (isinstance(e, str) and v in e) for w, t, v, e in
-                       zip(f["wording_zh"], msg["text_zh"], f["wording_en"], msg["text_en"])]))
+                       zip(f["wording_zh"].tolist(), msg["text_zh"].tolist(), f["wording_en"].tolist(), msg["text_en"].tolist())]))
     return failures("feedback", f["feedback_id"][bad], "message_id", f["message_id"][bad],
                     "not a member's verbatim correction right after an assistant reply")
 
@@ -221,12 +222,12 @@ def feedback_items(ctx) -> pd.DataFrame:
 def audit_rows(ctx) -> pd.DataFrame:
     au, m = ctx.frame("audit"), ctx.frame("messages")
     checks = ctx.vocab["checks_by_layer"]
-    text = {g: "\x1f".join(t) for g, t in m.groupby("group_id")["text_zh"]}
+    text = {g: "\x1f".join(t.tolist()) for g, t in m.groupby("group_id")["text_zh"]}
     group = au["instance_id"].str.split(":").str[0]
     kept = au["instance_id"].isin(ctx.frame("instances")["instance_id"])
-    wrong = ~pd.Series([c in checks.get(layer, []) for layer, c in zip(au["layer"], au["check"])], index=au.index)
+    wrong = ~pd.Series([c in checks.get(layer, []) for layer, c in zip(au["layer"].tolist(), au["check"].tolist())], index=au.index)
     quote = pd.Series([pd.isna(q) if layer == "gate" else (isinstance(q, str) and bool(q) and q in text.get(g, ""))
-                       for layer, q, g in zip(au["layer"], au["quote"], group)], index=au.index)
+                       for layer, q, g in zip(au["layer"].tolist(), au["quote"].tolist(), group.tolist())], index=au.index)
     return combined([failures("audit", au["instance_id"][kept], "instance_id", au["instance_id"][kept], "instance was kept"),
                      failures("audit", au["instance_id"][wrong], "check", au["check"][wrong], "no such check in its layer"),
                      failures("audit", au["instance_id"][~quote], "quote", au["quote"][~quote].astype(str),

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from realcompanion.groupassist import RESOURCES
 
@@ -33,16 +35,21 @@ def relationships(ctx) -> pd.DataFrame:
     for name in RESOURCES:
         frame, ids = ctx.frame(name), ctx.row_ids(name)
         for key in ctx.release.table_schema(name).get("foreignKeys", []):
-            target = ctx.frame(key["reference"]["resource"] or name)
+            target = key["reference"]["resource"] or name
             here, there = key["fields"], key["reference"]["fields"]
-            present = frame[here].notna().all(axis=1)
-            known = pd.MultiIndex.from_frame(target[there].astype(str))
-            found = pd.MultiIndex.from_frame(frame[here].astype(str)).isin(known)
-            bad = present & ~found
+            mine = _keys(ctx.release.table(name), here)
+            found = pc.is_in(mine, value_set=_keys(ctx.release.table(target), there))
+            bad = pc.and_(pc.is_valid(mine), pc.invert(found)).to_numpy(zero_copy_only=False)
             values = [":".join(map(str, v)) for v in frame.loc[bad, here].itertuples(index=False)]
             parts.append(failures(name, ids[bad], ",".join(here), values,
-                                  f"no {key['reference']['resource'] or name} row with this {','.join(there)}"))
+                                  f"no {target} row with this {','.join(there)}"))
     return combined(parts)
+
+
+def _keys(table: pa.Table, fields: list[str]) -> pa.ChunkedArray:
+    """Each row's key as one string (fields joined; null when one of them is null), for Arrow's hash lookup."""
+    columns = [pc.cast(table.column(f), pa.string()) for f in fields]
+    return columns[0] if len(columns) == 1 else pc.binary_join_element_wise(*columns, "\x1f")
 
 
 rule("GS4", "error", "structure", RESOURCES,

@@ -22,17 +22,22 @@ def register(sub):
 def run(args) -> int:
     import json
 
+    from ..formats import format_of
+    from ..validators.declared import declared_rules
+
+    # the release at PATH adds its declared rules when it is of the format listed
+    has_release = (args.path / "datapackage.json").is_file() and format_of(args.path) == args.format
     if args.format == "groupassist":
+        from ..groupassist import GroupAssistRelease
         from ..validators.groupassist.catalogue import select
 
-        rules = select(None)
+        release = GroupAssistRelease(args.path, check=False) if has_release else None
     else:
         from ..release import Release
         from ..validators.catalogue import select
-        from ..validators.declared import declared_rules
 
-        has_release = (args.path / "datapackage.json").is_file()
-        rules = select(None, declared_rules(Release(args.path, check=False)) if has_release else [])
+        release = Release(args.path, check=False) if has_release else None
+    rules = select(None, declared_rules(release) if release else [])
     if args.json:
         print(json.dumps([r.as_dict() for r in rules], indent=2))
     else:

@@ -30,9 +30,11 @@ def run(args) -> int:
     from ..validators.terminal import render
 
     if format_of(args.path) == "groupassist":
+        from ..groupassist import GroupAssistRelease
+        from ..validators.declared import declared_rules
         from ..validators.groupassist.run import planned, validate
 
-        plan = partial(planned, args.rules)  # this format declares no rules of its own yet
+        plan = partial(planned, args.rules, declared_rules(GroupAssistRelease(args.path, check=False)))
     else:
         from ..release import Release
         from ..validators.declared import declared_rules

@@ -7,12 +7,18 @@ same machinery as a RealCompanion release.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+from ..descriptor import check_block
+from ..errors import ReadError
 from ..paths import REPO_ROOT
 from ..release import Release
 
 FORMAT = "groupassist"
 RESOURCES = ("messages", "members", "instances", "anchors", "atoms", "criteria", "feedback", "audit")
 SPECIMEN = REPO_ROOT / "specimens" / "groupassist"
+SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
+ORDERED = (("delta_min", "delta_max"), ("rubric.positive_min", "rubric.positive_max"))  # (lower, upper) pairs
 
 
 class GroupAssistRelease(Release):
@@ -21,4 +27,16 @@ class GroupAssistRelease(Release):
     BLOCK = FORMAT
 
     def check_block(self, block: dict, path) -> None:
-        """The `groupassist` block has no JSON Schema of its own yet: each rule names a parameter it cannot read."""
+        """The `groupassist` block meets descriptor.schema.json shipped beside this module (a release cannot loosen
+        it), and each declared range is not empty."""
+        check_block(block, path, FORMAT, SCHEMA_FILE)
+        for low, high in ORDERED:
+            values = [_at(block, key) for key in (low, high)]
+            if values[0] > values[1]:
+                raise ReadError(path, f"{low} {values[0]} exceeds {high} {values[1]}", field=f"{FORMAT}.{low}")
+
+
+def _at(block: dict, dotted: str):
+    for part in dotted.split("."):
+        block = block[part]
+    return block

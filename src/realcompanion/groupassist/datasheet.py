@@ -44,10 +44,11 @@ def files(release, stamped: dict) -> str:
 
 
 def rules(release) -> str:
-    from ..validators.groupassist.catalogue import all_rules
+    from ..validators.declared import declared_rules
+    from ..validators.groupassist.catalogue import select
 
     return markdown_table([{"id": f"`{r.id}`", "severity": r.severity, "family": r.family, "statement": r.statement,
-                            "paper": r.paper} for r in all_rules()])
+                            "paper": r.paper} for r in select(None, declared_rules(release))])
 
 
 def renderers(release) -> dict:

@@ -1,0 +1,62 @@
+"""The `groupassist` block is typed by the package's own JSON Schema: a malformed or hostile block is one line, exit 2."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from realcompanion.cli import main
+from realcompanion.groupassist import SPECIMEN
+
+
+def _drop(block, key):
+    block.pop(key)
+
+
+def _set(path, value):
+    def change(block):
+        *parents, last = path.split(".")
+        for part in parents:
+            block = block[part]
+        block[last] = value
+    return change
+
+
+CASES = {
+    "missing parameter": (lambda b: _drop(b, "min_history"), "'min_history' is a required property", None),
+    "wrong type": (_set("max_message_chars", "2000"), "'2000' is not of type 'integer'", "groupassist.max_message_chars"),
+    "negative delta": (_set("delta_min", -5), "-5 is less than the minimum of 0", "groupassist.delta_min"),
+    "empty delta range": (_set("delta_min", 300), "delta_min 300 exceeds delta_max 200", "groupassist.delta_min"),
+    "NaN-like weight": (_set("weights.grounding", None), "None is not of type 'number'", "groupassist.weights.grounding"),
+    "positive penalty": (_set("weights.penalty.recalled_fact", 1.5), "1.5 is greater than or equal to the maximum of 0",
+                         "groupassist.weights.penalty.recalled_fact"),
+    "word list not a list": (_set("words.pointer.en", "above"), "'above' is not of type 'array'",
+                             "groupassist.words.pointer.en"),
+    "unknown language": (_set("words.pointer.fr", ["ci-dessus"]), "Additional properties are not allowed",
+                         "groupassist.words.pointer"),
+    "rubric range": (_set("rubric.positive_min", 7), "rubric.positive_min 7 exceeds rubric.positive_max 6",
+                     "groupassist.rubric.positive_min"),
+    "other format": (_set("format", "realcompanion"), "'groupassist' was expected", "groupassist.format"),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_malformed_block_is_one_line_and_exit_2(tmp_path, capsys, case):
+    change, message, field = CASES[case]
+    root = tmp_path / "release"
+    shutil.copytree(SPECIMEN, root)
+    path = root / "datapackage.json"
+    descriptor = json.loads(path.read_text(encoding="utf-8"))
+    change(descriptor["groupassist"])
+    path.write_text(json.dumps(descriptor), encoding="utf-8")
+    assert main(["validate", str(root)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "datapackage.json" in err and message in err
+    if field:
+        assert field in err
+
+
+def test_the_specimen_block_meets_the_schema(capsys):
+    assert main(["validate", str(SPECIMEN)]) == 0

@@ -1,0 +1,64 @@
+r"""Regex searches over whole text columns: Arrow's RE2 engine screens, Python's `re` decides.
+
+RE2 runs over a column without the GIL or a Python call per row, but lacks lookarounds and
+reads `\d`, `\w` and `\b` as ASCII. So each pattern is loosened for the screen (lookarounds
+and `\b` dropped, `\d` widened to every Unicode decimal digit, `\w` to every non-ASCII
+character as well): every row Python's engine would match is a candidate, and Python's
+engine gives the verdict on the candidates only.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+_LOOKAROUND = re.compile(r"\(\?<?[=!](?:[^()\\]|\\.)*\)")
+_WIDER = {"d": r"\p{Nd}", "w": r"0-9A-Za-z_\x{80}-\x{10FFFF}"}  # \w: ASCII word characters and all others
+
+
+def loosened(pattern: str) -> str:
+    """The pattern as an RE2 screen that matches wherever Python's engine matches the pattern."""
+    out, in_class, i = [], False, 0
+    pattern = _LOOKAROUND.sub("", pattern)
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            escape = pattern[i + 1]
+            if escape == "b" and not in_class:
+                escape_text = ""
+            elif escape in _WIDER:
+                escape_text = _WIDER[escape] if in_class else f"[{_WIDER[escape]}]"
+            else:
+                escape_text = char + escape
+            out.append(escape_text)
+            i += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+        elif char == "]" and in_class and out and out[-1] != "[":
+            in_class = False
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def candidates(text: pd.Series, pattern: str, ignore_case: bool = False) -> np.ndarray:
+    """Positions of the rows of `text` (strings or nulls) that may match `pattern`."""
+    try:
+        values = pa.array(text, from_pandas=True)  # the frame's Arrow-backed strings, not copied
+        maybe = pc.match_substring_regex(values, loosened(pattern), ignore_case=ignore_case)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):  # a pattern RE2 cannot read: Python screens every row
+        return np.arange(len(text))
+    return np.flatnonzero(pc.fill_null(maybe, False).to_numpy(zero_copy_only=False))
+
+
+def search(text: pd.Series, pattern: str, ignore_case: bool = False) -> pd.Series:
+    """Python's first match of `pattern` in each row of `text` that has one (index: those rows' labels)."""
+    regex = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+    rows = text.iloc[candidates(text, pattern, ignore_case)]
+    found = {label: m.group(0) for label, value in rows.items() if isinstance(value, str)
+             for m in [regex.search(value)] if m}
+    return pd.Series(found, dtype=object)

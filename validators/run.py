@@ -204,9 +204,10 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     it as `stamp` would leave it (declared counts, hashes and relabels taken from the files, in memory only).
 
     Frictionless's judgement of the descriptor (and pandera's import) runs in a thread beside
-    the reading and checking: it is Python work that the GIL-free Arrow reads and compute leave
-    room for. Its verdict is awaited before any worker forks and before the report is returned;
-    a descriptor Frictionless rejects is reported (exit 2) in preference to anything else.
+    the reading: it is Python work that the GIL-free Arrow reads leave room for. Its verdict is
+    awaited once the tables are read, before any rule runs (two threads importing pandera at once
+    can deadlock) and so before any worker forks; a descriptor Frictionless rejects is reported
+    (exit 2) in preference to anything else.
     """
     ctx = Context(Release(path, check=False))
     if restamped:
@@ -233,7 +234,7 @@ def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Repo
     parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
     if parallel:
         ctx.warm()
-        judged.result()  # no other thread may be running when the workers fork
+    judged.result()  # before any rule runs: no worker may fork beside a thread, no rule import pandera beside it
     structure_ids = set(STRUCTURE_RULES)
     outcomes = _execute(ctx, planned(rules, declared), progress, parallel)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == "SCH1"])

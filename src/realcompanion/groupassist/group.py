@@ -12,7 +12,7 @@ import random
 from datetime import datetime, timedelta, timezone
 
 from . import text as T
-from .plan import GroupPlan
+from .plan import DEPENDENCIES, GroupPlan
 
 WINDOW = 40  # records an instance's anchors are spread over
 CUTOFF_GAP = (30, 150)  # records from the last anchor to the cutoff: inside delta_min..delta_max with shared turns
@@ -57,7 +57,7 @@ class Group:
 
     def _instance(self, n: int, split: str, level: str) -> None:
         rng = self.rng
-        dependency = ("M1", "M2", "M3")[n % 3]
+        dependency = self.plan.dependencies[n] if n < len(self.plan.dependencies) else DEPENDENCIES[n % 3]
         native = (n // 3) % 3 == 0
         matters = rng.sample(T.MATTERS, 4)
         units = {"M1": 1, "M2": 2 + (n // 9) % 3, "M3": 2}[dependency]

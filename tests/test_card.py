@@ -15,7 +15,8 @@ from realcompanion.release import Release
 
 QUICK_START = (
     "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/realcompanion validate .",
-    'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/pytest',
+    'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/pip install --no-deps cffconvert==2.0.0 '
+    '&& .venv/bin/pytest',
 )
 TEMPLATE_SECTIONS = ("Dataset Details", "Uses", "Out-of-Scope Use", "Dataset Structure", "Dataset Creation",
                      "Personal and Sensitive Information", "Bias, Risks, and Limitations", "Recommendations",
@@ -132,9 +133,14 @@ def test_missing_card_is_one_line_exit_2(specimen, capsys):
     assert len(err) == 1 and "README.md" in err[0]
 
 
-def test_each_config_states_its_split_size(repo):
-    release = Release(repo)
+@pytest.mark.parametrize("format_", ["realcompanion", "groupassist"])
+def test_each_config_states_its_split_size(repo, format_):
+    from realcompanion.groupassist import SPECIMEN
+
+    repo = SPECIMEN if format_ == "groupassist" else repo
+    release = card.open_release(repo)
     infos = DatasetInfosDict.from_dataset_card_data(DatasetCard.load(repo / card.CARD).data)
+    assert set(infos) == set(release.resources)  # every config, no other
     for name in release.resources:
         assert infos[name].splits["test"].num_examples == release.params["rows"][name]
         assert infos[name].download_size == (repo / release.resource(name)["path"]).stat().st_size

@@ -301,6 +301,14 @@ def follow_up_citing_none(root):
     return "NOTE7", row["note_id"]
 
 
+def identifier_of_another_participant(root):
+    rows, row = _note(root)
+    other = next(r for r in rows if r["participant_id"] != row["participant_id"])
+    row["note_id"] = other["participant_id"] + ":N0099"
+    write(root, "notes", rows)
+    return "ID1", row["note_id"]
+
+
 def unknown_field(root):
     rows, row = _note(root, 1)
     row["mood"] = "calm"
@@ -315,7 +323,8 @@ def undeclared_count(root):
 
 @pytest.mark.parametrize("brk", [duplicate_key, foreign_participant, dangling_dayid, other_participants_message,
                                  cites_after_anchor, same_text_twice, long_text, follow_up_citing_one,
-                                 follow_up_citing_none, unknown_field, undeclared_count])
+                                 follow_up_citing_none, identifier_of_another_participant, unknown_field,
+                                 undeclared_count])
 def test_every_way_of_breaking_the_new_resource_is_named(fork, brk):
     add_notes(fork)
     main(["refresh", str(fork)])
@@ -406,3 +415,57 @@ def test_resources_carry_data_package_v2_hash_and_bytes_that_frictionless_checks
     assert not frictionless_valid(fork)  # the stale hash is caught by Frictionless too
     assert main(["refresh", str(fork)]) == 0
     assert frictionless_valid(fork)
+
+
+# -- every failure a stale generated part causes names the one command ----------
+
+def undeclared_participant(root):
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["participants"].pop("U02"))  # "declared None"
+    return "ARI3"
+
+
+def stale_sha256(root):
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["sha256"].update({"data/qa.jsonl": "0" * 64}))
+    return "INT1"
+
+
+def stale_hash(root):
+    edit_json(root / "datapackage.json", lambda d: d["resources"][0].update(hash="sha256:" + "0" * 64))
+    return "INT1"
+
+
+def stale_rows(root):
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["rows"].update(qa=1))
+    return "INT2"
+
+
+def stale_schema_copy(root):
+    edit_json(root / "schemas" / "vocabulary.json", lambda v: v["sender"].append("narrator"))
+    return "INT5"
+
+
+def stale_enum_copy(root):
+    edit_json(root / "schemas" / "vocabulary.json", lambda v: v["sender"].append("narrator"))
+    rows = read(root, "source")
+    rows[0]["sender"] = "narrator"
+    write(root, "source", rows)
+    main(["stamp", "--force", str(root)])
+    return "SCH2"
+
+
+@pytest.mark.parametrize("stale", [undeclared_participant, stale_sha256, stale_hash, stale_rows, stale_schema_copy,
+                                   stale_enum_copy])
+def test_every_stale_part_names_refresh_in_every_message(fork, stale):
+    rule = stale(fork)
+    failures = validate(fork).failure_frame()
+    messages = failures.loc[failures["rule"] == rule, "message"]
+    assert len(messages) and messages.str.contains("realcompanion refresh", regex=False).all(), messages.to_string()
+
+
+@pytest.mark.parametrize("command, document", [("card", "README.md"), ("datasheet", "DATASHEET.md")])
+def test_a_stale_document_check_names_refresh(fork, command, document, capsys):
+    path = fork / document
+    path.write_text(path.read_text(encoding="utf-8").replace("0.1.0", "0.0.9"), encoding="utf-8")
+    edit_json(fork / "datapackage.json", lambda d: d["realcompanion"]["rows"].update(qa=1))
+    assert main([command, str(fork)]) == 1
+    assert "run `realcompanion refresh`" in capsys.readouterr().out

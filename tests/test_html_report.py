@@ -76,4 +76,16 @@ def test_pages_are_titled_for_the_release_and_name_no_local_path(specimen, tmp_p
     title = re.search(r"<title>(.*?)</title>", index.read_text(encoding="utf-8"), re.S)
     assert title and f"{report.package} {report.version}" in title.group(1)
     pages = [p.read_text(encoding="utf-8") for p in (tmp_path / "docs").rglob("*.html")]
-    assert not [p for p in pages if str(specimen) in p or str(tmp_path) in p]
+    assert all(f"<title>{report.package} {report.version} validation</title>" in page for page in pages)
+    local = [str(specimen), str(tmp_path), str(Path.home()), str(Path.cwd())]
+    assert not [f for f in (tmp_path / "docs").rglob("*") if f.is_file()
+                and any(path.encode() in f.read_bytes() for path in local)]
+
+
+def test_the_site_ships_only_the_static_files_its_pages_use(specimen, tmp_path):
+    site = tmp_path / "docs"
+    render_html(validate(specimen), specimen, site)
+    linked = {(page.parent / ref).resolve() for page in site.rglob("*.html")
+              for ref in re.findall(r'(?:src|href)="(?!https?:|#)([^"#]+)"', page.read_text(encoding="utf-8"))}
+    shipped = {f.resolve() for f in (site / "static").rglob("*") if f.is_file()}
+    assert shipped and shipped <= linked, sorted(str(f.relative_to(site)) for f in shipped - linked)

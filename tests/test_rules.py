@@ -503,7 +503,10 @@ CASES = [
     # the nesting breaks alone only on unrecorded rows: on recorded ones SIG5 recomputes strict and strict2 from on_screen
     Case("V6", on_rows("chat", basic_scoreable, chat_change(memory_bearing__strict2=True)), branch="strict2"),
     Case("V6", on_rows("chat", basic_scoreable, chat_change(memory_bearing__strict=True)), branch="strict"),
-    Case("INT1", set_param(["realcompanion", "sha256", "data/qa.jsonl"], "0" * 64, "data/qa.jsonl"), restamp=False),
+    Case("INT1", set_param(["realcompanion", "sha256", "data/qa.jsonl"], "0" * 64, "data/qa.jsonl"), restamp=False,
+         branch="sha256", message="declared 0000"),
+    Case("INT1", set_param(["resources", 4, "hash"], "sha256:" + "0" * 64, "data/qa.jsonl"), restamp=False,
+         branch="hash", message="resource qa declares hash"),
     Case("INT2", set_param(["realcompanion", "rows", "qa"], lambda n: n + 1, "qa"), restamp=False),
     Case("INT3", escape_path, restamp=False, stops=True, branch="path"),  # nothing outside the package is read
     Case("INT3", link_outside, restamp=False, stops=True, branch="link", message="outside the package folder"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 from datetime import datetime, timezone
 from functools import cache
 from pathlib import Path
@@ -26,6 +27,7 @@ PLUGINS = Path(__file__).parent / "assets"
 SHOWN = 20  # failing rows listed per rule, as GE's SUMMARY format; the JSON report has them all
 REMOTE = re.compile(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="https?://[^"]*"[^>]*>(?:\s*</script>)?', re.I)
 TITLE = re.compile(r"<title>.*?</title>", re.S)
+LINK = re.compile(r"""\b(?:src|href)="([^"#]+)|\burl\(['"]?([^'")#]+)""", re.I)
 SITE = "release"
 SEVERITY_BADGE = {"error": "badge-danger", "warning": "badge-warning"}
 STATUS_BADGE = {"failed": "badge-danger", "warnings": "badge-warning", "passed": "badge-success"}
@@ -108,7 +110,20 @@ def _result(outcome, failures: list[dict]) -> dict:
 
 
 def render_html(report, path, out_dir) -> Path:
-    """Write Data Docs for `report` (of the release at `path`) into `out_dir`; return its index page."""
+    """Write Data Docs for `report` (of the release at `path`) into `out_dir`; return its index page. A progress
+    bar (off when stderr is not a terminal) counts loading GE, each suite stored, the build, each suite's pages
+    finished and the index."""
+    from tqdm import tqdm
+
+    families: dict[str, list] = {}
+    for outcome in report.outcomes:
+        families.setdefault(outcome.rule.family, []).append(outcome)
+    with tqdm(total=2 * len(families) + 3, unit="step", desc="HTML report", disable=None, leave=False,
+              file=sys.stderr) as bar:
+        return _render(report, path, Path(out_dir).resolve(), families, bar)
+
+
+def _render(report, path, out_dir: Path, families: dict[str, list], bar) -> Path:
     import great_expectations as gx
     from great_expectations.core import ExpectationSuite, ExpectationSuiteValidationResult, ExpectationValidationResult
     from great_expectations.core.run_identifier import RunIdentifier
@@ -117,7 +132,7 @@ def render_html(report, path, out_dir) -> Path:
         ValidationResultIdentifier,
     )
 
-    out_dir = Path(out_dir).resolve()
+    bar.update()
     out_dir.mkdir(parents=True, exist_ok=True)
     context = gx.get_context(mode="ephemeral")
     context.variables.plugins_directory = str(PLUGINS)
@@ -131,9 +146,6 @@ def render_html(report, path, out_dir) -> Path:
     failures: dict[str, list[dict]] = {}
     for row in report.to_json()["failures"]:
         failures.setdefault(row["rule"], []).append(row)
-    families: dict[str, list] = {}
-    for outcome in report.outcomes:
-        families.setdefault(outcome.rule.family, []).append(outcome)
     suites = []
     for family, outcomes in families.items():
         suite = context.suites.add(ExpectationSuite(name=family, expectations=[
@@ -155,7 +167,9 @@ def render_html(report, path, out_dir) -> Path:
             meta={"run_id": run_id.to_json_dict(), "great_expectations_version": gx.__version__,
                   "batch_spec": batch_spec}))
         suites.append((family, outcomes, key))
+        bar.update()
     context.build_data_docs(site_names=[SITE], build_index=False)
+    bar.update()
 
     def page(identifier) -> Path:
         url = context.get_docs_sites_urls(resource_identifier=identifier, site_name=SITE)[0]["site_url"]
@@ -170,10 +184,34 @@ def render_html(report, path, out_dir) -> Path:
     for family, _, key in suites:
         for written in (page(key), page(ExpectationSuiteIdentifier(family))):
             written.write_text(finished(written.read_text(encoding="utf-8")), encoding="utf-8")
+        bar.update()
     index = out_dir / "index.html"
     links = [(family, outcomes, page(key).relative_to(out_dir).as_posix()) for family, outcomes, key in suites]
     index.write_text(finished(_index(report, links, failures)), encoding="utf-8")
+    _drop_unreferenced(out_dir)
+    bar.update()
     return index
+
+
+def _drop_unreferenced(out_dir: Path) -> None:
+    """GE copies its whole static folder (fonts, logos, templates); keep only the files a page or stylesheet
+    links to, so the site ships nothing it does not use."""
+    used: set[Path] = set()
+    pending = list(out_dir.rglob("*.html"))
+    while pending:  # pages, then the stylesheets they link (whose url()s name fonts and images)
+        page = pending.pop()
+        for ref in (attribute or url for attribute, url in LINK.findall(page.read_text(encoding="utf-8"))):
+            target = urlparse(ref)
+            found = (page.parent / url2pathname(target.path)).resolve()
+            if not target.scheme and not target.netloc and target.path and found not in used:
+                used.add(found)
+                pending += [found] if found.suffix == ".css" and found.is_file() else []
+    static = out_dir / "static"
+    for file in sorted(static.rglob("*"), reverse=True):  # files before the folders holding them
+        if file.is_file() and file.resolve() not in used:
+            file.unlink()
+        elif file.is_dir() and not any(file.iterdir()):
+            file.rmdir()
 
 
 def _text(value, **styling) -> dict:

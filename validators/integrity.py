@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 import pandas as pd
 
 from realcompanion.files import read_bytes
-from realcompanion.refresh import STALE
+from realcompanion.refresh import COMMAND, STALE
 from realcompanion.schemas import RESOURCES
 
 from .catalogue import combined, failure_rows, failures, release_rule
@@ -29,17 +29,25 @@ PII_FIELDS = {"source": ["text"], "profile": ["text"], "persona": ["value"], "ch
               "qa": ["question", "answer"]}
 
 
-@release_rule("INT1", "error", "integrity", (), "every data file's sha256 matches realcompanion.sha256 in datapackage.json",
-              "SPEC §4 (integrity and safety)")
+@release_rule("INT1", "error", "integrity", (),
+              "every data file's sha256 matches realcompanion.sha256 and its resource's Data Package `hash` in "
+              "datapackage.json", "SPEC §4 (integrity and safety); Data Package v2 (resource hash)")
 def hashes(ctx) -> pd.DataFrame:
+    """Both copies are judged: `realcompanion.sha256` (read by the datasheet and Croissant) and the standard
+    `hash`, when it names sha256 (another algorithm is Frictionless's to check)."""
     declared = ctx.params.get("sha256", {})
     rows = []
     for name in ctx.release.resources:
-        path = ctx.release.resource(name)["path"]
+        resource = ctx.release.resource(name)
+        path = resource["path"]
         ctx.table(name)  # the digest is of the bytes the table was parsed from
         actual = ctx.release.sha256[name]
         if declared.get(path) != actual:
-            rows.append(("", path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]} ({STALE})"))
+            rows.append((name, path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]} ({STALE})"))
+        standard = resource.get("hash")
+        if isinstance(standard, str) and standard.startswith("sha256:") and standard != f"sha256:{actual}":
+            rows.append((name, path, "hash", f"sha256:{actual[:16]}", f"resource {name} declares hash "
+                         f"{standard[:23]}, its bytes hash otherwise ({STALE})"))
     return failure_rows(rows)
 
 
@@ -153,7 +161,7 @@ def _is_pickle(head: bytes) -> bool:
 def schema_copies(ctx) -> pd.DataFrame:
     root = ctx.release.root
     return failure_rows([("", str(path.relative_to(root)), "enum", "stale copy",
-                          "differs from what schemas/vocabulary.json renders: run `realcompanion schemas --write`")
+                          f"differs from what schemas/vocabulary.json renders: run `{COMMAND}`")
                          for path in ctx.release.schemas.stale()])
 
 

@@ -211,9 +211,9 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     """
     ctx = Context(Release(path, check=False))
     if restamped:
-        from realcompanion.stamp import declared
+        from realcompanion.stamp import restamp
 
-        ctx.release.params.update(declared(ctx.release))
+        restamp(ctx.release)
     with ThreadPoolExecutor(1) as beside:
         judged = beside.submit(_judge, ctx.release)
         try:

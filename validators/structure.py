@@ -100,20 +100,25 @@ def nested_fields(ctx) -> pd.DataFrame:
 @release_rule("ID1", "error", "structure", RESOURCES,
               "every record's own identifier carries its participant_id as prefix", "SPEC §2 (identifiers)")
 def own_participant(ctx) -> pd.DataFrame:
+    """Every resource with a participant_id and a one-field text key, a fork's own resources too (a composite
+    key holds participant_id itself)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     parts = []
-    for name in RESOURCES:
-        key, *rest = ctx.release.primary_key(name)
-        if rest:  # a composite key holds participant_id itself
+    for name in ctx.release.resources:
+        key, *rest = ctx.release.primary_key(name) or [None]
+        if key is None or rest or "participant_id" not in ctx.table(name).column_names:
             continue
         ids = ctx.table(name).column(key)
+        if not pa.types.is_string(ids.type):
+            continue
         prefix = pc.list_element(pc.split_pattern(ids, ":", max_splits=1), 0)
         bad = pc.not_equal(prefix, ctx.table(name).column("participant_id")).to_numpy(zero_copy_only=False)
         frame = ctx.frame(name)
         parts.append(failures(name, frame[key][bad], key, frame["participant_id"][bad],
                               "identifier prefix differs from participant_id"))
-    return pd.concat(parts)
+    return combined(parts)
 
 
 @frame_rule("FLD1", "error", "structure", "source", "text",

@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Callable
 
+from .refresh import COMMAND
+
 _BLOCK = re.compile(r"(<!-- generated:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /generated:(?P=name) -->)", re.S)
 
 
@@ -65,4 +67,6 @@ def check_or_write(args, stale, write) -> int:
     problems = stale(args.path)
     for part in problems:
         print(f"stale: {part}")
+    if problems and not args.write:
+        print(f"run `{COMMAND}` to bring every generated part up to date")
     return 1 if problems else 0

@@ -24,8 +24,9 @@ class Refused(Exception):
         self.failing, self.changed = failing, changed
 
 
-def refresh(root, check: bool = True) -> list[str]:
-    """Bring every generated part of the release at `root` up to date; returns what changed, in order."""
+def refresh(root, check: bool = True, progress=None) -> list[str]:
+    """Bring every generated part of the release at `root` up to date; returns what changed, in order.
+    `progress` is called once per rule of the validation that comes first."""
     from . import card, datasheet
     from .card import open_release
     from .publish.croissant import FILE, build
@@ -39,7 +40,7 @@ def refresh(root, check: bool = True) -> list[str]:
     else:
         from .stamp import stamp
     changed = [f"schema copy: {path.relative_to(root)}" for path in Schemas(root, release.BLOCK).render()]
-    if check and (failing := blocking_rules(root)):
+    if check and (failing := blocking_rules(root, progress)):
         raise Refused(failing, changed)
     before = read_json(root / "datapackage.json")
     after = stamp(root)

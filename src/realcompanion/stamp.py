@@ -14,9 +14,9 @@ from .release import Release
 from .schemas import dump_json
 
 
-def blocking_rules(root) -> list[str]:
+def blocking_rules(root, progress=None) -> list[str]:
     """The error rules the release at `root` would still fail once stamped: stamping blesses the files as they
-    are, so these must be fixed first."""
+    are, so these must be fixed first. `progress` is called once per rule run."""
     from .formats import format_of
 
     if format_of(root) == "groupassist":
@@ -24,7 +24,7 @@ def blocking_rules(root) -> list[str]:
     else:
         from .validators.run import validate
 
-    return sorted({o.rule.id for o in validate(root, restamped=True).outcomes
+    return sorted({o.rule.id for o in validate(root, progress=progress, restamped=True).outcomes
                    if o.fired and o.rule.severity == "error"})
 
 
@@ -69,6 +69,16 @@ def relabeled(release: Release) -> int:
 
 
 DATA_PACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
+
+
+def restamp(release: Release) -> None:
+    """The release as `stamp` would leave it, in memory only: declared counts and both hash copies taken from
+    the files (what `stamp` and `refresh` judge before writing)."""
+    block = declared(release)
+    release.params.update(block)
+    for resource in release.descriptor.get("resources", []):
+        if resource.get("path") in block["sha256"]:
+            resource["hash"] = f"sha256:{block['sha256'][resource['path']]}"
 
 
 def standard_stats(release: Release) -> dict[str, dict]:

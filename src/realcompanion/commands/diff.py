@@ -12,7 +12,11 @@ def register(sub):
 
 
 def run(args) -> int:
+    from tqdm import tqdm
+
     from ..publish.diff import diff, render
 
-    print(render(diff(args.old, args.new)))
+    with tqdm(unit="resource", desc="diff", disable=None, leave=False) as bar:
+        compared = diff(args.old, args.new, progress=lambda _: bar.update())
+    print(render(compared))
     return 0

@@ -21,11 +21,13 @@ def register(sub):
 def run(args) -> int:
     from ..refresh import Refused, refresh
     from .stamp import FORCED, refusal
+    from .validate import validation_bar
 
     if args.force:
         print(FORCED, file=sys.stderr)
     try:
-        changed = refresh(args.path, check=not args.force)
+        with validation_bar(args.path, disable=True if args.force else None) as bar:
+            changed = refresh(args.path, check=not args.force, progress=bar.update)
     except Refused as refused:
         for part in refused.changed:
             print(f"refreshed: {part}")

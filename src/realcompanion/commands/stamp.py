@@ -28,15 +28,20 @@ def register(sub):
 def run(args) -> int:
     from ..formats import format_of
     from ..stamp import blocking_rules
+    from .validate import validation_bar
 
     if format_of(args.path) == "groupassist":
         from ..groupassist.synth import stamp
     else:
         from ..stamp import stamp
 
+    failing = []
     if args.force:
         print(FORCED, file=sys.stderr)
-    elif failing := blocking_rules(args.path):
+    else:
+        with validation_bar(args.path) as bar:
+            failing = blocking_rules(args.path, bar.update)
+    if failing:
         print(refusal(args.path, failing, "stamp"), file=sys.stderr)
         return 1
     block = stamp(args.path)

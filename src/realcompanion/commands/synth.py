@@ -43,13 +43,16 @@ def run(args) -> int:
 
 
 def _groupassist(args) -> int:
+    from tqdm import tqdm
+
     from ..groupassist import SPECIMEN
     from ..groupassist.plan import paper_plan, specimen_plan
     from ..groupassist.synth import synthesize
 
     plans = paper_plan() if args.paper_scale else specimen_plan(args.scale)
     try:
-        synthesize(args.out, plans, args.seed, args.template or SPECIMEN)
+        with tqdm(total=len(plans), unit="group", disable=None) as bar:
+            synthesize(args.out, plans, args.seed, args.template or SPECIMEN, progress=lambda _: bar.update())
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import partial
 from pathlib import Path
 
 from ..argtypes import whole
@@ -22,28 +21,41 @@ def register(sub):
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def planned_rules(path, rules: str | None = None) -> list:
+    """The rules a validation of the release at `path` runs (its format's catalogue and its declared rules)."""
+    from ..formats import format_of
+    from ..validators.declared import declared_rules
+
+    if format_of(path) == "groupassist":
+        from ..groupassist import GroupAssistRelease
+        from ..validators.groupassist.run import planned
+
+        return planned(rules, declared_rules(GroupAssistRelease(path, check=False)))
+    from ..release import Release
+    from ..validators.run import planned
+
+    return planned(rules, declared_rules(Release(path)))  # the descriptor judged first: a bad one is exit 2, named
+
+
+def validation_bar(path, rules: str | None = None, total: int | None = None, **options):
+    """A progress bar over the rules a validation of `path` runs (off when stderr is not a terminal)."""
     from tqdm import tqdm
 
+    total = len(planned_rules(path, rules)) if total is None else total
+    return tqdm(total=total, unit="rule", leave=False, file=sys.stderr, **{"disable": None, **options})
+
+
+def run(args) -> int:
     from ..files import output_file, output_folder
     from ..formats import format_of
     from ..validators.terminal import render
 
     if format_of(args.path) == "groupassist":
-        from ..groupassist import GroupAssistRelease
-        from ..validators.declared import declared_rules
-        from ..validators.groupassist.run import planned, validate
-
-        plan = partial(planned, args.rules, declared_rules(GroupAssistRelease(args.path, check=False)))
+        from ..validators.groupassist.run import validate
     else:
-        from ..release import Release
-        from ..validators.declared import declared_rules
-        from ..validators.run import planned, validate
-
-        # the descriptor judged first: a bad one is exit 2, named
-        plan = partial(planned, args.rules, declared_rules(Release(args.path)))
+        from ..validators.run import validate
     try:
-        total = len(plan())
+        total = len(planned_rules(args.path, args.rules))
     except KeyError as exc:
         print(f"error: unknown rule or family: {exc.args[0]}", file=sys.stderr)
         return 2
@@ -51,7 +63,7 @@ def run(args) -> int:
         output_file(args.json)
     if args.html:
         output_folder(args.html)
-    with tqdm(total=total, unit="rule", disable=None, leave=False, file=sys.stderr) as bar:
+    with validation_bar(args.path, total=total) as bar:
         report = validate(args.path, args.rules, progress=bar.update)
     if args.json == "-":
         json.dump(report.to_json(), sys.stdout, indent=2)

@@ -92,7 +92,8 @@ def _one_sided(release: Release, name: str, side: str) -> ResourceDiff:
                         removed=rows if side == "old" else [])
 
 
-def diff(old_root, new_root) -> ReleaseDiff:
+def diff(old_root, new_root, progress=None) -> ReleaseDiff:
+    """`progress` is called once per resource compared."""
     from ..card import open_release
     from ..formats import format_of
 
@@ -101,9 +102,12 @@ def diff(old_root, new_root) -> ReleaseDiff:
         raise ReadError(new_root, f"is a {formats[1]} release and {old_root} a {formats[0]} release: "
                                   "releases of two formats are not compared")
     old, new = open_release(old_root), open_release(new_root)
-    resources = [diff_resource(old, new, name) if name in old.resources else _one_sided(new, name, "new")
-                 for name in new.resources]
-    resources += [_one_sided(old, name, "old") for name in old.resources if name not in new.resources]
+    resources = []
+    for name in new.resources + [name for name in old.resources if name not in new.resources]:
+        resources.append(diff_resource(old, new, name) if name in old.resources and name in new.resources
+                         else _one_sided(new, name, "new") if name in new.resources else _one_sided(old, name, "old"))
+        if progress:
+            progress(name)
     parameters = sorted(k for k in old.params.keys() | new.params.keys() if old.params.get(k) != new.params.get(k))
     return ReleaseDiff(old.version, new.version, resources, parameters)
 

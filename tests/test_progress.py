@@ -1,5 +1,5 @@
 """Every command that takes more than a second on the paper-scale release shows a progress bar on a terminal
-(measured in benchmarks/ terms: validate, --html, stamp, refresh, synth in both formats, diff, baselines), and
+(measured in benchmarks/ terms: validate, --html, stamp, refresh, synth in both formats, diff, croissant, baselines), and
 none when stderr is not a terminal."""
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ COMMANDS = {
     "synth": lambda r, t: ["synth", str(t / "synth")],
     "synth groupassist": lambda r, t: ["synth", str(t / "synth"), "--format", "groupassist"],
     "diff": lambda r, t: ["diff", str(r), str(r)],
+    "croissant": lambda r, t: ["croissant", str(r)],
     "baselines": lambda r, t: ["baselines", str(r), "--track", "qa", "--resamples", "10"],
 }
 

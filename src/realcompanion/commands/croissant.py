@@ -12,12 +12,20 @@ def register(sub):
 
 
 def run(args) -> int:
+    from tqdm import tqdm
+
     from ..card import open_release
     from ..publish.croissant import FILE, metadata
     from ..schemas import dump_json
 
-    described = metadata(open_release(args.path))
-    (args.path / FILE).write_text(dump_json(described.to_json()), encoding="utf-8")
+    # mlcroissant offers no hook inside its checks: the bar counts the three steps (read, describe and check, write)
+    with tqdm(total=3, unit="step", disable=None, leave=False, file=sys.stderr) as bar:
+        release = open_release(args.path)
+        bar.update()
+        described = metadata(release)
+        bar.update()
+        (args.path / FILE).write_text(dump_json(described.to_json()), encoding="utf-8")
+        bar.update()
     warnings = sorted(described.ctx.issues.warnings)
     print(f"wrote {args.path / FILE} ({len(described.record_sets)} record sets, "
           f"{len(warnings)} mlcroissant warning(s))")

@@ -16,6 +16,7 @@ rules of these kinds in the specimen's rules file.
 """
 from __future__ import annotations
 
+import ast
 import json
 from functools import partial
 from pathlib import Path
@@ -23,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from realcompanion.errors import ReadError
+from realcompanion.nested import cells
 from realcompanion.refresh import STALE
 from realcompanion.schemas import enum_of
 
@@ -141,8 +143,11 @@ def evaluate(ctx, resource: str, expression: str) -> list:
     """The expression's value on every row of the resource (an exception where it cannot be evaluated)."""
     evaluator = _evaluator()
     parsed = evaluator.parse(expression)
-    out = []
-    for row in ctx.table(resource).to_pylist():
+    table, out = ctx.table(resource), []
+    named = [c for c in table.column_names if c in {n.id for n in ast.walk(parsed) if isinstance(n, ast.Name)}]
+    # only the fields the expression names become Python values (a chat row's trace alone costs 100x its flags)
+    rows = (row for _, part in cells(table.select(named)) for row in part) if named else [{}] * table.num_rows
+    for row in rows:
         evaluator.names = row
         try:
             out.append(evaluator.eval(expression, previously_parsed=parsed))
@@ -269,7 +274,7 @@ def count_per_participant(rule: dict, ctx) -> pd.DataFrame:
     else:
         want = count if isinstance(count, int) else len(enum_of(ctx.release.schemas.vocabulary, count["vocabulary"]))
         declared, hint = {}, ""
-        pids = set(actual) | set(ctx.frame("source")["participant_id"].dropna())
+        pids = set(actual) | set(ctx.frame("source")["participant_id"].dropna().unique())
     rows = []
     for pid in sorted(pids):
         expected = declared.get(pid) if count == "declared" else want

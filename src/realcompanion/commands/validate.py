@@ -23,8 +23,6 @@ def register(sub):
 
 
 def run(args) -> int:
-    from tqdm import tqdm
-
     from ..files import output_file, output_folder
     from ..formats import format_of
     from ..validators.terminal import render
@@ -38,8 +36,12 @@ def run(args) -> int:
         from ..validators.declared import declared_rules
         from ..validators.run import planned, validate
 
-        # the descriptor judged first: a bad one is exit 2, named
-        plan = partial(planned, args.rules, declared_rules(Release(args.path)))
+        release = Release(args.path, check=False)  # validate has Frictionless judge it beside the reading
+        try:
+            plan = partial(planned, args.rules, declared_rules(release))
+        except Exception:  # a descriptor Frictionless rejects is named in preference to what follows from it
+            release.check_descriptor()
+            raise
     try:
         total = len(plan())
     except KeyError as exc:
@@ -49,8 +51,13 @@ def run(args) -> int:
         output_file(args.json)
     if args.html:
         output_folder(args.html)
-    with tqdm(total=total, unit="rule", disable=None, leave=False, file=sys.stderr) as bar:
-        report = validate(args.path, args.rules, progress=bar.update)
+    if sys.stderr.isatty():  # a progress bar only where someone watches (tqdm is not imported otherwise)
+        from tqdm import tqdm
+
+        with tqdm(total=total, unit="rule", leave=False, file=sys.stderr) as bar:
+            report = validate(args.path, args.rules, progress=bar.update)
+    else:
+        report = validate(args.path, args.rules)
     if args.json == "-":
         json.dump(report.to_json(), sys.stdout, indent=2)
         print()

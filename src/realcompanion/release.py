@@ -19,7 +19,7 @@ import pyarrow.json as pajson
 
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
-from .files import decode, read_bytes
+from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
 from .schemas import Schemas, read_json
 
@@ -58,6 +58,44 @@ def check_utf8(data: bytes, path) -> None:
             decoder.decode(view[start:start + step], final=start + step >= len(data))
     except UnicodeDecodeError:
         decode(data, path)
+
+
+class _Hashed:
+    """A file as Arrow reads it: each block is hashed and checked as UTF-8 on its way to the parser, so no
+    whole copy of the file is held and the hashing runs beside the parse."""
+
+    closed = False
+
+    def __init__(self, handle):
+        self.handle, self.sha256 = handle, hashlib.sha256()
+        self.decoder, self.valid = codecs.getincrementaldecoder("utf-8")(), True
+
+    def read(self, size: int = -1) -> bytes:
+        block = self.handle.read(size)
+        self.sha256.update(block)
+        if self.valid and (self.decoder.getstate()[0] or not block.isascii()):
+            try:
+                self.decoder.decode(block)
+            except UnicodeDecodeError:
+                self.valid = False
+        return block
+
+    def utf8(self) -> bool:
+        """Whether every byte read was UTF-8 (a sequence cut short at the end is not)."""
+        try:
+            self.decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            self.valid = False
+        return self.valid
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        self.handle.close()
 
 
 class Release:
@@ -174,17 +212,24 @@ class Release:
         return self.table(name).to_pandas(types_mapper=pd.ArrowDtype)
 
     def _read(self, name: str) -> pa.Table:
-        """The file's bytes, read once: hashed (rule INT1 holds what was read, not a later state of the
-        file), checked as UTF-8 (Arrow does not check it), then parsed."""
+        """The file's bytes, read once as Arrow parses them: hashed (rule INT1 holds what was read, not a later
+        state of the file) and checked as UTF-8 (Arrow does not check it) block by block, beside the parse.
+        A file that does not parse as typed, or is not UTF-8, is read again to say where."""
         path, schema = self.path(name), self.arrow_schema(name)
+        options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
+        with open_regular(path) as handle:
+            source = _Hashed(handle)
+            try:
+                table = pajson.read_json(source, parse_options=options)
+            except (pa.ArrowInvalid, pa.ArrowTypeError):
+                table = None
+        if table is not None and source.utf8():
+            self.sha256[name] = source.sha256.hexdigest()
+            return table
         data = read_bytes(path)
         self.sha256[name] = hashlib.sha256(data).hexdigest()
         check_utf8(data, path)
-        options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
-        try:
-            return pajson.read_json(pa.BufferReader(data), parse_options=options)
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
-            rows = objects(path, data=data)
+        rows = objects(path, data=data)
         from .nested import row_validator
 
         validate, good, lines = row_validator(self, name), [], []

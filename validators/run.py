@@ -82,16 +82,25 @@ class Report:
         return pd.concat(parts, ignore_index=True)[["rule", "severity", *FAILURE_COLUMNS]]
 
     def to_json(self) -> dict:
-        failures = self.failure_frame().astype(object).where(lambda f: f.notna(), None)
+        """The report as JSON: every rule's verdict and every failing row (column by column: a release whose
+        every row fails has hundreds of thousands)."""
+        frame = self.failure_frame()
+        columns = [[_json_value(v) for v in frame[name].tolist()] for name in frame.columns]
         return {
             "package": self.package, "version": self.version, "format_version": self.format_version,
             "errors": self.errors, "warnings": self.warnings,
             "rules": [{**o.rule.as_dict(), "passed": o.passed, "failures": len(o.failures), "skipped": o.skipped,
                        "set_aside": o.set_aside}
                       for o in self.outcomes],
-            "failures": [{k: (None if v is None else (v if isinstance(v, (int, float)) else str(v)))
-                          for k, v in row.items()} for row in failures.to_dict("records")],
+            "failures": [dict(zip(frame.columns, row)) for row in zip(*columns)],
         }
+
+
+def _json_value(value):
+    """A failure frame's cell as JSON holds it: numbers as they are, missing values null, anything else text."""
+    if value is None or value is pd.NA or value is pd.NaT or (isinstance(value, float) and value != value):
+        return None
+    return value if isinstance(value, (int, float)) else str(value)
 
 
 def _frame_outcomes(ctx: Context, resource: str, rules: list[Rule]) -> list[Outcome]:

@@ -234,6 +234,10 @@ class Judgement:
         os.close(write)
         self.pipe = read
 
+    def get(self, name: str) -> str | None:
+        """The pandera model built for a resource (JSON), waiting for the verdict the first time."""
+        return self.result().get(name)
+
     def result(self) -> dict[str, str]:
         """Wait for the verdict (once); a rejected descriptor is a `ReadError` (exit 2). Returns the models built."""
         if self._verdict is None:
@@ -319,7 +323,9 @@ def _validate(ctx: Context, rules: str | None, progress, imported: Future, judge
     if parallel:
         ctx.warm()
     imported.result()  # pandera whole before a rule uses it; no other thread running when the workers fork
-    ctx.models = judgement.result()
+    if parallel:
+        judgement.result()  # workers inherit the models; in one process SCH2 waits for them when it runs
+    ctx.models = judgement
     structure_ids = set(STRUCTURE_RULES)
     outcomes = _execute(ctx, planned(rules, declared), progress, parallel)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == "SCH1"])

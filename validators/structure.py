@@ -66,9 +66,9 @@ def table_constraints(ctx) -> pd.DataFrame:
     return constraint_failures(ctx, ctx.release.resources, ctx.models)
 
 
-def constraint_failures(ctx, resources, models: dict[str, str] | None = None) -> pd.DataFrame:
+def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
     """Each resource's rows that break its Table Schema constraints, checked by pandera (`models`: pandera's JSON
-    of some of them, already built)."""
+    of some of them, already built, by resource: anything with `get`)."""
     from pandera.errors import SchemaErrors
 
     parts = []

@@ -1,6 +1,6 @@
 """The floor under `realcompanion validate`: what reading and hashing a release costs.
 
-One process that starts Python, reads every resource of `datapackage.json` with the
+One process that starts Python, reads every resource of `datapackage.json` (either format) with the
 project's own Arrow schema (the same typed read `validate` does), sha256-hashes each
 file beside the read, and checks every Table Schema constraint with Arrow compute:
 required, unique, enum, pattern, minimum/maximum, minLength, datetime and date
@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pajson
 
-from realcompanion.card import open_release
+from realcompanion.formats import format_of
 from realcompanion.release import Release
 from realcompanion.schemas import RFC3339
 from realcompanion.stamp import sha256_of
@@ -60,14 +60,23 @@ def key_failures(release: Release, name: str, table: pa.Table, tables: dict[str,
     for fk in schema.get("foreignKeys", []):
         fields, ref = fk["fields"], fk["reference"]
         local = table.column(fields if isinstance(fields, str) else fields[0])
-        target = tables[ref["resource"]].column(ref["fields"] if isinstance(ref["fields"], str) else ref["fields"][0])
+        target = tables[ref.get("resource") or name].column(ref["fields"] if isinstance(ref["fields"], str) else ref["fields"][0])
         failed += len(local.drop_null()) - (pc.sum(pc.is_in(local.drop_null(), value_set=target)).as_py() or 0)
     return failed
 
 
+def opened(root: Path) -> Release:
+    """The release in its own format (RealCompanion or GroupAssistBench), its descriptor not judged."""
+    if format_of(root) == "groupassist":
+        from realcompanion.groupassist import GroupAssistRelease
+
+        return GroupAssistRelease(root, check=False)
+    return Release(root, check=False)
+
+
 def floor(root: Path) -> dict[str, int]:
     """Constraint failures per resource, after reading and hashing every file once."""
-    release = open_release(root)
+    release = opened(root)
     with ThreadPoolExecutor(max_workers=1) as pool:
         hashes = [pool.submit(sha256_of, release.path(name)) for name in release.resources]
         tables = {name: pajson.read_json(release.path(name), parse_options=pajson.ParseOptions(

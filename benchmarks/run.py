@@ -1,24 +1,21 @@
 """Benchmark `realcompanion validate` against its floor and `frictionless validate` on paper-size releases.
 
 For each scale K (copies of the paper's ten participants: 1x = 27,218 messages)
-it generates a release, then times whole processes, start-up included, as a
-user would run them: `realcompanion validate`, the floor (`benchmarks/floor.py`:
-read, hash and Table Schema constraints only), `frictionless validate
-datapackage.json` on the same files, and the scoring baselines when that
-command exists. Validate and the floor run as pairs, one right after the other,
-so that a drift in the machine's speed touches both; each figure is the min and
-median over the repeats. Peak RSS comes from the kernel's accounting of each
-child process (wait4): the largest resident set of the process and the workers it
-waited for, not their sum.
+it generates a release (`realcompanion synth OUT --paper-scale --scale K`), and
+with `--groupassist` the paper-scale GroupAssistBench release (`synth OUT --format
+groupassist --paper-scale`), then times whole processes, start-up included, as a
+user would run them: `realcompanion validate` (through `benchmarks/peak.py`, which
+adds its peak memory summed over its processes), the floor (`benchmarks/floor.py`:
+read, hash and Table Schema constraints only) and `frictionless validate
+datapackage.json` on the same files. Validate and the floor run as pairs, one right
+after the other, so that a drift in the machine's speed touches both; validate ÷
+floor is taken per pair, and every figure is the min and median over the repeats.
+The load average is read before each release's runs.
 
     python benchmarks/run.py                      # 1x and 10x, 3 repeats
-    python benchmarks/run.py --scales 1,10,100 --repeats 3 --frictionless-repeats 1
-    python benchmarks/run.py --format groupassist --scales 1   # the GroupAssistBench paper scale
+    python benchmarks/run.py --scales 1,10,100 --groupassist --repeats 3 --frictionless-repeats 1
 
-A GroupAssistBench release has one paper scale (50 groups, 80,299 messages), so that
-format takes scale 1 only.
-
-Nothing here asserts a time; the figures go to benchmarks/RESULTS.md by hand.
+It prints one table (Markdown) at the end; nothing here asserts a time.
 """
 from __future__ import annotations
 
@@ -31,109 +28,132 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
-FLOOR = Path(__file__).with_name("floor.py")
+HERE = Path(__file__).parent
 
 
-def measure(command: list[str]) -> tuple[float, float, int]:
-    """Wall seconds, peak RSS in MB, exit code of one child process."""
+def measure(command: list[str]) -> dict:
+    """Wall seconds, peak memory in MB and exit code of one child process.
+
+    `peak_mb`: its own largest resident set (wait4); through `peak.py`, summed with its largest child's.
+    `pss_mb`: the largest proportional set size of the child and all its descendants together, sampled from
+    /proc every 50 ms while it runs: pages a forked worker shares with its parent count once, so this is
+    the memory the run held at once (Linux; 0 where /proc cannot say).
+    """
     start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    errors, pss = [], 0
+    reader = threading.Thread(target=lambda: errors.extend(proc.stderr.read().decode(errors="replace").splitlines()))
+    reader.start()
+    while True:
+        ended, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if ended:
+            break
+        pss = max(pss, _tree_pss_kb(proc.pid))
+        time.sleep(0.05)
+    wall = time.perf_counter() - start
+    reader.join()
+    peak = usage.ru_maxrss
+    if errors and errors[-1].startswith("peak-rss-kb "):
+        peak = sum(int(kb) for kb in errors[-1].split()[1:])
+    return {"wall": wall, "peak_mb": peak / 1024, "pss_mb": pss / 1024, "exit": os.waitstatus_to_exitcode(status)}
 
 
-def repeated(command: list[str], repeats: int) -> dict:
-    return summary([measure(command) for _ in range(repeats)])
+def _tree_pss_kb(pid: int) -> int:
+    """Proportional set size of a process and its descendants, in kB."""
+    total, pending = 0, [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            rollup = Path(f"/proc/{current}/smaps_rollup").read_text()
+            total += next(int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:"))
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending += [int(child) for child in (task / "children").read_text().split()]
+        except (OSError, StopIteration, ValueError):
+            continue  # the process ended meanwhile
+    return total
 
 
-def paired(first: list[str], second: list[str], repeats: int) -> tuple[dict, dict]:
-    """Two commands timed alternately, so that both see the same machine."""
-    runs = [(measure(first), measure(second)) for _ in range(repeats)]
-    return tuple(summary([run[i] for run in runs]) for i in (0, 1))
+def summary(runs: list[dict]) -> dict:
+    walls = [r["wall"] for r in runs]
+    return {"min_s": min(walls), "median_s": statistics.median(walls), "peak_mb": max(r["peak_mb"] for r in runs),
+            "pss_mb": max(r["pss_mb"] for r in runs), "exit": runs[-1]["exit"], "runs": len(runs)}
 
 
-def summary(runs: list[tuple[float, float, int]]) -> dict:
-    walls = [r[0] for r in runs]
-    return {"min_s": min(walls), "median_s": statistics.median(walls), "peak_rss_mb": max(r[1] for r in runs),
-            "exit": runs[-1][2], "runs": len(runs)}
-
-
-FORMATS = ("realcompanion", "groupassist")
-TRACKS = {"realcompanion": (["--track", "chat"], ["--track", "qa"]), "groupassist": ([],)}
-
-
-def rows_of(release: Path, fmt: str) -> int:
-    return sum(json.loads((release / "datapackage.json").read_text())[fmt]["rows"].values())
-
-
-def bench_scale(scale: int, workdir: Path, repeats: int, frictionless_repeats: int, baselines_max: int,
-                fmt: str = "realcompanion") -> dict:
-    release = workdir / f"{fmt}-paper-x{scale}"
-    cli = str(BIN / "realcompanion")
-    generation = measure([cli, "synth", str(release), "--paper-scale", "--scale", str(scale), "--format", fmt])
-    out = {"format": fmt, "scale": scale, "rows": rows_of(release, fmt), "generate_s": generation[0],
-           "data_mb": sum(p.stat().st_size for p in (release / "data").iterdir()) / 2**20,
-           "load_average": os.getloadavg()}
-    out["validate"], out["floor"] = paired([cli, "validate", str(release)],
-                                           [sys.executable, str(FLOOR), str(release)], repeats)
-    out["validate_over_floor"] = out["validate"]["median_s"] / out["floor"]["median_s"]
-    out["frictionless"] = repeated([str(BIN / "frictionless"), "validate", str(release / "datapackage.json")],
-                                   frictionless_repeats)
-    out["rows_per_s"] = out["rows"] / out["validate"]["median_s"]
-    out["speedup_vs_frictionless"] = out["frictionless"]["median_s"] / out["validate"]["median_s"]
-    if scale <= baselines_max and _has_command(cli, "baselines"):
-        out["baselines_s"] = sum(repeated([cli, "baselines", str(release), *track, "--json", os.devnull],
-                                          1)["median_s"] for track in TRACKS[fmt])
-    shutil.rmtree(release)
+def bench(name: str, release: Path, repeats: int, frictionless_repeats: int) -> dict:
+    validate = [sys.executable, str(HERE / "peak.py"), "validate", str(release)]
+    floor = [sys.executable, str(HERE / "floor.py"), str(release)]
+    out = {"release": name, "load_average": os.getloadavg(),
+           "rows": sum(json.loads((release / "datapackage.json").read_text())[_block(release)]["rows"].values()),
+           "data_mb": sum(p.stat().st_size for p in (release / "data").iterdir()) / 2**20}
+    pairs = [(measure(validate), measure(floor)) for _ in range(repeats)]
+    out["validate"], out["floor"] = summary([p[0] for p in pairs]), summary([p[1] for p in pairs])
+    ratios = [v["wall"] / f["wall"] for v, f in pairs]
+    out["validate_over_floor"] = {"min": min(ratios), "median": statistics.median(ratios)}
+    out["frictionless"] = summary([measure([str(BIN / "frictionless"), "validate", str(release / "datapackage.json")])
+                                   for _ in range(frictionless_repeats)])
+    out["frictionless_over_validate"] = out["frictionless"]["median_s"] / out["validate"]["median_s"]
     return out
 
 
-def _has_command(cli: str, name: str) -> bool:
-    return subprocess.run([cli, name, "--help"], capture_output=True).returncode == 0
+def _block(release: Path) -> str:
+    descriptor = json.loads((release / "datapackage.json").read_text())
+    return "groupassist" if "groupassist" in descriptor else "realcompanion"
+
+
+def generated(workdir: Path, name: str, args: list[str]) -> Path:
+    release = workdir / name
+    subprocess.run([str(BIN / "realcompanion"), "synth", str(release), *args], check=True,
+                   stdout=subprocess.DEVNULL)
+    return release
+
+
+def table(results: list[dict]) -> str:
+    lines = ["| release | rows | data | floor min / median | validate min / median | validate ÷ floor min / median "
+             "| peak RSS self + child (÷ data) | peak PSS of all (÷ data) | frictionless median "
+             "| frictionless ÷ validate | load before |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        v, f, fr = r["validate"], r["floor"], r["frictionless"]
+        lines.append(f"| {r['release']} | {r['rows']:,} | {r['data_mb']:,.0f} MB | {f['min_s']:.2f} / {f['median_s']:.2f} s "
+                     f"| {v['min_s']:.2f} / {v['median_s']:.2f} s | {r['validate_over_floor']['min']:.2f} / "
+                     f"{r['validate_over_floor']['median']:.2f} | {v['peak_mb']:,.0f} MB ({v['peak_mb'] / r['data_mb']:.2f}) "
+                     f"| {v['pss_mb']:,.0f} MB ({v['pss_mb'] / r['data_mb']:.2f}) "
+                     f"| {fr['median_s']:.1f} s | {r['frictionless_over_validate']:.1f} "
+                     f"| {' '.join(f'{x:.2f}' for x in r['load_average'])} |")
+    return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scales", default="1,10", help="comma-separated scales (default 1,10)")
+    parser.add_argument("--groupassist", action="store_true", help="also the paper-scale GroupAssistBench release")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--frictionless-repeats", type=int, default=1)
-    parser.add_argument("--baselines-max-scale", type=int, default=10,
-                        help="time the scoring baselines up to this scale (default 10; they grow with items x pool)")
-    parser.add_argument("--format", choices=FORMATS, default=FORMATS[0], help="release format (default realcompanion)")
+    parser.add_argument("--workdir", type=Path, help="where to generate the releases (default: a temporary folder)")
     parser.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    scales = [int(s) for s in args.scales.split(",")]
-    if args.format == "groupassist" and scales != [1]:
-        parser.error("a GroupAssistBench release has one paper scale: use --scales 1")
-    startup = repeated([str(BIN / "realcompanion"), "rules"], args.repeats)["median_s"]
+    releases = [(f"RealCompanion {k}x", ["--paper-scale", "--scale", k]) for k in args.scales.split(",")]
+    if args.groupassist:
+        releases.append(("GroupAssistBench", ["--format", "groupassist", "--paper-scale"]))
     results = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for scale in scales:
-            results.append(bench_scale(scale, Path(tmp), args.repeats, args.frictionless_repeats,
-                                       args.baselines_max_scale, args.format))
+    with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
+        for name, synth in releases:
+            release = generated(Path(tmp), name.replace(" ", "-"), synth)
+            results.append(bench(name, release, args.repeats, args.frictionless_repeats))
+            shutil.rmtree(release)
             r = results[-1]
-            print(f"x{scale:<4} rows {r['rows']:>9,}  generate {r['generate_s']:7.1f}s  "
-                  f"validate min {r['validate']['min_s']:6.2f}s median {r['validate']['median_s']:6.2f}s "
-                  f"peak {r['validate']['peak_rss_mb']:7.0f} MB ({r['data_mb']:,.0f} MB of data)  "
-                  f"{r['rows_per_s']:>10,.0f} rows/s  floor median {r['floor']['median_s']:6.2f}s "
-                  f"(validate/floor {r['validate_over_floor']:4.2f})  "
-                  f"frictionless {r['frictionless']['median_s']:7.1f}s  speed-up {r['speedup_vs_frictionless']:5.1f}x"
-                  + (f"  baselines {r['baselines_s']:.1f}s" if "baselines_s" in r else ""), flush=True)
-            print(f"      load average before: {' '.join(f'{x:.2f}' for x in r['load_average'])}", flush=True)
-            if r["validate"]["exit"] != 0:
-                print(f"x{scale}: validate exited {r['validate']['exit']}, so these are not figures of a full run",
-                      file=sys.stderr)
-    base = results[0]
-    for r in results[1:]:
-        growth = (r["validate"]["median_s"] - startup) / (base["validate"]["median_s"] - startup)
-        print(f"x{r['scale']} / x{base['scale']} validate time, start-up ({startup:.2f}s) excluded: {growth:.1f}")
+            print(f"{name}: validate median {r['validate']['median_s']:.2f}s (exit {r['validate']['exit']}), "
+                  f"floor {r['floor']['median_s']:.2f}s, frictionless {r['frictionless']['median_s']:.1f}s",
+                  flush=True)
+    print(table(results))
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"startup_s": startup, "results": results}, indent=2) + "\n")
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
     return 0 if all(r["validate"]["exit"] == 0 for r in results) else 1
 
 

@@ -41,6 +41,7 @@ class Context:
         self._tables: dict[str, pa.Table] = {}
         self._lines: dict[str, np.ndarray] = {}
         self._row_ids: dict[str, pd.Series] = {}
+        self.models = {}  # pandera models of the Table Schemas as JSON, by resource (run.Judgement builds them)
 
     @property
     def vocab(self) -> dict:
@@ -69,11 +70,13 @@ class Context:
         if name not in self._tables:
             table, bad = self.release.table(name), self.release.invalid_rows.get(name)
             if bad:
-                rows = [{f.name: _fitting(item["row"], f) for f in table.schema} for item in bad]
-                lines = np.array([self.release.line(name, i) for i in range(table.num_rows)]
-                                 + [item["line"] for item in bad])
+                records = [item["row"] if isinstance(item["row"], dict) else {} for item in bad]
+                aside = pa.Table.from_arrays([_fitting([r.get(f.name) for r in records], f.type) for f in table.schema],
+                                             schema=table.schema)
+                lines = np.concatenate([self.release.lines.get(name) or np.arange(1, table.num_rows + 1),
+                                        [item["line"] for item in bad]]).astype(int)
                 order = np.argsort(lines, kind="stable")
-                table = pa.concat_tables([table, pa.Table.from_pylist(rows, schema=table.schema)]).take(order)
+                table = pa.concat_tables([table, aside]).take(order)
                 self._lines[name] = lines[order]
             self._tables[name] = table
         return self._tables[name]
@@ -252,11 +255,26 @@ class Context:
         return pd.concat(parts, ignore_index=True)
 
 
-def _fitting(row, field: pa.Field):
-    """A set-aside record's value for `field` when it fits the field's type, else null."""
-    value = row.get(field.name) if isinstance(row, dict) else None
+def _fitting(values: list, kind: pa.DataType) -> pa.Array:
+    """Set-aside records' values of one field as an Arrow column: each value that fits the field's type, else
+    null. The whole column is tried first; cell by cell, JSON's own types decide where that is certain (text is
+    never a number or boolean, ASCII text is a string) and Arrow decides the rest."""
     try:
-        pa.array([value], type=field.type)
+        return pa.array(values, type=kind)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
-        return None
-    return value
+        return pa.array([value if _fits(value, kind) else None for value in values], type=kind)
+
+
+_NOT_TEXT = (pa.int64(), pa.float64(), pa.bool_())
+
+
+def _fits(value, kind: pa.DataType) -> bool:
+    if value is None or (type(value) is str and value.isascii() and kind == pa.string()):
+        return True
+    if type(value) is str and kind in _NOT_TEXT:
+        return False
+    try:
+        pa.array([value], type=kind)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
+        return False
+    return True

@@ -16,6 +16,7 @@ rules of these kinds in the specimen's rules file.
 """
 from __future__ import annotations
 
+import ast
 import json
 from functools import partial
 from pathlib import Path
@@ -161,7 +162,6 @@ def evaluate(ctx, resource: str, expression: str) -> list:
     the row's fields, and `params`, the scalar parameters of the descriptor's format block (a field of that name
     wins); only the fields the expression names are read. Arrow decides the rows it can (arrow_expression.py),
     simpleeval the others."""
-    import ast
 
     evaluator = _evaluator()
     parsed = evaluator.parse(expression)
@@ -299,7 +299,7 @@ def count_per_participant(rule: dict, ctx) -> pd.DataFrame:
     else:
         want = count if isinstance(count, int) else len(enum_of(ctx.release.schemas.vocabulary, count["vocabulary"]))
         declared, hint = {}, ""
-        pids = set(actual) | set(ctx.frame("source")["participant_id"].dropna())
+        pids = set(actual) | set(ctx.frame("source")["participant_id"].dropna().unique())
     rows = []
     for pid in sorted(pids):
         expected = declared.get(pid) if count == "declared" else want

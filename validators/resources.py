@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from realcompanion.schemas import RESOURCES
 
@@ -23,8 +26,19 @@ def _names(fields) -> list[str]:
     return [fields] if isinstance(fields, str) else list(fields)
 
 
-def _tuples(ctx, resource: str, fields: list[str]) -> pd.DataFrame:
-    return pd.DataFrame({f: pd.Series(ctx.column(resource, f).to_pylist(), dtype=object) for f in fields})
+def _unresolved(ctx, name: str, fields: list[str], target: str, targets: list[str]) -> np.ndarray:
+    """Per row of `name`: its key fields are all set and match no row of `target` (one Arrow hash join)."""
+    keys = [f"k{i}" for i in range(len(fields))]
+    mine = pa.table([ctx.column(name, f) for f in fields], names=keys)
+    known = pa.table([pc.cast(ctx.column(target, t), mine.schema.field(k).type) for k, t in zip(keys, targets)],
+                     names=keys)
+    joined = mine.append_column("row", pa.array(np.arange(mine.num_rows))).join(
+        known.append_column("known", pa.array(np.ones(known.num_rows, dtype=bool))), keys=keys,
+        join_type="left outer", use_threads=False)
+    resolved = np.zeros(mine.num_rows, dtype=bool)
+    resolved[joined["row"].to_numpy()] = joined["known"].is_valid().to_numpy(zero_copy_only=False)
+    complete = np.logical_and.reduce([c.is_valid().to_numpy(zero_copy_only=False) for c in mine.columns])
+    return complete & ~resolved
 
 
 @release_rule("KEY1", "error", "structure", RESOURCES,
@@ -36,13 +50,12 @@ def foreign_keys(ctx) -> pd.DataFrame:
         for key in ctx.release.table_schema(name).get("foreignKeys", []):
             fields, reference = _names(key["fields"]), key["reference"]
             target, targets = reference.get("resource") or name, _names(reference["fields"])
-            mine = _tuples(ctx, name, fields)
-            known = pd.MultiIndex.from_frame(_tuples(ctx, target, targets).set_axis(fields, axis=1))
-            bad = mine.notna().all(axis=1) & ~pd.MultiIndex.from_frame(mine).isin(known)
+            bad = _unresolved(ctx, name, fields, target, targets)
             if not bad.any():
                 continue
-            parts.append(failures(name, ctx.row_ids(name)[bad], ",".join(fields),
-                                  mine[bad].astype(str).agg(", ".join, axis=1),
+            values = [", ".join(map(str, row.values())) for row in
+                      pa.table([ctx.column(name, f) for f in fields], names=fields).filter(bad).to_pylist()]
+            parts.append(failures(name, ctx.row_ids(name)[bad], ",".join(fields), values,
                                   f"does not resolve to {target}.{','.join(targets)}"))
     return combined(parts)
 

@@ -13,13 +13,18 @@ when it cannot be evaluated at all. Nothing is written to the release folder.
 """
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
+import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from realcompanion.errors import ReadError
 from realcompanion.release import Release
 
 from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures, select
@@ -77,16 +82,25 @@ class Report:
         return pd.concat(parts, ignore_index=True)[["rule", "severity", *FAILURE_COLUMNS]]
 
     def to_json(self) -> dict:
-        failures = self.failure_frame().astype(object).where(lambda f: f.notna(), None)
+        """The report as JSON: every rule's verdict and every failing row (column by column: a release whose
+        every row fails has hundreds of thousands)."""
+        frame = self.failure_frame()
+        columns = [[_json_value(v) for v in frame[name].tolist()] for name in frame.columns]
         return {
             "package": self.package, "version": self.version, "format_version": self.format_version,
             "errors": self.errors, "warnings": self.warnings,
             "rules": [{**o.rule.as_dict(), "passed": o.passed, "failures": len(o.failures), "skipped": o.skipped,
                        "set_aside": o.set_aside}
                       for o in self.outcomes],
-            "failures": [{k: (None if v is None else (v if isinstance(v, (int, float)) else str(v)))
-                          for k, v in row.items()} for row in failures.to_dict("records")],
+            "failures": [dict(zip(frame.columns, row)) for row in zip(*columns)],
         }
+
+
+def _json_value(value):
+    """A failure frame's cell as JSON holds it: numbers as they are, missing values null, anything else text."""
+    if value is None or value is pd.NA or value is pd.NaT or (isinstance(value, float) and value != value):
+        return None
+    return value if isinstance(value, (int, float)) else str(value)
 
 
 def _frame_outcomes(ctx: Context, resource: str, rules: list[Rule]) -> list[Outcome]:
@@ -184,7 +198,11 @@ def _about_set_aside(found: pd.DataFrame, aside: dict[str, set[str]], by_value: 
     by its id."""
     rows = pd.Series([str(row) in aside.get(res, ()) for res, row in zip(found["resource"], found["row"])],
                      index=found.index, dtype=bool)
-    return rows | found["value"].astype(str).isin(set().union(*aside.values())) if by_value else rows
+    if not by_value:
+        return rows
+    values = pa.array(found["value"].astype(str).to_numpy(dtype=object), type=pa.string())
+    cited = pc.is_in(values, value_set=pa.array(list(set().union(*aside.values())), type=pa.string()))
+    return rows | cited.to_numpy(zero_copy_only=False)
 
 
 def planned(rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
@@ -194,35 +212,106 @@ def planned(rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
                                                                   if r.id not in STRUCTURE_RULES]
 
 
-def _judge(release: Release) -> None:
-    release.check_descriptor()
-    import pandera.pandas  # noqa: F401 - imported here once, not in every worker
+class Judgement:
+    """Frictionless's judgement of the descriptor, and pandera's models of the Table Schemas, made in a forked
+    process on the other core.
+
+    Importing frictionless costs far more than the judgement (about 0.15 s against 0.01 s),
+    and in a thread that import would hold the GIL the rules need. pandera builds its models
+    with frictionless's Table Schema reader (SCH2), so the child builds them too and sends
+    them back as pandera's JSON: the parent never imports frictionless.
+    """
+
+    def __init__(self, release: Release):
+        self.path, self._verdict = release.root / "datapackage.json", None
+        read, write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - the child; it reports through the pipe and never returns
+            os.close(read)
+            with os.fdopen(write, "w", encoding="utf-8") as out:
+                out.write(json.dumps(_judged(release)))
+            os._exit(0)
+        os.close(write)
+        self.pipe = read
+
+    def get(self, name: str) -> str | None:
+        """The pandera model built for a resource (JSON), waiting for the verdict the first time."""
+        return self.result().get(name)
+
+    def result(self) -> dict[str, str]:
+        """Wait for the verdict (once); a rejected descriptor is a `ReadError` (exit 2). Returns the models built."""
+        if self._verdict is None:
+            with os.fdopen(self.pipe, encoding="utf-8") as verdict:
+                text = verdict.read()
+            os.waitpid(self.pid, 0)
+            self._verdict = json.loads(text) if text else {
+                "problem": ("Frictionless could not judge it (its process ended)", None)}
+        if self._verdict["problem"]:
+            raise ReadError(self.path, *self._verdict["problem"])
+        return self._verdict.get("models", {})
+
+
+def _judged(release: Release) -> dict:
+    """The child's work: what Frictionless finds wrong with the descriptor, then (when nothing) each resource's
+    pandera model as JSON; a model that cannot be built is left to the parent, which reports why."""
+    try:
+        verdict = {"problem": release.descriptor_problem()}
+    except BaseException as exc:  # noqa: BLE001 - any failure to judge is the parent's one line
+        return {"problem": (f"Frictionless could not judge it ({type(exc).__name__}: {exc})", None)}
+    if not verdict["problem"]:
+        import_pandera()
+        from .structure import table_model
+
+        verdict["models"] = {}
+        for name in release.resources:
+            try:
+                verdict["models"][name] = table_model(release, name).to_json()
+            except Exception:  # noqa: BLE001, S112 - built again, and reported, where SCH2 runs
+                continue
+    return verdict
+
+
+def import_pandera() -> None:
+    """pandera, imported once (forked workers inherit it) with its pandas backends registered, but without
+    hypothesis: pandera registers data-synthesis strategies when hypothesis is installed, which validation never
+    uses (about 0.1 s a run). A process that imported hypothesis itself keeps pandera's strategies."""
+    blocked = "hypothesis" not in sys.modules
+    if blocked:
+        sys.modules["hypothesis"] = None  # import hypothesis raises ImportError, as if it were not installed
+    try:
+        import pandera.pandas as pa
+
+        pa.DataFrameSchema().validate(pd.DataFrame())  # registers the pandas backends
+    finally:
+        if blocked:
+            del sys.modules["hypothesis"]
 
 
 def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False) -> Report:
     """Validate the release at `path`; `rules` is a comma-separated list of ids or families; `restamped` judges
     it as `stamp` would leave it (declared counts, hashes and relabels taken from the files, in memory only).
 
-    Frictionless's judgement of the descriptor (and pandera's import) runs in a thread beside
-    the reading: it is Python work that the GIL-free Arrow reads leave room for. Its verdict is
-    awaited once the tables are read, before any rule runs (two threads importing pandera at once
-    can deadlock) and so before any worker forks; a descriptor Frictionless rejects is reported
-    (exit 2) in preference to anything else.
+    Frictionless judges the descriptor in a forked process (`Judgement`, which also builds the
+    pandera models of the Table Schemas) and pandera is imported
+    in a thread beside the reading and checking (the GIL-free Arrow reads and compute leave
+    room for it). Both are awaited before any rule runs (two threads importing pandera at once can deadlock)
+    and any worker forks; the verdict before the report is
+    returned: a descriptor Frictionless rejects is reported (exit 2) in preference to anything else.
     """
     ctx = Context(Release(path, check=False))
     if restamped:
         from realcompanion.stamp import restamp
 
         restamp(ctx.release)
-    with ThreadPoolExecutor(1) as beside:
-        judged = beside.submit(_judge, ctx.release)
-        try:
-            return _validate(ctx, rules, progress, judged)
-        finally:
-            judged.result()
+    judgement = Judgement(ctx.release)
+    try:
+        with ThreadPoolExecutor(1) as beside:
+            return _validate(ctx, rules, progress, beside.submit(import_pandera), judgement)
+    finally:
+        judgement.result()
 
 
-def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Report:
+def _validate(ctx: Context, rules: str | None, progress, imported: Future, judgement: Judgement) -> Report:
     release = ctx.release
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
     declared = declared_rules(release)
@@ -234,7 +323,10 @@ def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Repo
     parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
     if parallel:
         ctx.warm()
-    judged.result()  # before any rule runs: no worker may fork beside a thread, no rule import pandera beside it
+    imported.result()  # pandera whole before a rule uses it; no other thread running when the workers fork
+    if parallel:
+        judgement.result()  # workers inherit the models; in one process SCH2 waits for them when it runs
+    ctx.models = judgement
     structure_ids = set(STRUCTURE_RULES)
     outcomes = _execute(ctx, planned(rules, declared), progress, parallel)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == "SCH1"])

@@ -6,10 +6,11 @@ error is reported once, as itself, and every other row is still checked.
 """
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from realcompanion.formats import VERSIONS
-from realcompanion.nested import column_validators
+from realcompanion.nested import cells, column_validators
 from realcompanion.refresh import STALE
 from realcompanion.schemas import RESOURCES, RFC3339
 
@@ -25,14 +26,14 @@ STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3", "FLD2")
 def declared_fields(ctx) -> pd.DataFrame:
     rows = []  # one tuple per failing record, one frame at the end: a frame per record costs ms each
     for name, bad in ctx.release.invalid_rows.items():
-        ids = ctx.row_ids(name)
+        ids = ctx.row_ids(name).to_numpy()
         position = {ctx.line(name, i): i for i in range(len(ids))}
         for item in bad:
             row, field = item["row"], item["field"]
             value = as_text(row.get(field))[:80].encode("utf-8", "backslashreplace").decode()
             at = position.get(item["line"])  # a context that keeps set-aside records in place names them by row
-            rows.append((name, ids.iloc[at] if at is not None else key_of(row, ctx.release.primary_key(name),
-                                                                           item["line"]), field, value,
+            rows.append((name, ids[at] if at is not None else key_of(row, ctx.release.primary_key(name),
+                                                                     item["line"]), field, value,
                          f"line {item['line']}: {item['message'][:160]}"))
     return failure_rows(rows)
 
@@ -43,8 +44,14 @@ def key_of(record: dict, key: list[str], line: int) -> str:
     return ":".join(map(str, parts)) if key and all(p is not None for p in parts) else f"line {line}"
 
 
-def table_model(release, name: str):
-    """The pandera model of a resource, built from its Table Schema; Arrow already enforced the types."""
+def table_model(release, name: str, built: str | None = None):
+    """The pandera model of a resource, built from its Table Schema by pandera's Frictionless reader (or read
+    from `built`, its JSON, when a process that imports frictionless built it); Arrow already enforced the
+    types."""
+    if built:
+        from pandera.pandas import DataFrameSchema
+
+        return DataFrameSchema.from_json(built)
     from pandera.io.pandas_io import from_frictionless_schema
 
     schema = from_frictionless_schema(release.table_schema(name))
@@ -57,23 +64,24 @@ def table_model(release, name: str):
               "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
               "Tables 12, 13 (fields); SPEC §2 (identifiers), §3")
 def table_constraints(ctx) -> pd.DataFrame:
-    return constraint_failures(ctx, ctx.release.resources)
+    return constraint_failures(ctx, ctx.release.resources, ctx.models)
 
 
-def constraint_failures(ctx, resources) -> pd.DataFrame:
-    """Each resource's rows that break its Table Schema constraints, checked by pandera."""
+def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
+    """Each resource's rows that break its Table Schema constraints, checked by pandera (`models`: pandera's JSON
+    of some of them, already built, by resource: anything with `get`)."""
     from pandera.errors import SchemaErrors
 
     parts = []
     for name in resources:
         frame = ctx.frame(name)
         try:
-            table_model(ctx.release, name).validate(frame, lazy=True)
+            table_model(ctx.release, name, (models or {}).get(name)).validate(frame, lazy=True)
         except SchemaErrors as exc:
             cases = exc.failure_cases
-            ids = ctx.row_ids(name)
             index = pd.to_numeric(cases["index"], errors="coerce")
-            rows = [ids.iloc[int(i)] if pd.notna(i) else "(table)" for i in index]
+            named = np.append(ctx.row_ids(name).to_numpy(dtype=object), "(table)")  # a case of no row: last
+            rows = named[index.fillna(-1).astype(int).to_numpy()]
             parts.append(failures(name, rows, cases["column"].fillna("").astype(str),
                                   cases["failure_case"], "violates " + cases["check"].astype(str)))
     if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
@@ -89,11 +97,12 @@ def nested_fields(ctx) -> pd.DataFrame:
     for name in ctx.release.resources:
         ids = ctx.row_ids(name)
         for field, validator in column_validators(ctx.release, name).items():
-            for error in validator.iter_errors(ctx.table(name).column(field).to_pylist()):
-                position, *path = error.instance_path
-                where = ".".join(str(p) for p in [field, *path])
-                parts.append(failures(name, [ids.iloc[position]], where, [as_text(error.instance)[:80]],
-                                      error.message[:160]))
+            for start, values in cells(ctx.table(name).column(field)):
+                for error in validator.iter_errors(values):
+                    position, *path = error.instance_path
+                    where = ".".join(str(p) for p in [field, *path])
+                    parts.append(failures(name, [ids.iloc[start + position]], where, [as_text(error.instance)[:80]],
+                                          error.message[:160]))
     return combined(parts)
 
 

@@ -26,6 +26,16 @@ def kind_of(mode: int) -> str:
 def read_bytes(path, limit: int = -1) -> bytes:
     """The bytes of the regular file at `path` (its first `limit` bytes when given)."""
     path = Path(path)
+    with open_regular(path) as handle:
+        try:
+            return handle.read(limit)
+        except OSError as exc:
+            raise ReadError(path, f"cannot read ({exc.strerror or exc})") from None
+
+
+def open_regular(path):
+    """The regular file at `path`, open for reading in binary; anything else is refused before a byte is read."""
+    path = Path(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -36,11 +46,7 @@ def read_bytes(path, limit: int = -1) -> bytes:
     if not stat.S_ISREG(mode):
         os.close(fd)
         raise ReadError(path, f"is {kind_of(mode)}, not a regular file")
-    with os.fdopen(fd, "rb") as handle:
-        try:
-            return handle.read(limit)
-        except OSError as exc:
-            raise ReadError(path, f"cannot read ({exc.strerror or exc})") from None
+    return os.fdopen(fd, "rb")
 
 
 def decode(data: bytes, path) -> str:

@@ -9,6 +9,7 @@ failure, reported row by row by the structural rules.
 """
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
 from pathlib import Path
@@ -18,7 +19,7 @@ import pyarrow.json as pajson
 
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
-from .files import decode, read_bytes
+from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
 from .schemas import Schemas, read_json
 
@@ -44,6 +45,64 @@ def arrow_type(node: dict, schemas: Schemas) -> pa.DataType:
     if kind == "object":
         return pa.struct([(k, arrow_type(v, schemas)) for k, v in node["properties"].items()])
     return _SCALARS[kind]
+
+
+def check_utf8(data: bytes, path) -> None:
+    """`data` is UTF-8, checked without holding its text: ASCII in one scan, else a slice at a time (a whole
+    file decoded at once would cost up to four times its size in memory). A bad byte is `decode`'s one line."""
+    if data.isascii():
+        return
+    step, view, decoder = 1 << 22, memoryview(data), codecs.getincrementaldecoder("utf-8")()
+    try:
+        for start in range(0, len(data), step):
+            decoder.decode(view[start:start + step], final=start + step >= len(data))
+    except UnicodeDecodeError:
+        decode(data, path)
+
+
+class _Hashed:
+    """A file as Arrow reads it: each block is hashed and checked as UTF-8 on its way to the parser, so no
+    whole copy of the file is held and the hashing runs beside the parse."""
+
+    closed = False
+
+    def __init__(self, handle):
+        self.handle, self.sha256 = handle, hashlib.sha256()
+        self.decoder, self.valid = codecs.getincrementaldecoder("utf-8")(), True
+        self.newlines, self.last = 0, b"\n"
+
+    def read(self, size: int = -1) -> bytes:
+        block = self.handle.read(size)
+        self.sha256.update(block)
+        if block:
+            self.newlines, self.last = self.newlines + block.count(b"\n"), block[-1:]
+        if self.valid and (self.decoder.getstate()[0] or not block.isascii()):
+            try:
+                self.decoder.decode(block)
+            except UnicodeDecodeError:
+                self.valid = False
+        return block
+
+    def utf8(self) -> bool:
+        """Whether every byte read was UTF-8 (a sequence cut short at the end is not)."""
+        try:
+            self.decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            self.valid = False
+        return self.valid
+
+    def lines(self) -> int:
+        """Lines read: Arrow skips a blank one, so a table with fewer rows than this hides one."""
+        return self.newlines + (self.last != b"\n")
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        self.handle.close()
 
 
 class Release:
@@ -83,19 +142,26 @@ class Release:
         check_block(block, path)
 
     def check_descriptor(self) -> None:
-        """Frictionless judges the descriptor, trusting paths: whether one leaves the folder is rule INT3's call."""
+        """Frictionless judges the descriptor (a rejection is a `ReadError`)."""
+        problem = self.descriptor_problem()
+        if problem:
+            raise ReadError(self.root / "datapackage.json", problem[0], field=problem[1])
+
+    def descriptor_problem(self) -> tuple[str, str | None] | None:
+        """What Frictionless finds wrong with the descriptor, as (message, field), or None. Paths are trusted:
+        whether one leaves the folder is rule INT3's call."""
         from frictionless import FrictionlessException, Package, system
 
-        path = self.root / "datapackage.json"
         try:
             with system.use_context(trusted=True):
                 Package.from_descriptor(self.descriptor, basepath=str(self.root))
         except FrictionlessException as exc:
             reasons = [r.message for r in getattr(exc, "reasons", [])] or [exc.error.message]
-            raise ReadError(path, reasons[0]) from None
+            return reasons[0], None
         for res in self.descriptor.get("resources", []):
             if not isinstance(res.get("schema"), (str, dict)):
-                raise ReadError(path, f"resource '{res.get('name')}' declares no schema", field="schema")
+                return f"resource '{res.get('name')}' declares no schema", "schema"
+        return None
 
     @property
     def version(self) -> str:
@@ -153,19 +219,23 @@ class Release:
         return self.table(name).to_pandas(types_mapper=pd.ArrowDtype)
 
     def _read(self, name: str) -> pa.Table:
-        """The file's bytes, read once: hashed (rule INT1 holds what was read, not a later state of the
-        file), checked as UTF-8 (Arrow does not check it), then parsed."""
+        """The file's bytes, read once as Arrow parses them: hashed (rule INT1 holds what was read, not a later
+        state of the file) and checked as UTF-8 (Arrow does not check it) block by block, beside the parse.
+        A file that does not parse as typed, or is not UTF-8, is read again to say where."""
         path, schema = self.path(name), self.arrow_schema(name)
+        options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
+        with open_regular(path) as handle:
+            source = _Hashed(handle)
+            try:
+                table = pajson.read_json(source, parse_options=options)
+            except (pa.ArrowInvalid, pa.ArrowTypeError):
+                table = None
+        if table is not None and source.utf8() and table.num_rows == source.lines():
+            self.sha256[name] = source.sha256.hexdigest()
+            return table
         data = read_bytes(path)
         self.sha256[name] = hashlib.sha256(data).hexdigest()
-        decode(data, path)
-        options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
-        try:
-            table = pajson.read_json(pa.BufferReader(data), parse_options=options)
-            if table.num_rows == data.count(b"\n") + (not data.endswith(b"\n") and bool(data)):
-                return table
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
-            pass
+        check_utf8(data, path)
         rows = objects(path, data=data)  # where Arrow failed or skipped a blank line: named, line by line
         from .nested import row_validator
 

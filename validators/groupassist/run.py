@@ -17,7 +17,7 @@ from realcompanion.groupassist import GroupAssistRelease
 from ..catalogue import FAILURE_COLUMNS, Rule
 from ..declared import declared_rules
 from ..integrity import escapes
-from ..run import PARALLEL_MIN_ROWS, Outcome, Report, _execute, _judge
+from ..run import PARALLEL_MIN_ROWS, Judgement, Outcome, Report, _execute, import_pandera
 from .catalogue import select
 from .context import Context
 from .structure import STRUCTURE_RULES
@@ -37,15 +37,15 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
         from realcompanion.groupassist.synth import declared
 
         release.params.update(declared(release))
-    with ThreadPoolExecutor(1) as beside:
-        judged = beside.submit(_judge, release)
-        try:
-            return _validate(Context(release), rules, progress, judged)
-        finally:
-            judged.result()
+    judgement = Judgement(release)  # Frictionless judges the descriptor in a forked process, as for RealCompanion
+    try:
+        with ThreadPoolExecutor(1) as beside:
+            return _validate(Context(release), rules, progress, beside.submit(import_pandera), judgement)
+    finally:
+        judgement.result()
 
 
-def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Report:
+def _validate(ctx: Context, rules: str | None, progress, imported: Future, judgement: Judgement) -> Report:
     release = ctx.release
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
     if escapes(release):
@@ -53,8 +53,8 @@ def _validate(ctx: Context, rules: str | None, progress, judged: Future) -> Repo
         return report
     ctx.warm()  # every table read once, before GS1 reports the records that did not fit and workers fork
     parallel = sum(len(ctx.frame(name)) for name in release.resources) >= PARALLEL_MIN_ROWS
-    judged.result()  # before any rule runs: no other thread may be running when the workers fork, nor importing
-    # pandera while GS2 does (two threads importing one module can deadlock)
+    imported.result()  # before any rule runs: no other thread may be running when the workers fork, nor importing
+    judgement.result()  # pandera while GS2 does (two threads importing one module can deadlock)
     declared = declared_rules(release)
     plan = planned(rules, declared)
     outcomes = {o.rule.id: o for o in _execute(ctx, plan, progress, parallel)}

@@ -34,11 +34,30 @@ def planned_rules(path, rules: str | None = None) -> list:
     from ..release import Release
     from ..validators.run import planned
 
-    return planned(rules, declared_rules(Release(path)))  # the descriptor judged first: a bad one is exit 2, named
+    release = Release(path, check=False)  # validate has Frictionless judge it beside the reading
+    try:
+        return planned(rules, declared_rules(release))
+    except Exception:  # a descriptor Frictionless rejects is named in preference to what follows from it
+        release.check_descriptor()
+        raise
+
+
+class _Quiet:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+    def update(self, n: int = 1) -> None:
+        pass
 
 
 def validation_bar(path, rules: str | None = None, total: int | None = None, **options):
-    """A progress bar over the rules a validation of `path` runs (off when stderr is not a terminal)."""
+    """A progress bar over the rules a validation of `path` runs; where nobody watches (stderr is not a terminal,
+    or `disable=True`) a stand-in that draws nothing, and tqdm is not even imported."""
+    if options.get("disable") is True or not sys.stderr.isatty():
+        return _Quiet()
     from tqdm import tqdm
 
     total = len(planned_rules(path, rules)) if total is None else total

@@ -114,7 +114,7 @@ def gm4(c):
 
 def gm5(c):
     m = c.free_filler("G01")
-    m["text_en"] = "x" * 2001
+    m["text_en"] = "x" * (c.descriptor()["groupassist"]["max_message_chars"] + 1)
     return "messages", m["message_id"]
 
 

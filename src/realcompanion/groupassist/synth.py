@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from ..schemas import dump_json, read_json
-from ..stamp import sha256_of, write
+from ..stamp import write
 from . import FORMAT, RESOURCES, GroupAssistRelease
 from .group import Group
 from .plan import GroupPlan
@@ -45,9 +45,9 @@ def declared(release: GroupAssistRelease) -> dict:
     """The generated part of the `groupassist` block: rows, rows per group, instances by split x level, hashes."""
     rows, groups, hashes = {}, {}, {}
     for name in release.resources:
-        with open(release.path(name), "rb") as handle:
-            rows[name] = sum(1 for _ in handle)
-        hashes[release.resource(name)["path"]] = sha256_of(release.path(name))
+        table = release.table(name)  # read once, its bytes hashed as they were parsed
+        rows[name] = table.num_rows + len(release.invalid_rows.get(name, ()))  # every line is a record
+        hashes[release.resource(name)["path"]] = release.sha256[name]
     for name in ("messages", "instances"):
         for item in release.table(name).column("group_id").value_counts().to_pylist():
             groups.setdefault(item["values"], {})[name] = item["counts"]

@@ -9,6 +9,7 @@ cannot express.
 """
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
@@ -67,8 +68,7 @@ def foreign_keys(ctx) -> pd.DataFrame:
 def header(ctx) -> pd.DataFrame:
     rows = []
     for name in ctx.release.resources:
-        with open(ctx.release.path(name), encoding="utf-8", errors="replace") as handle:
-            first = handle.readline()
+        first = io.StringIO(ctx.release.heads[name].decode("utf-8", errors="replace"), newline=None).readline()
         if not first.strip():
             rows.append((name, "line 1", "(file)", "", "no record: Frictionless has no header to read"))
             continue

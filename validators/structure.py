@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from realcompanion.formats import VERSIONS
 from realcompanion.nested import cells, column_validators
@@ -111,9 +113,6 @@ def nested_fields(ctx) -> pd.DataFrame:
 def own_participant(ctx) -> pd.DataFrame:
     """Every resource with a participant_id and a one-field text key, a fork's own resources too (a composite
     key holds participant_id itself)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     parts = []
     for name in ctx.release.resources:
         key, *rest = ctx.release.primary_key(name) or [None]
@@ -143,8 +142,6 @@ def text_or_media(ctx, frame):
               "Table 11 (source: timestamp); Table 12 (first_seen, last_seen); SPEC §3")
 def calendar(ctx) -> pd.DataFrame:
     """Vectorised in Arrow: a day is real when parsing and printing it gives it back (2025-02-30 does not)."""
-    import pyarrow.compute as pc
-
     parts = []
     for name in ctx.release.resources:
         for field in ctx.release.table_schema(name)["fields"]:

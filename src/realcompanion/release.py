@@ -70,11 +70,14 @@ class _Hashed:
         self.handle, self.sha256 = handle, hashlib.sha256()
         self.decoder, self.valid = codecs.getincrementaldecoder("utf-8")(), True
         self.newlines, self.last = 0, b"\n"
+        self.head = b""  # the bytes up to the first newline: the record Frictionless reads as the header
 
     def read(self, size: int = -1) -> bytes:
         block = self.handle.read(size)
         self.sha256.update(block)
         if block:
+            if self.newlines == 0:
+                self.head += block.split(b"\n", 1)[0]
             self.newlines, self.last = self.newlines + block.count(b"\n"), block[-1:]
         if self.valid and (self.decoder.getstate()[0] or not block.isascii()):
             try:
@@ -135,6 +138,7 @@ class Release:
         self.lines: dict[str, list[int]] = {}  # file line of each table row, where rows were set aside on reading
         self._tables: dict[str, pa.Table] = {}
         self.sha256: dict[str, str] = {}  # resource name -> sha256 of the bytes its table was read from
+        self.heads: dict[str, bytes] = {}  # resource name -> its file's bytes up to the first newline
         self._table_schemas: dict[str, dict] = {}
 
     def check_block(self, block: dict, path: Path) -> None:
@@ -231,10 +235,10 @@ class Release:
             except (pa.ArrowInvalid, pa.ArrowTypeError):
                 table = None
         if table is not None and source.utf8() and table.num_rows == source.lines():
-            self.sha256[name] = source.sha256.hexdigest()
+            self.sha256[name], self.heads[name] = source.sha256.hexdigest(), source.head
             return table
         data = read_bytes(path)
-        self.sha256[name] = hashlib.sha256(data).hexdigest()
+        self.sha256[name], self.heads[name] = hashlib.sha256(data).hexdigest(), data.split(b"\n", 1)[0]
         check_utf8(data, path)
         rows = objects(path, data=data)  # where Arrow failed or skipped a blank line: named, line by line
         from .nested import row_validator

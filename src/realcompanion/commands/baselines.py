@@ -23,17 +23,11 @@ def run(args) -> int:
 
     from tqdm import tqdm
 
-    from ..formats import format_of
-    from ..scoring.options import realcompanion_only, track_missing
+    from ..scoring.options import before_realcompanion
 
-    if format_of(args.path) == "groupassist":
-        if realcompanion_only(args, ("track", "reading", "plot")):
-            return 2
-        from ..groupassist.baselines import run as run_groupassist
-
-        return run_groupassist(args)
-    if track_missing(args):
-        return 2
+    code = before_realcompanion(args, ("track", "reading", "plot"), "baselines")
+    if code is not None:
+        return code
     if args.dense_endpoint:
         print("error: --dense-endpoint applies to GroupAssistBench releases only", file=sys.stderr)
         return 2

@@ -21,17 +21,11 @@ def register(sub):
 def run(args) -> int:
     from tqdm import tqdm
 
-    from ..formats import format_of
-    from ..scoring.options import realcompanion_only, track_missing
+    from ..scoring.options import before_realcompanion
 
-    if format_of(args.path) == "groupassist":
-        if realcompanion_only(args, ("track", "prompt")):
-            return 2
-        from ..groupassist.judging import run as run_groupassist
-
-        return run_groupassist(args)
-    if track_missing(args):
-        return 2
+    code = before_realcompanion(args, ("track", "prompt"), "judging")
+    if code is not None:
+        return code
 
     from ..release import Release
     from ..scoring.gold import load_track

@@ -85,17 +85,11 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
 def run(args) -> int:
     import sys
 
-    from ..formats import format_of
-    from ..scoring.options import realcompanion_only, track_missing
+    from ..scoring.options import before_realcompanion
 
-    if format_of(args.path) == "groupassist":
-        if realcompanion_only(args, ("track", "reading")):
-            return 2
-        from ..groupassist.judged import run as run_groupassist
-
-        return run_groupassist(args)
-    if track_missing(args):
-        return 2
+    code = before_realcompanion(args, ("track", "reading"), "judged")
+    if code is not None:
+        return code
 
     from ..release import Release
     from ..scoring import report as R

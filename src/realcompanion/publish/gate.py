@@ -65,9 +65,7 @@ def unread_files(release: Release, version: str) -> str | None:
 
 
 def invalid(release: Release, version: str) -> str | None:
-    from ..formats import format_of
-
-    if format_of(release.root) == "groupassist":
+    if release.BLOCK == "groupassist":  # the open release knows its format: no second read of the descriptor
         from ..validators.groupassist.run import validate
     else:
         from ..validators.run import validate

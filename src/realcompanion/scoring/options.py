@@ -38,6 +38,21 @@ def realcompanion_only(args, names) -> bool:
     return bool(given)
 
 
+def before_realcompanion(args, realcompanion_options, groupassist_module):
+    """The exit code of a scoring command that ends before its RealCompanion path, else None: a
+    GroupAssistBench release runs `groupassist.<groupassist_module>.run` (refusing the RealCompanion-only
+    `realcompanion_options`); a RealCompanion release needs --track."""
+    from importlib import import_module
+
+    from ..formats import format_of
+
+    if format_of(args.path) == "groupassist":
+        if realcompanion_only(args, realcompanion_options):
+            return 2
+        return import_module(f"..groupassist.{groupassist_module}", __package__).run(args)
+    return 2 if track_missing(args) else None
+
+
 def add_seed(p) -> None:
     p.add_argument("--seed", type=whole(0), default=0, help="seed of every random draw (default 0)")
 

@@ -254,13 +254,9 @@ def check(release: Release) -> list[str]:
 
 def open_release(root) -> Release:
     """The release at `root`, opened as the format its descriptor names."""
-    from .formats import format_of
+    from .formats import format_of, part
 
-    if format_of(root) == "groupassist":
-        from .groupassist import GroupAssistRelease
-
-        return GroupAssistRelease(root)
-    return Release(root)
+    return part(format_of(root), "release")(root)
 
 
 def stale(root) -> list[str]:

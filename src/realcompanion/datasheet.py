@@ -174,11 +174,9 @@ def _render(release: Release) -> tuple[str, list[str]]:
     path = release.root / DATASHEET
     if not path.is_file():
         raise ReadError(path, "no such file")
-    if release.BLOCK == "groupassist":
-        from .groupassist.datasheet import renderers as of_format
-    else:
-        of_format = renderers
-    return fill_blocks(path.read_text(encoding="utf-8"), of_format(release))
+    from .formats import part
+
+    return fill_blocks(path.read_text(encoding="utf-8"), part(release.BLOCK, "renderers")(release))
 
 
 def check(release: Release) -> list[str]:

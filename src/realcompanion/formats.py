@@ -19,6 +19,17 @@ from .errors import ReadError
 from .schemas import read_json
 
 FORMATS = ("realcompanion", "groupassist")
+# Where each format keeps the parts the commands share, as module:attribute, imported only when asked for
+PARTS = {
+    "realcompanion": {"release": "realcompanion.release:Release", "validate": "realcompanion.validators.run:validate",
+                      "planned": "realcompanion.validators.run:planned", "stamp": "realcompanion.stamp:stamp",
+                      "renderers": "realcompanion.datasheet:renderers"},
+    "groupassist": {"release": "realcompanion.groupassist:GroupAssistRelease",
+                    "validate": "realcompanion.validators.groupassist.run:validate",
+                    "planned": "realcompanion.validators.groupassist.run:planned",
+                    "stamp": "realcompanion.groupassist.synth:stamp",
+                    "renderers": "realcompanion.groupassist.datasheet:renderers"},
+}
 
 VERSIONS: dict[str, dict] = {
     "2.0.0": {
@@ -34,6 +45,14 @@ LATEST = max(VERSIONS, key=lambda v: tuple(int(p) for p in v.split(".")))
 def constants(format_version) -> dict:
     """The constants of a format version; of the latest version when it is unknown (FMT1 reports that)."""
     return VERSIONS.get(format_version, VERSIONS[LATEST])
+
+
+def part(format_name: str, name: str):
+    """A format's `release` class, `validate`, `planned`, `stamp` or datasheet `renderers`, imported on first use."""
+    from importlib import import_module
+
+    module, attribute = PARTS[format_name][name].split(":")
+    return getattr(import_module(module), attribute)
 
 
 def format_of(root) -> str:

@@ -29,16 +29,14 @@ def refresh(root, check: bool = True, progress=None) -> list[str]:
     `progress` is called once per rule of the validation that comes first."""
     from . import card, datasheet
     from .card import open_release
+    from .formats import part
     from .publish.croissant import FILE, build
     from .schemas import Schemas, dump_json, read_json
     from .stamp import blocking_rules
 
     release = open_release(root)  # a folder that is no release is named before anything is written
     root = release.root
-    if release.BLOCK == "groupassist":
-        from .groupassist.synth import stamp
-    else:
-        from .stamp import stamp
+    stamp = part(release.BLOCK, "stamp")
     changed = [f"schema copy: {path.relative_to(root)}" for path in Schemas(root, release.BLOCK).render()]
     if check and (failing := blocking_rules(root, progress)):
         raise Refused(failing, changed)

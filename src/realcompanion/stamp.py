@@ -17,13 +17,9 @@ from .schemas import dump_json
 def blocking_rules(root, progress=None) -> list[str]:
     """The error rules the release at `root` would still fail once stamped: stamping blesses the files as they
     are, so these must be fixed first. `progress` is called once per rule run."""
-    from .formats import format_of
+    from .formats import format_of, part
 
-    if format_of(root) == "groupassist":
-        from .validators.groupassist.run import validate
-    else:
-        from .validators.run import validate
-
+    validate = part(format_of(root), "validate")
     return sorted({o.rule.id for o in validate(root, progress=progress, restamped=True).outcomes
                    if o.fired and o.rule.severity == "error"})
 

@@ -26,14 +26,11 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..formats import format_of
+    from ..formats import format_of, part
     from ..stamp import blocking_rules
     from .validate import validation_bar
 
-    if format_of(args.path) == "groupassist":
-        from ..groupassist.synth import stamp
-    else:
-        from ..stamp import stamp
+    stamp = part(format_of(args.path), "stamp")
 
     failing = []
     if args.force:

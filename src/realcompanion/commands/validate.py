@@ -23,20 +23,13 @@ def register(sub):
 
 def planned_rules(path, rules: str | None = None) -> list:
     """The rules a validation of the release at `path` runs (its format's catalogue and its declared rules)."""
-    from ..formats import format_of
+    from ..formats import format_of, part
     from ..validators.declared import declared_rules
 
-    if format_of(path) == "groupassist":
-        from ..groupassist import GroupAssistRelease
-        from ..validators.groupassist.run import planned
-
-        return planned(rules, declared_rules(GroupAssistRelease(path, check=False)))
-    from ..release import Release
-    from ..validators.run import planned
-
-    release = Release(path, check=False)  # validate has Frictionless judge it beside the reading
+    fmt = format_of(path)
+    release = part(fmt, "release")(path, check=False)  # validate has Frictionless judge it beside the reading
     try:
-        return planned(rules, declared_rules(release))
+        return part(fmt, "planned")(rules, declared_rules(release))
     except Exception:  # a descriptor Frictionless rejects is named in preference to what follows from it
         release.check_descriptor()
         raise
@@ -66,13 +59,10 @@ def validation_bar(path, rules: str | None = None, total: int | None = None, **o
 
 def run(args) -> int:
     from ..files import output_file, output_folder
-    from ..formats import format_of
+    from ..formats import format_of, part
     from ..validators.terminal import render
 
-    if format_of(args.path) == "groupassist":
-        from ..validators.groupassist.run import validate
-    else:
-        from ..validators.run import validate
+    validate = part(format_of(args.path), "validate")
     try:
         total = len(planned_rules(args.path, args.rules))
     except KeyError as exc:

@@ -65,11 +65,10 @@ def unread_files(release: Release, version: str) -> str | None:
 
 
 def invalid(release: Release, version: str) -> str | None:
-    if release.BLOCK == "groupassist":  # the open release knows its format: no second read of the descriptor
-        from ..validators.groupassist.run import validate
-    else:
-        from ..validators.run import validate
+    from ..formats import part
     from .privacy import unacknowledged
+
+    validate = part(release.BLOCK, "validate")  # the open release knows its format: no second read of it
 
     report = validate(release.root)
     if report.errors:

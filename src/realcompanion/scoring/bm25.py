@@ -28,8 +28,6 @@ import numpy as np
 
 from .settings import BM25
 
-FALLBACKS = ("none", "recency")
-
 
 class ParticipantIndex:
     """One participant's messages (texts in stream order) as a term-by-message count matrix."""

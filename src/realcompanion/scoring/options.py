@@ -68,9 +68,9 @@ def add_dependent_reading(p) -> None:
 
 
 def add_bm25_fallback(p) -> None:
-    from .bm25 import FALLBACKS
+    from .settings import BM25_FALLBACKS
 
-    p.add_argument("--bm25-fallback", choices=FALLBACKS, default="none",
+    p.add_argument("--bm25-fallback", choices=BM25_FALLBACKS, default="none",
                    help="messages sharing no word with the probe: not retrieved (none, default), or appended "
                         "most recent first (recency); applies to the BM25 baseline, C3 and C3m")
 

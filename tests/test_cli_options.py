@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -20,6 +22,13 @@ def test_help(command, capsys):
         main([command, "--help"])
     assert exit_.value.code == 0
     assert capsys.readouterr().out.startswith(f"usage: realcompanion {command}")
+
+
+def test_registering_the_commands_imports_no_heavy_library():
+    """Every command's parser is built on each run, so what registration imports every command pays for."""
+    code = ("import sys; from realcompanion.cli import parser; parser(); "
+            "print(sorted({'numpy', 'pandas', 'pyarrow', 'frictionless', 'pandera', 'datasets'} & set(sys.modules)))")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
 
 
 def test_every_command_is_covered():

@@ -259,6 +259,11 @@ HOSTILE = [  # (id, mutation, exit code, text the one error line / the report mu
      "persona.jsonl: is a directory, not a regular file"),
     ("zero-rows", empty_every_file, 1, "no record: Frictionless has no header to read"),
     ("blank-line", edit_line("qa", 2, lambda line: b"\n" + line), 2, "qa.jsonl:2: empty line"),
+    ("byte-order-mark", edit_line("qa", 1, lambda line: b"\xef\xbb\xbf" + line), 2,
+     "qa.jsonl:1 field 'encoding': starts with a UTF-8 byte order mark"),
+    ("byte-order-mark-and-a-bad-record", lambda root: [edit_line("qa", 1, lambda line: b"\xef\xbb\xbf" + line)(root),
+                                                       edit_line("qa", 3, lambda line: b'{"x":1,' + line[1:])(root)],
+     2, "qa.jsonl:1 field 'encoding': starts with a UTF-8 byte order mark"),
     ("fake-verdict-in-a-value", fake_verdict_line, 1, "release is INVALID"),
 ]
 

@@ -234,6 +234,9 @@ class Release:
                 table = pajson.read_json(source, parse_options=options)
             except (pa.ArrowInvalid, pa.ArrowTypeError):
                 table = None
+        if source.head.startswith(codecs.BOM_UTF8):  # Arrow, Frictionless and datasets skip it; json.loads does not
+            raise ReadError(path, "starts with a UTF-8 byte order mark, which JSON text must not carry (RFC 8259 "
+                                  "§8.1): save the file as UTF-8 without one", line=1, field="encoding")
         if table is not None and source.utf8() and table.num_rows == source.lines():
             self.sha256[name], self.heads[name] = source.sha256.hexdigest(), source.head
             return table

@@ -252,11 +252,11 @@ def check(release: Release) -> list[str]:
     return _render(release)[1]
 
 
-def open_release(root) -> Release:
-    """The release at `root`, opened as the format its descriptor names."""
+def open_release(root, **options) -> Release:
+    """The release at `root`, opened as the format its descriptor names (`options`: those of `Release`)."""
     from .formats import format_of, part
 
-    return part(format_of(root), "release")(root)
+    return part(format_of(root), "release")(root, **options)
 
 
 def stale(root) -> list[str]:

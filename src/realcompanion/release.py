@@ -21,7 +21,7 @@ from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
-from .schemas import Schemas, read_json
+from .schemas import RESOURCES, Schemas, read_json
 
 _SCALARS = {
     "string": pa.string(),
@@ -113,11 +113,15 @@ class Release:
 
     Frictionless judges the descriptor on opening; `validate` opens with `check=False` and
     calls `check_descriptor` beside the table reads, where its Python work costs no wall time.
+    A descriptor without one of the format's RESOURCES is refused, naming it (every rule,
+    config and scorer reads them); `partial=True` opens it all the same, for `diff`, which
+    compares such a work in progress with the release before it.
     """
 
     BLOCK = "realcompanion"
+    RESOURCES = RESOURCES  # the resources every release of the format carries (a fork may add more)
 
-    def __init__(self, root=".", *, check: bool = True):
+    def __init__(self, root=".", *, check: bool = True, partial: bool = False):
         self.root = Path(root)
         descriptor = self.root / "datapackage.json"
         if not descriptor.exists():
@@ -130,6 +134,11 @@ class Release:
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "
                                 "one file as its path (a string)", field="path")
+        names = {res.get("name") for res in self.descriptor.get("resources", [])}
+        missing = [name for name in self.RESOURCES if name not in names]
+        if missing and not partial:
+            raise ReadError(descriptor, f"no resource '{missing[0]}': a {self.BLOCK} release carries "
+                                        f"{', '.join(self.RESOURCES)}", field="resources")
         if check:
             self.check_descriptor()
         self.params = self.descriptor[self.BLOCK]

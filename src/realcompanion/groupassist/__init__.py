@@ -25,6 +25,7 @@ class GroupAssistRelease(Release):
     """A GroupAssistBench release folder; its parameters are the descriptor's `groupassist` block."""
 
     BLOCK = FORMAT
+    RESOURCES = RESOURCES
 
     def check_block(self, block: dict, path) -> None:
         """The `groupassist` block meets descriptor.schema.json shipped beside this module (a release cannot loosen

@@ -101,7 +101,7 @@ def diff(old_root, new_root, progress=None) -> ReleaseDiff:
     if formats[0] != formats[1]:
         raise ReadError(new_root, f"is a {formats[1]} release and {old_root} a {formats[0]} release: "
                                   "releases of two formats are not compared")
-    old, new = open_release(old_root), open_release(new_root)
+    old, new = open_release(old_root, partial=True), open_release(new_root, partial=True)
     resources = []
     for name in new.resources + [name for name in old.resources if name not in new.resources]:
         resources.append(diff_resource(old, new, name) if name in old.resources and name in new.resources

@@ -318,6 +318,13 @@ def unknown_field(root):
     return "SCH1", row["note_id"]
 
 
+def personal_data_in_a_note(root):
+    rows, row = _note(root)
+    row["text"] += " Write to a.b@example.org."
+    write(root, "notes", rows)
+    return "PII1", row["note_id"]
+
+
 def undeclared_count(root):
     edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["participants"]["U02"].update(notes=4))
     return "NOTE5", "U02"
@@ -326,7 +333,7 @@ def undeclared_count(root):
 @pytest.mark.parametrize("brk", [duplicate_key, foreign_participant, dangling_dayid, other_participants_message,
                                  cites_after_anchor, same_text_twice, long_text, follow_up_citing_one,
                                  follow_up_citing_none, identifier_of_another_participant, unknown_field,
-                                 undeclared_count])
+                                 personal_data_in_a_note, undeclared_count])
 def test_every_way_of_breaking_the_new_resource_is_named(fork, brk):
     add_notes(fork)
     main(["refresh", str(fork)])

@@ -25,8 +25,6 @@ PII_PATTERNS = {
     "phone number": r"\+?\(?\d{2,4}\)?[ .-]\d{3,4}[ .-]\d{3,4}",
     "URL with query string": r"https?://\S+\?\S+=",
 }
-PII_FIELDS = {"source": ["text"], "profile": ["text"], "persona": ["value"], "chat": ["probe", "gold_response"],
-              "qa": ["question", "answer"]}
 
 
 @release_rule("INT1", "error", "integrity", (),
@@ -165,13 +163,23 @@ def schema_copies(ctx) -> pd.DataFrame:
                          for path in ctx.release.schemas.stale()])
 
 
+def free_text(release) -> dict[str, list[str]]:
+    """The fields a personal-data screen reads, by resource: every string field, of every resource (a fork's
+    too), that no enum or pattern constrains (an identifier or a label cannot carry free text)."""
+    fields = {name: [f["name"] for f in release.table_schema(name)["fields"]
+                     if f.get("type") == "string" and not {"enum", "pattern"} & set(f.get("constraints", {}))]
+              for name in release.resources}
+    return {name: names for name, names in fields.items() if names}
+
+
 @release_rule("PII1", "warning", "privacy", RESOURCES,
-              "personal-data screen: no e-mail address, phone number, URL with query string or long digit run in text",
+              "personal-data screen: no e-mail address, phone number, URL with query string or long digit run in any "
+              "free-text field (every string field no enum or pattern constrains, a fork's too)",
               "SPEC §4 (personal-data screen)")
 def personal_data(ctx) -> pd.DataFrame:
     patterns = dict(PII_PATTERNS, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"})
     parts = []
-    for name, fields in PII_FIELDS.items():
+    for name, fields in free_text(ctx.release).items():
         frame, ids = ctx.frame(name), ctx.row_ids(name)
         for field in fields:
             text = frame[field].fillna("")

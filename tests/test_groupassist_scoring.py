@@ -200,7 +200,8 @@ def test_messages_at_or_after_the_cutoff_change_nothing(tmp_path, embeddings):
 
 def test_baselines_command(tmp_path, capsys):
     out = tmp_path / "b.json"
-    assert main(["baselines", str(SPECIMEN), "--json", str(out)]) == 0
+    assert main(["baselines", str(SPECIMEN), "--json", str(out), "--plot", str(tmp_path / "b.png")]) == 0
+    assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["tokenizer"] == "o200k_base" and set(report["languages"]) == {"zh", "en"}
     inst = GroupAssistRelease(SPECIMEN).frame("instances")

@@ -20,23 +20,36 @@ def run(args) -> int:
     from ..scoring.embeddings import embedder_from
 
     release = GroupAssistRelease(args.path)
-    R.checked_outputs(release, args)
+    plot = R.checked_outputs(release, args)
     embedder = embedder_from(args)
     k = release.params["retrieval_k"]
     out = R.envelope(release, "baselines", release_parameters=("retrieval_k", "tokenizer"), scoring=SETTINGS)
     out.update(tokenizer=release.params["tokenizer"], k=k,
                dense=embedder.stamp() if embedder else {"run": False, "reason": NOT_RUN}, languages={})
-    text = [] if embedder else [f"dense: {NOT_RUN}"]
+    text, cells = [] if embedder else [f"dense: {NOT_RUN}"], {}
     for lang in ("zh", "en"):
-        with tqdm(total=0, unit="text", desc=f"embeddings ({lang})", disable=None if embedder else True) as bar:
-            frame = baselines(release, k, lang, embedder, bar)
+        with tqdm(total=0, unit="text", desc=f"embeddings ({lang})", disable=None if embedder else True) as bar, \
+                tqdm(total=0, unit="instance", desc=f"baselines ({lang})", disable=None) as instances_bar:
+            frame = baselines(release, k, lang, embedder, bar, instances_bar)
         if embedder:
             embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
         table = frame.groupby(["level", "dependency"]).mean(numeric_only=True)
         out["languages"][lang] = {"instances": frame.to_dict("records"),
                                   "by_level_dependency": table.reset_index().to_dict("records")}
         text += [f"{lang}: anchor recall and context tokens by level x dependency", table.round(3).to_string(), ""]
+        cells[lang] = {method: {f"{level} {dependency}": value for (level, dependency), value in table[column].items()}
+                       for method, column in _recall_columns(table, k).items()}
     if embedder:
         out["dense"]["requests"] = embedder.requests
     R.emit(release, "\n".join(text), out, args.json)
+    if plot:
+        from ..scoring.plot import bars_by_cell
+
+        bars_by_cell(cells, f"Anchor recall by level x dependency (eval instances, k = {k})", "anchor recall", plot)
     return 0
+
+
+def _recall_columns(table, k: int) -> dict[str, str]:
+    """The recall column of each method that ran, by its label."""
+    named = {"full context": "full_recall", f"BM25 top-{k}": f"bm25_recall@{k}", f"dense top-{k}": f"dense_recall@{k}"}
+    return {label: column for label, column in named.items() if column in table}

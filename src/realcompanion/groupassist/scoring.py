@@ -173,10 +173,11 @@ def top_records(visible: pd.DataFrame, ranked: list[str], k: int) -> pd.DataFram
     return visible.set_index("message_id").loc[ranked[:k]].reset_index().sort_values("turn", kind="stable")
 
 
-def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None) -> pd.DataFrame:
+def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None,
+              instances_bar=None) -> pd.DataFrame:
     """Per evaluation instance (split `eval`, the set the paper reports): anchor recall@k and context tokens
     of full context, BM25 top-k and, given an `embedder` (`scoring.embeddings.Embedder`), dense top-k;
-    `bar` (a tqdm bar) follows the embedding."""
+    `bar` (a tqdm bar) follows the embedding, `instances_bar` the instances (minutes at paper scale)."""
     k = k or release.params["retrieval_k"]
     messages, inst, anchors = (release.frame(n) for n in ("messages", "instances", "anchors"))
     inst = inst[inst["split"] == "eval"]
@@ -189,7 +190,11 @@ def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, ba
         embedder.embed(texts, bar.update if bar is not None else None)
         rankers["dense"] = lambda visible, query: dense_ranking(visible, query, embedder, lang)
     rows = []
+    if instances_bar is not None:
+        instances_bar.reset(total=len(inst))
     for row in inst.itertuples():
+        if instances_bar is not None:
+            instances_bar.update()
         visible = history(messages, row.group_id, row.cutoff_turn)
         own = anchors[(anchors["instance_id"] == row.instance_id) & ~anchors["premise"]]
         wanted = set(own["message_id"])

@@ -38,3 +38,23 @@ def coverage_by_budget(curves: dict[str, tuple[list, list]], marks, title: str, 
              xscale="log", ylim=(-0.02, 1.02))
     axes.legend()
     figure.savefig(out, dpi=120)
+
+
+def bars_by_cell(panels: dict[str, dict[str, dict[str, float]]], title: str, ylabel: str, out) -> None:
+    """Grouped bars, one panel per key of `panels` (a language): a group per cell (level x dependency), a bar per
+    series (a method), as Table 3 reads."""
+    figure = _figure()
+    axes_list = figure.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    for axes, (panel, series) in zip(axes_list, panels.items()):
+        cells = sorted({c for values in series.values() for c in values})
+        width = 0.8 / max(len(series), 1)
+        for n, (label, values) in enumerate(series.items()):
+            axes.bar([i + n * width for i in range(len(cells))], [values.get(c, float("nan")) for c in cells],
+                     width, label=label)
+        axes.set_xticks([i + width * (len(series) - 1) / 2 for i in range(len(cells))], cells, rotation=45)
+        axes.set(title=panel, ylim=(0, 1.05))
+    axes_list[0].set_ylabel(ylabel)
+    figure.legend(*axes_list[0].get_legend_handles_labels(), loc="outside lower center", ncols=len(series),
+                  fontsize="small")
+    figure.suptitle(title)
+    figure.savefig(out, dpi=120)

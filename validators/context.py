@@ -33,6 +33,9 @@ CITATIONS = [
 ]
 
 class Context:
+    VIEWS = ("messages", "stream", "session_starts", "_citing_fields", "claim_evidence", "cited_claims",
+             "recorded_context", "probe_turns")  # the shared views `warm` computes
+
     def __init__(self, release: Release):
         self.release = release
         self.params = release.params
@@ -56,8 +59,7 @@ class Context:
         """
         for name in self.release.resources:
             self.frame(name)
-        for view in ("messages", "stream", "session_starts", "_citing_fields", "claim_evidence", "cited_claims",
-                     "recorded_context", "probe_turns"):
+        for view in self.VIEWS:
             try:
                 getattr(self, view)
             except Exception:  # noqa: BLE001, S110 - reported by the rules that read the view

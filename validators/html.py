@@ -104,7 +104,8 @@ def _expectation_type():
 
 def _result(outcome, failures: list[dict]) -> dict:
     count = len(failures)
-    return {"observed_value": "not evaluated" if outcome.skipped else f"{count} failing row{'s' * (count != 1)}",
+    observed = "not evaluated" if outcome.skipped else f"{count} failing row{'s' * (count != 1)}"
+    return {"observed_value": observed + (f", {outcome.set_aside} set aside" if outcome.set_aside else ""),
             "unexpected_count": count,
             "partial_unexpected_list": [{c: row[c] for c in FAILURE_COLUMNS} for row in failures[:SHOWN]]}
 

@@ -1,5 +1,8 @@
-"""Run the catalogue over a release and collect one report.
+"""Run a format's catalogue over a release and collect one report.
 
+One runner for both formats: a `Runner` names what differs (the catalogue, its structure
+rules, the rule that reports records of the wrong type, the path rule, the release and
+context); RealCompanion's is REALCOMPANION, GroupAssistBench's is in groupassist/run.py.
 Order: resource paths are checked before anything is read (INT3); each table is
 read once (an unreadable file raises `ReadError`, exit 2); then every rule runs,
 frame rules as pandera checks (one schema per resource) and release rules as
@@ -19,6 +22,7 @@ import os
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Callable
 
 import pandas as pd
 import pyarrow as pa
@@ -195,9 +199,10 @@ def set_aside(structure_failures: list[pd.DataFrame]) -> dict[str, set[str]]:
 
 def _about_set_aside(found: pd.DataFrame, aside: dict[str, set[str]], by_value: bool = True) -> pd.Series:
     """Failures that repeat a structure failure: on a set-aside row, or (`by_value`) citing a set-aside record
-    by its id."""
-    rows = pd.Series([str(row) in aside.get(res, ()) for res, row in zip(found["resource"], found["row"])],
-                     index=found.index, dtype=bool)
+    by its id. A failure naming no row (a rule named it by its key, which is null) of a resource with rows set
+    aside is about one of them: a null key is a structure failure itself."""
+    rows = pd.Series([str(row) in aside.get(res, ()) or (res in aside and pd.isna(row))
+                      for res, row in zip(found["resource"], found["row"])], index=found.index, dtype=bool)
     if not by_value:
         return rows
     values = pa.array(found["value"].astype(str).to_numpy(dtype=object), type=pa.string())
@@ -205,11 +210,34 @@ def _about_set_aside(found: pd.DataFrame, aside: dict[str, set[str]], by_value: 
     return rows | cited.to_numpy(zero_copy_only=False)
 
 
-def planned(rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
+@dataclass(frozen=True)
+class Runner:
+    """What one format's run needs beyond the shared machinery: its catalogue, and which of its rules play the
+    parts the one pass gives them."""
+    select: Callable  # (ids, declared rules) -> the rules named, among the format's catalogue and the declared ones
+    structure: tuple[str, ...]  # rules whose failing rows are set aside from every other rule's verdict
+    typed: str  # the structure rule naming the records that did not fit their types (each reported once, by it)
+    contained: str  # the rule checking, before anything is read, that no resource path leaves the folder
+    context: Callable  # path -> the format's Context over its release, opened unchecked
+    restamp: Callable  # release -> None: the release as `stamp` would leave it, in memory only
+
+
+def _restamp(release: Release) -> None:
+    from realcompanion.stamp import restamp
+
+    restamp(release)
+
+
+REALCOMPANION = Runner(select, STRUCTURE_RULES, "SCH1", "INT3", lambda path: Context(Release(path, check=False)),
+                       _restamp)
+
+
+def planned(rules: str | None, declared: list[Rule] = (), runner: Runner = REALCOMPANION) -> list[Rule]:
     """The rules a run evaluates: the chosen ones (among the catalogue and the release's declared rules), and the
-    structure rules always (they decide what is skipped)."""
-    return [r for r in select(None) if r.id in STRUCTURE_RULES] + [r for r in select(rules, declared)
-                                                                  if r.id not in STRUCTURE_RULES]
+    structure rules always (they decide what is set aside)."""
+    every, chosen = runner.select(None, declared), {r.id for r in runner.select(rules, declared)}
+    return [r for r in every if r.id in runner.structure] + [r for r in every if r.id in chosen
+                                                             and r.id not in runner.structure]
 
 
 class Judgement:
@@ -287,9 +315,11 @@ def import_pandera() -> None:
             del sys.modules["hypothesis"]
 
 
-def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False) -> Report:
-    """Validate the release at `path`; `rules` is a comma-separated list of ids or families; `restamped` judges
-    it as `stamp` would leave it (declared counts, hashes and relabels taken from the files, in memory only).
+def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False,
+             runner: Runner = REALCOMPANION) -> Report:
+    """Validate the release at `path` (in `runner`'s format); `rules` is a comma-separated list of ids or
+    families; `restamped` judges it as `stamp` would leave it (declared counts, hashes and relabels taken from the
+    files, in memory only).
 
     Frictionless judges the descriptor in a forked process (`Judgement`, which also builds the
     pandera models of the Table Schemas) and pandera is imported
@@ -298,26 +328,25 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     and any worker forks; the verdict before the report is
     returned: a descriptor Frictionless rejects is reported (exit 2) in preference to anything else.
     """
-    ctx = Context(Release(path, check=False))
+    ctx = runner.context(path)
     if restamped:
-        from realcompanion.stamp import restamp
-
-        restamp(ctx.release)
+        runner.restamp(ctx.release)
     judgement = Judgement(ctx.release)
     try:
         with ThreadPoolExecutor(1) as beside:
-            return _validate(ctx, rules, progress, beside.submit(import_pandera), judgement)
+            return _validate(ctx, rules, progress, beside.submit(import_pandera), judgement, runner)
     finally:
         judgement.result()
 
 
-def _validate(ctx: Context, rules: str | None, progress, imported: Future, judgement: Judgement) -> Report:
+def _validate(ctx: Context, rules: str | None, progress, imported: Future, judgement: Judgement,
+              runner: Runner) -> Report:
     release = ctx.release
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
     declared = declared_rules(release)
-    chosen, every = select(rules, declared), select(None, declared)
+    chosen, every = runner.select(rules, declared), runner.select(None, declared)
     if escapes(release):
-        report.outcomes = _execute(ctx, [r for r in every if r.id == "INT3"], progress)
+        report.outcomes = _execute(ctx, [r for r in every if r.id == runner.contained], progress)
         return report
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
     parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
@@ -327,11 +356,11 @@ def _validate(ctx: Context, rules: str | None, progress, imported: Future, judge
     if parallel:
         judgement.result()  # workers inherit the models; in one process SCH2 waits for them when it runs
     ctx.models = judgement
-    structure_ids = set(STRUCTURE_RULES)
-    outcomes = _execute(ctx, planned(rules, declared), progress, parallel)
-    unread = set_aside([o.failures for o in outcomes if o.rule.id == "SCH1"])
-    for o in outcomes:  # a record that did not fit its types is reported once, by SCH1
-        if o.rule.id in structure_ids and o.rule.id != "SCH1" and unread and not o.failures.empty:
+    structure_ids = set(runner.structure)
+    outcomes = _execute(ctx, planned(rules, declared, runner), progress, parallel)
+    unread = set_aside([o.failures for o in outcomes if o.rule.id == runner.typed])
+    for o in outcomes:  # a record that did not fit its types is reported once, by the typed rule (SCH1)
+        if o.rule.id in structure_ids and o.rule.id != runner.typed and unread and not o.failures.empty:
             o.failures = o.failures[~_about_set_aside(o.failures, unread, by_value=False)]
     aside = set_aside([o.failures for o in outcomes if o.rule.id in structure_ids])
     chosen_ids = {r.id for r in chosen}

@@ -1,78 +1,59 @@
-"""Views several GroupAssistBench rules share, computed once per run: frames, messages by id, anchors joined."""
+"""Views several GroupAssistBench rules share, computed once per run: messages by id, anchors joined.
+
+The tables, their lines and the rows' names are RealCompanion's Context's: a record set aside
+on reading (GS1) is back in its line's place with each field that did not fit null. The
+frames differ: the GroupAssistBench rules read numpy-backed columns (`to_pandas()` plain), in
+which a null compares unequal to everything, a null integer is NaN and a null boolean None; so
+each rule keeps to comparisons a null fails and never reads a null integer or boolean as a value.
+"""
 from __future__ import annotations
 
 from functools import cached_property
 
+import numpy as np
 import pandas as pd
-
-from realcompanion.groupassist import RESOURCES
 
 from ..context import Context as CoreContext
 
 
-class Context:
-    def __init__(self, release):
-        self.release = release
-        self.params = release.params
-        self.vocab = release.schemas.vocabulary
-        self._frames: dict[str, pd.DataFrame] = {}
-
-    def table(self, name: str):
-        """The resource as read (Arrow); declared rules and the shared calendar rule read it."""
-        return self.release.table(name)
-
-    column = CoreContext.column  # a column or struct sub-field by dotted path, as declared rules name them
+class Context(CoreContext):
+    VIEWS = ("messages", "anchors")
 
     def frame(self, name: str) -> pd.DataFrame:
         if name not in self._frames:
-            self._frames[name] = self.release.table(name).to_pandas()  # plain dtypes: nulls as None / NaN
+            self._frames[name] = self.table(name).to_pandas()  # plain dtypes: nulls as None / NaN
         return self._frames[name]
-
-    def row_ids(self, name: str) -> pd.Series:
-        key = self.release.primary_key(name)
-        frame = self.frame(name)
-        return frame[key].astype(str).agg(":".join, axis=1) if len(key) > 1 else frame[key[0]].astype(str)
-
-    def line(self, name: str, position: int) -> int:
-        """The file line (1-based) of row `position` of the resource's table (records set aside are skipped)."""
-        return self.release.line(name, position)
-
-    def warm(self) -> None:
-        """Read every table and compute the shared views once, before worker processes fork and inherit them; a
-        view this release cannot yield is left to the rules that read it, which then report it."""
-        for name in RESOURCES:
-            self.frame(name)
-        for view in ("messages", "anchors"):
-            try:
-                getattr(self, view)
-            except Exception:  # noqa: BLE001, S110 - reported by the rules that read the view
-                pass
 
     @cached_property
     def messages(self) -> pd.DataFrame:
-        """Messages with their position within the group (`seq`), indexed by message_id."""
+        """Messages with their position within the group (`seq`), indexed by message_id, each id once (a row
+        repeating an id is set aside, GS2: the first keeps it)."""
         m = self.frame("messages").copy()
         m["seq"] = m.groupby("group_id").cumcount()
-        return m.set_index("message_id", drop=False)
+        return m[~m["message_id"].duplicated()].set_index("message_id", drop=False)
 
     @cached_property
     def anchors(self) -> pd.DataFrame:
         """Anchors with their instance (cutoff, dependency, level, origin, queries) and cited message."""
+        inst = self.frame("instances")
         a = self.frame("anchors").merge(
-            self.frame("instances")[["instance_id", "group_id", "cutoff_turn", "dependency", "level", "origin",
-                                     "query_zh", "query_en", "requester"]], on="instance_id", how="left")
+            inst.loc[~inst["instance_id"].duplicated(), ["instance_id", "group_id", "cutoff_turn", "dependency",
+                                                          "level", "origin", "query_zh", "query_en", "requester"]],
+            on="instance_id", how="left")
         m = self.messages[["message_id", "group_id", "turn", "seq", "role", "speaker", "placeholder", "text_zh",
                            "text_en"]].rename(columns={"group_id": "message_group"}).reset_index(drop=True)
         return a.merge(m, on="message_id", how="left")
 
-    def history_counts(self) -> pd.Series:
-        """For each instance (by instance_id), the number of messages of its group with turn < cutoff_turn."""
-        import numpy as np
-
-        inst = self.frame("instances")
-        out = pd.Series(0, index=inst["instance_id"].to_numpy())
-        for gid, turns in self.frame("messages").groupby("group_id")["turn"]:
-            rows = inst["group_id"] == gid
-            out[inst.loc[rows, "instance_id"].to_numpy()] = np.searchsorted(np.sort(turns.to_numpy()),
-                                                                             inst.loc[rows, "cutoff_turn"], "left")
-        return out
+    def before(self, groups: pd.Series, turns: pd.Series, side: str = "left") -> np.ndarray:
+        """For each (group, turn), how many messages of the group have a turn below it (`side="right"`: at most
+        it); null where the turn is null (set aside: not judged). One sorted key of group and turn, one search."""
+        m = self.frame("messages")
+        known = (m["group_id"].notna() & m["turn"].notna()).to_numpy()
+        codes = pd.Index(m.loc[known, "group_id"].unique())
+        turn = m.loc[known, "turn"].to_numpy(dtype=float)
+        low, span = (turn.min(), turn.max() - turn.min() + 2) if len(turn) else (0.0, 2.0)
+        keys = np.sort(codes.get_indexer(m.loc[known, "group_id"]) * span + turn - low)
+        code = codes.get_indexer(groups)
+        at = np.clip(turns.to_numpy(dtype=float) - low, -0.5, span - 1.5)
+        found = np.searchsorted(keys, code * span + at, side) - np.searchsorted(keys, code * span - 0.5)
+        return np.where((code >= 0) & ~np.isnan(at), found, np.where(np.isnan(at), np.nan, 0))

@@ -22,7 +22,7 @@ def word_pattern(words: dict) -> str:
       "App. A.6, gate i; GROUPASSIST.md §3 (i)")
 def before_cutoff(ctx) -> pd.DataFrame:
     a = ctx.anchors
-    bad = a["turn"].notna() & ~(a["turn"] < a["cutoff_turn"])
+    bad = a["turn"].notna() & a["cutoff_turn"].notna() & ~(a["turn"] < a["cutoff_turn"])
     return failures("anchors", a["anchor_id"][bad], "message_id", a["message_id"][bad], "cited message is at or after the cutoff")
 
 
@@ -33,7 +33,8 @@ def verbatim(ctx) -> pd.DataFrame:
     a = ctx.anchors[ctx.anchors["turn"].notna()]
     parts = []
     for lang in ("zh", "en"):
-        found = np.array([s in t for s, t in zip(a[f"span_{lang}"].tolist(), a[f"text_{lang}"].tolist())], dtype=bool)
+        found = np.array([not (isinstance(s, str) and isinstance(t, str)) or s in t  # null: set aside, not judged
+                          for s, t in zip(a[f"span_{lang}"].tolist(), a[f"text_{lang}"].tolist())], dtype=bool)
         parts.append(failures("anchors", a["anchor_id"][~found], f"span_{lang}", a[f"span_{lang}"][~found],
                               f"span not in the message's text_{lang}"))
     return combined(parts)
@@ -43,10 +44,10 @@ def verbatim(ctx) -> pd.DataFrame:
       "gate iii: a query reveals no required memory, names no evaluation dimension, and (M3) hints at no change",
       "App. A.6, gate iii; GROUPASSIST.md §3 (iii)")
 def query_reveals(ctx) -> pd.DataFrame:
-    a = ctx.anchors[~ctx.anchors["premise"]]
+    a = ctx.anchors[ctx.anchors["premise"].eq(False)]  # a premise may be in the query; unknown (set aside): not judged
     parts = []
     for lang in ("zh", "en"):
-        leak = np.array([bool(s and s in q) or bool(f and f in q) for s, f, q in
+        leak = np.array([isinstance(q, str) and any(isinstance(x, str) and x and x in q for x in (s, f)) for s, f, q in
                          zip(a[f"span_{lang}"].tolist(), a[f"fact_{lang}"].tolist(), a[f"query_{lang}"].tolist())], dtype=bool)
         parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"span_{lang}"][leak],
                               "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))
@@ -65,9 +66,10 @@ def query_reveals(ctx) -> pd.DataFrame:
       "gate iv: the cutoff leaves at least min_history messages of the group's history",
       "App. A.6, gate iv; GROUPASSIST.md §3 (iv)")
 def enough_history(ctx) -> pd.DataFrame:
-    inst, counts = ctx.frame("instances"), ctx.history_counts()
-    bad = counts.loc[inst["instance_id"]].to_numpy() < ctx.params["min_history"]
-    return failures("instances", inst["instance_id"][bad], "cutoff_turn", counts.loc[inst["instance_id"][bad]],
+    inst = ctx.frame("instances")
+    counts = ctx.before(inst["group_id"], inst["cutoff_turn"])
+    bad = counts < ctx.params["min_history"]
+    return failures("instances", inst["instance_id"][bad], "cutoff_turn", counts[bad].astype(int),
                     f"fewer than {ctx.params['min_history']} messages before the cutoff")
 
 
@@ -79,10 +81,10 @@ def rubric_limits(ctx) -> pd.DataFrame:
     c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "dependency"]], on="instance_id", how="left")
     inst = ctx.frame("instances")
     l2 = inst.loc[inst["level"] == "L2", "instance_id"]
-    positive = c["kind"] != "penalty"
+    positive, mandatory = c["kind"] != "penalty", c["mandatory"].eq(True)  # a null (set aside) is no penalty, optional
     per = pd.DataFrame({"positive": positive.groupby(c["instance_id"]).sum(),
                         "penalty": (~positive).groupby(c["instance_id"]).sum(),
-                        "mandatory": c["mandatory"].groupby(c["instance_id"]).sum()}).reindex(l2, fill_value=0)
+                        "mandatory": mandatory.groupby(c["instance_id"]).sum()}).reindex(l2, fill_value=0)
     per["total"] = per["positive"] + per["penalty"]
     parts = []
     for field, bad, message in (
@@ -96,10 +98,11 @@ def rubric_limits(ctx) -> pd.DataFrame:
     superseded = (c["dependency"] == "M3") & (c["pattern"] == "superseded_value")
     expected = np.where(~positive, np.where(superseded, weights["m3_superseded_value"],
                                             c["pattern"].map(weights["penalty"]).astype(float)),
-                        np.where(c["mandatory"], c["kind"].map({k: v for k, v in weights.items()
+                        np.where(mandatory, c["kind"].map({k: v for k, v in weights.items()
                                                                  if isinstance(v, (int, float))}).astype(float),
                                  limits["optional_weight"]))
-    bad = (c["weight"].to_numpy() != expected) | (~positive & c["mandatory"]).to_numpy()
+    unknown = c["dependency"].isna() & (c["pattern"] == "superseded_value")  # its instance set aside
+    bad = ((c["weight"].to_numpy() != expected) | (~positive & mandatory).to_numpy()) & ~unknown.to_numpy()
     parts.append(failures("criteria", c["criterion_id"][bad], "weight", c["weight"][bad],
                           "weight differs from the declared weight of its kind, pattern and mandatoriness"))
     return combined(parts)

@@ -14,8 +14,10 @@ from .catalogue import rule
       "GROUPASSIST.md §2 (message_id); App. D (records that share a turn index)")
 def message_ids(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
-    k = m.groupby(["group_id", "turn"]).cumcount()
-    expected = m["group_id"] + ":m" + m["turn"].map("{:06d}".format) + np.where(k > 0, "." + k.astype(str), "")
+    k = m.groupby(["group_id", "turn"], dropna=False).cumcount()
+    known = (m["group_id"].notna() & m["turn"].notna()).to_numpy()  # a set-aside record's null part names no id
+    m, k = m[known], k[known]
+    expected = m["group_id"] + ":m" + m["turn"].astype(int).map("{:06d}".format) + np.where(k > 0, "." + k.astype(str), "")
     bad = m["message_id"] != expected
     return failures("messages", m["message_id"][bad], "message_id", expected[bad], "expected this identifier")
 

@@ -17,13 +17,19 @@ def _units(ctx) -> pd.Series:
         ctx.frame("instances")["instance_id"], fill_value=0)
 
 
+def _units_unknown(ctx) -> set:
+    """Instances with an anchor whose unit is null though it is neither profile-only nor a premise (GC1 names the
+    anchor; a record set aside reads so): their units are not judged."""
+    a = ctx.anchors
+    return set(a.loc[a["unit"].isna() & a["profile_only"].eq(False) & a["premise"].eq(False), "instance_id"])
+
+
 @rule("GC1", "error", "invariant", ("anchors", "instances"),
       "M1 has exactly one memory unit, M2 and M3 two or more; unit is null exactly for profile-only anchors and premises",
       "App. A.4 (M1 one memory unit, M2/M3 two or more); GROUPASSIST.md §3")
 def dependency_units(ctx) -> pd.DataFrame:
-    inst, units = ctx.frame("instances"), _units(ctx)
-    n = units.loc[inst["instance_id"]].to_numpy()
-    bad = np.where(inst["dependency"] == "M1", n != 1, n < 2)
+    inst, n = ctx.frame("instances"), _units(ctx).to_numpy()  # aligned with the instances' rows
+    bad = np.where(inst["dependency"] == "M1", n != 1, n < 2) & ~inst["instance_id"].isin(_units_unknown(ctx)).to_numpy()
     a = ctx.anchors
     null_bad = a["unit"].isna() != (a["profile_only"] | a["premise"])
     return combined([failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
@@ -52,7 +58,9 @@ def m3_pair(ctx) -> pd.DataFrame:
         inst["instance_id"]).fillna({"sup": 0, "cur": 0})
     m3 = (inst["dependency"] == "M3").to_numpy()
     ok = (both["sup"] == 1) & (both["cur"] == 1) & (both["cur_at"] > both["sup_at"])
-    bad = np.where(m3, ~ok.to_numpy(), ((both["sup"] + both["cur"]) > 0).to_numpy())
+    unplaced = set(a.loc[a["m3_role"].notna() & a["seq"].isna(), "instance_id"])  # its message unknown: order unjudged
+    bad = np.where(m3, ~ok.to_numpy() & ~inst["instance_id"].isin(unplaced).to_numpy(),
+                   ((both["sup"] + both["cur"]) > 0).to_numpy())
     return failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
                     "M3 needs exactly one superseded and one later current anchor; others none")
 
@@ -79,12 +87,15 @@ def m3_still_current(ctx) -> pd.DataFrame:
     cur = a[a["m3_role"] == "current"].set_index("instance_id")
     groups = {g: (f["turn"].to_numpy(), f["message_id"].tolist(), f["text_zh"].tolist(), f["text_en"].tolist())
               for g, f in ctx.frame("messages").groupby("group_id", sort=False)}
-    pairs = cur[["group_id", "seq", "cutoff_turn"]].join(sup[["span_zh", "span_en"]], how="inner")
+    pairs = cur[["group_id", "seq", "cutoff_turn"]].join(sup[["span_zh", "span_en"]], how="inner").dropna(
+        subset=["group_id", "seq", "cutoff_turn"])  # an update or cutoff set aside: no window to search
     rows = []
     for iid, group, seq, cutoff, old_zh, old_en in pairs.itertuples():
         turns, ids, zh, en = groups[group]
         end = int(np.searchsorted(turns, cutoff, "left"))  # turns never decrease within a group (GM2)
-        rows += [(iid, ids[i]) for i in range(int(seq) + 1, end) if old_zh in zh[i] or old_en in en[i]]
+        rows += [(iid, ids[i]) for i in range(int(seq) + 1, end)
+                 if any(isinstance(old, str) and isinstance(text, str) and old in text
+                        for old, text in ((old_zh, zh[i]), (old_en, en[i])))]
     return failures("instances", [r[0] for r in rows], "cutoff_turn", [r[1] for r in rows],
                     "superseded value re-used by this later message")
 
@@ -93,24 +104,19 @@ def m3_still_current(ctx) -> pd.DataFrame:
       "authored: delta_min-delta_max messages between the last anchor and the cutoff, a query_type; native: none, no premise",
       "App. A.5 (authored: delta messages after the last anchor); GROUPASSIST.md §3")
 def authored(ctx) -> pd.DataFrame:
-    inst, a, m = ctx.frame("instances"), ctx.anchors, ctx.frame("messages")
-    last = a[~a["premise"]].groupby("instance_id")["turn"].max()  # a premise is no memory: no distance to keep
+    inst, a = ctx.frame("instances"), ctx.anchors
+    last = a[~a["premise"].eq(True)].groupby("instance_id")["turn"].max()  # a premise is no memory: no distance to keep
     parts, lo, hi = [], ctx.params["delta_min"], ctx.params["delta_max"]
-    own = inst[inst["origin"] == "authored"]
-    gap = []
-    for gid, turns in m.groupby("group_id")["turn"]:
-        turns = np.sort(turns.to_numpy())
-        rows = own[own["group_id"] == gid]
-        after = np.searchsorted(turns, last.reindex(rows["instance_id"]).fillna(-1).to_numpy(), "right")
-        gap.append(pd.Series(np.searchsorted(turns, rows["cutoff_turn"], "left") - after, index=rows.index))
-    gap = pd.concat(gap) if gap else pd.Series(dtype=int)
-    bad = ~gap.between(lo, hi)
-    parts.append(failures("instances", own.loc[bad[bad].index, "instance_id"], "cutoff_turn", gap[bad],
+    own = inst[(inst["origin"] == "authored") & inst["group_id"].isin(ctx.frame("messages")["group_id"])]
+    gap = pd.Series(ctx.before(own["group_id"], own["cutoff_turn"]) - ctx.before(
+        own["group_id"], own["instance_id"].map(last).fillna(-1), "right"), index=own.index)
+    bad = gap.notna() & ~gap.between(lo, hi)  # a cutoff set aside (null) is not judged
+    parts.append(failures("instances", own.loc[bad, "instance_id"], "cutoff_turn", gap[bad].astype(int),
                           f"messages between last anchor and cutoff outside {lo}-{hi}"))
     typed = inst["query_type"].notna() != (inst["origin"] == "authored")
     parts.append(failures("instances", inst["instance_id"][typed], "query_type", inst["query_type"][typed].astype(str),
                           "authored instances have a query_type, native ones none"))
-    premise = a["premise"] & (a["origin"] != "authored")
+    premise = a["premise"].eq(True) & a["origin"].notna() & (a["origin"] != "authored")  # null: set aside, unjudged
     parts.append(failures("anchors", a["anchor_id"][premise], "premise", "true", "only authored queries cite premises"))
     return combined(parts)
 
@@ -120,8 +126,8 @@ def authored(ctx) -> pd.DataFrame:
       "App. A.5 (native: the request is the cutoff, the query its text); GROUPASSIST.md §3")
 def native(ctx) -> pd.DataFrame:
     inst = ctx.frame("instances")
-    nat = inst[inst["origin"] == "native"]
-    ids = nat["group_id"] + ":m" + nat["cutoff_turn"].map("{:06d}".format)
+    nat = inst[(inst["origin"] == "native") & inst["group_id"].notna() & inst["cutoff_turn"].notna()]  # else set aside
+    ids = nat["group_id"] + ":m" + nat["cutoff_turn"].astype(int).map("{:06d}".format)
     msg = ctx.messages.reindex(ids)
     bad = ((msg["speaker"].to_numpy() != nat["requester"].to_numpy()) | (msg["text_zh"].to_numpy() != nat["query_zh"].to_numpy())
            | (msg["text_en"].to_numpy() != nat["query_en"].to_numpy()))
@@ -133,24 +139,28 @@ def native(ctx) -> pd.DataFrame:
       "§3.3 (L1 atoms, the M3 distractor); GROUPASSIST.md §3")
 def l1_atoms(ctx) -> pd.DataFrame:
     inst, at, a = ctx.frame("instances"), ctx.frame("atoms"), ctx.anchors
-    want = a[a["unit"].notna()].assign(distractor=lambda f: f["m3_role"] == "superseded")
+    want = a[a["unit"].notna() & a["instance_id"].notna()].assign(distractor=lambda f: f["m3_role"] == "superseded")
     want = set(zip(want["instance_id"].tolist(), want["unit"].astype(int).tolist(), want["distractor"].tolist()))
+    known = (at["instance_id"].notna() & at["unit"].notna() & at["distractor"].notna()).to_numpy()
+    vague = set(at.loc[~known, "instance_id"].dropna()) | _units_unknown(ctx)  # an atom or unit unknown: not judged
+    at = at[known]
     have = list(zip(at["instance_id"].tolist(), at["unit"].astype(int).tolist(), at["distractor"].tolist()))
     level = dict(zip(inst["instance_id"].tolist(), inst["level"].tolist()))
     l1 = {i for i, lv in level.items() if lv == "L1"}
-    rows = [(f"{i}", "atoms", "atom not matching one memory unit of an L1 instance") for i, (k, *_)
-            in zip(at["atom_id"].tolist(), have) if k not in l1]
+    stray = np.array([k not in l1 and level.get(k, "") is not None for k, *_ in have], dtype=bool)
     seen = pd.Series(have).value_counts()
-    rows += [(iid, "unit", f"unit {u} needs exactly one {'distractor' if d else 'atom'}") for iid, u, d in sorted(want)
-             if iid in l1 and seen.get((iid, u, d), 0) != 1]
+    rows = [(iid, "unit", f"unit {u} needs exactly one {'distractor' if d else 'atom'}") for iid, u, d in sorted(want)
+             if iid in l1 and iid not in vague and seen.get((iid, u, d), 0) != 1]
     rows += [(iid, "unit", f"unit {u} is no memory unit of the instance") for iid, u, d in set(have)
-             if iid in l1 and (iid, u, d) not in want]
+             if iid in l1 and iid not in vague and (iid, u, d) not in want]
     answer = inst["reference_answer_zh"].notna() & inst["reference_answer_en"].notna()
     rows += [(iid, "reference_answer_zh", "L1 needs a reference answer, L2 none") for iid, lv, has in
              zip(inst["instance_id"].tolist(), inst["level"].tolist(), answer.tolist()) if (lv == "L1") != has]
     rubric = set(ctx.frame("criteria")["instance_id"]) & l1
     rows += [(iid, "criteria", "L1 instance has rubric criteria") for iid in sorted(rubric)]
-    return failures("instances", [r[0] for r in rows], [r[1] for r in rows], "", [r[2] for r in rows])
+    return combined([failures("atoms", at["atom_id"][stray], "instance_id", at["instance_id"][stray],
+                              "atom not matching one memory unit of an L1 instance"),
+                     failures("instances", [r[0] for r in rows], [r[1] for r in rows], "", [r[2] for r in rows])])
 
 
 @rule("GC9", "error", "invariant", ("criteria", "anchors", "instances", "messages"),
@@ -171,7 +181,7 @@ def l2_rubric(ctx) -> pd.DataFrame:
     m3 = inst[(inst["level"] == "L2") & (inst["dependency"] == "M3") & ~inst["instance_id"].isin(has)]
     parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
     turn = c["evidence"].map(ctx.messages["turn"])
-    late = penalty & ~(turn < c["cutoff_turn"])
+    late = penalty & c["cutoff_turn"].notna() & ~(turn < c["cutoff_turn"])
     parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
                           "penalty evidence missing or not before the cutoff"))
     pattern = c["pattern"].notna() != penalty
@@ -210,7 +220,8 @@ def feedback_items(ctx) -> pd.DataFrame:
     before = [prev.get((g, s - 1)) if pd.notna(s) else None for g, s in zip(msg["group_id"].tolist(), msg["seq"].tolist())]
     bad = ((msg["group_id"].to_numpy() != f["group_id"].to_numpy()) | (msg["role"].to_numpy() != "member")
            | (np.array(before, dtype=object) != "assistant")
-           | np.array([not (isinstance(t, str) and w in t) or not (isinstance(e, str) and v in e) for w, t, v, e in
+           | np.array([not (isinstance(w, str) and isinstance(t, str) and w in t)
+                       or not (isinstance(v, str) and isinstance(e, str) and v in e) for w, t, v, e in
                        zip(f["wording_zh"].tolist(), msg["text_zh"].tolist(), f["wording_en"].tolist(), msg["text_en"].tolist())]))
     return failures("feedback", f["feedback_id"][bad], "message_id", f["message_id"][bad],
                     "not a member's verbatim correction right after an assistant reply")
@@ -222,7 +233,7 @@ def feedback_items(ctx) -> pd.DataFrame:
 def audit_rows(ctx) -> pd.DataFrame:
     au, m = ctx.frame("audit"), ctx.frame("messages")
     checks = ctx.vocab["checks_by_layer"]
-    text = {g: "\x1f".join(t.tolist()) for g, t in m.groupby("group_id")["text_zh"]}
+    text = {g: "\x1f".join(t.dropna().tolist()) for g, t in m.groupby("group_id")["text_zh"]}
     group = au["instance_id"].str.split(":").str[0]
     kept = au["instance_id"].isin(ctx.frame("instances")["instance_id"])
     wrong = ~pd.Series([c in checks.get(layer, []) for layer, c in zip(au["layer"].tolist(), au["check"].tolist())], index=au.index)

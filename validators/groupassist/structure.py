@@ -9,7 +9,7 @@ from ..resources import foreign_keys, header
 from ..structure import calendar, constraint_failures, declared_fields
 from .catalogue import rule
 
-STRUCTURE_RULES = ("GS1", "GS2")
+STRUCTURE_RULES = ("GS1", "GS2", "GS4")  # their failing rows are set aside from the other rules
 
 rule("GS1", "error", "structure", RESOURCES,
      "every record has only declared fields, each of its declared type (a field a record after the first omits "
@@ -21,7 +21,7 @@ rule("GS1", "error", "structure", RESOURCES,
       "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
       "GROUPASSIST.md §2 (fields and their constraints)")
 def table_constraints(ctx) -> pd.DataFrame:
-    return constraint_failures(ctx, RESOURCES)
+    return constraint_failures(ctx, RESOURCES, ctx.models)
 
 
 rule("GS3", "error", "structure", RESOURCES,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 from ..schemas import dump_json, read_json
@@ -49,12 +50,16 @@ def declared(release: GroupAssistRelease) -> dict:
         rows[name] = table.num_rows + len(release.invalid_rows.get(name, ()))  # every line is a record
         hashes[release.resource(name)["path"]] = release.sha256[name]
     for name in ("messages", "instances"):
-        for item in release.table(name).column("group_id").value_counts().to_pylist():
+        for item in release.table(name).column("group_id").drop_null().value_counts().to_pylist():
             groups.setdefault(item["values"], {})[name] = item["counts"]
-    frame = release.frame("instances")
-    counts = frame.groupby(["split", "level"], observed=True).size()
-    instances = {split: {level: int(n) for (s, level), n in counts.items() if s == split}
-                 for split in sorted(frame["split"].unique())}
+    table = release.table("instances")
+    records = [*zip(table.column("split").to_pylist(), table.column("level").to_pylist()),
+               *((r.get("split"), r.get("level")) for r in (item["row"] for item in release.invalid_rows.get("instances", ()))
+                 if isinstance(r, dict))]  # a record set aside on reading is counted where its split and level are text
+    counts = Counter((split, level) for split, level in records if isinstance(split, str) and isinstance(level, str))
+    instances = {}
+    for (split, level), n in sorted(counts.items()):
+        instances.setdefault(split, {})[level] = n
     return {"rows": rows, "groups": dict(sorted(groups.items())), "instances": instances, "sha256": hashes}
 
 

@@ -306,3 +306,31 @@ def test_rule_fires_on_its_mutation(tmp_path, rule_id):
     assert report.fired() == {rule_id}
     found = report.failure_frame()
     assert row in set(found.loc[found["rule"] == rule_id, "row"]), found.head()
+
+
+def personal_data_in_a_rubric_criterion(c):
+    """A field outside the screen's old list (messages, member profiles, queries)."""
+    criterion = c.rows["criteria"][0]
+    criterion["text_en"] += " (write to li.wei@example.cn)"
+    return "GI5", ":".join(str(criterion[k]) for k in GroupAssistRelease(SPECIMEN).primary_key("criteria"))
+
+
+def stale_data_package_hash(c):
+    """`groupassist.sha256` right, the resource's Data Package v2 `hash` (what Frictionless checks) stale."""
+    c.save()
+    descriptor = c.descriptor()
+    descriptor["resources"][1]["hash"] = "sha256:" + "0" * 64
+    c.save(restamp=False, descriptor=descriptor)
+    return "GI1", descriptor["resources"][1]["path"]
+
+
+@pytest.mark.parametrize("mutate", [personal_data_in_a_rubric_criterion, stale_data_package_hash])
+def test_screen_and_hash_checks_cover_every_free_text_field_and_both_hash_copies(tmp_path, mutate):
+    copy = Copy(tmp_path / "release")
+    rule_id, row = mutate(copy)
+    if rule_id != "GI1":
+        copy.save()
+    report = validate(copy.root)
+    assert report.fired() == {rule_id}
+    found = report.failure_frame()
+    assert row in set(found.loc[found["rule"] == rule_id, "row"]), found.head()

@@ -6,12 +6,11 @@ import pandas as pd
 from realcompanion.groupassist import RESOURCES
 
 from ..catalogue import combined, failure_rows, failures
-from ..integrity import PII_PATTERNS, contained, data_not_code
+from ..integrity import PII_PATTERNS, contained, data_not_code, free_text, hashes
 from .catalogue import rule
 from .screen import candidates, search
 
 PII_PATTERNS_ZH = {"mainland mobile number": r"(?<!\d)1[3-9]\d{9}(?!\d)", "resident ID number": r"(?<!\d)\d{17}[\dXx](?!\d)"}
-PII_FIELDS = {"messages": ["text_zh", "text_en"], "members": ["profile"], "instances": ["query_zh", "query_en"]}
 
 rule("GI3", "error", "integrity", (), "no resource path escapes the package folder (absolute, .., link or URL)",
       "GROUPASSIST.md §3 (no path escapes; SPEC §4)")(contained)
@@ -19,17 +18,9 @@ rule("GI4", "error", "integrity", (), "no data file is code or a pickle, and the
       "GROUPASSIST.md §3 (no code; SPEC §4)")(data_not_code)
 
 
-@rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupassist.sha256 in datapackage.json",
-      "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §4)")
-def hashes(ctx) -> pd.DataFrame:
-    declared = ctx.params.get("sha256", {})
-    rows = []
-    for name in RESOURCES:
-        ctx.table(name)  # the digest is of the bytes the table was parsed from, hashed as they were read
-        path, actual = ctx.release.resource(name)["path"], ctx.release.sha256[name]
-        if declared.get(path) != actual:
-            rows.append(("", path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]}"))
-    return failure_rows(rows)
+rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupassist.sha256 and its resource's Data "
+     "Package `hash` in datapackage.json", "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §4); "
+     "Data Package v2 (resource hash)")(hashes)
 
 
 @rule("GI2", "error", "integrity", RESOURCES,
@@ -37,8 +28,8 @@ def hashes(ctx) -> pd.DataFrame:
       "App. D, Table 10 (counts); GROUPASSIST.md §3")
 def counts(ctx) -> pd.DataFrame:
     rows = ctx.params.get("rows", {})
-    out = [(n, n, "rows", ctx.frame(n).shape[0], f"declared {rows.get(n)}") for n in RESOURCES
-           if rows.get(n) != ctx.frame(n).shape[0]]
+    out = [(n, n, "rows", ctx.table(n).num_rows, f"declared {rows.get(n)}") for n in ctx.release.resources
+           if rows.get(n) != ctx.table(n).num_rows]
     inst = ctx.frame("instances")
     have = inst.groupby(["split", "level"]).size().to_dict()
     declared = {(s, lv): n for s, levels in ctx.params.get("instances", {}).items() for lv, n in levels.items()}
@@ -47,13 +38,14 @@ def counts(ctx) -> pd.DataFrame:
     return failure_rows(out)
 
 
-@rule("GI5", "warning", "privacy", tuple(PII_FIELDS),
-      "personal-data screen in both languages: e-mail, phone, ID or mobile number, URL with query, long digit run",
+@rule("GI5", "warning", "privacy", RESOURCES,
+      "personal-data screen in both languages: e-mail, phone, ID or mobile number, URL with query, long digit run, in "
+      "any free-text field (every string field no enum or pattern constrains, a fork's too)",
       "GROUPASSIST.md §3 (personal-data screen in both languages; SPEC §4)")
 def personal_data(ctx) -> pd.DataFrame:
     patterns = dict(PII_PATTERNS, **PII_PATTERNS_ZH, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"})
     parts = []
-    for name, fields in PII_FIELDS.items():
+    for name, fields in free_text(ctx.release).items():
         frame, ids = ctx.frame(name), ctx.row_ids(name)
         for field in fields:
             text = frame[field].iloc[candidates(frame[field], "|".join(patterns.values()))]  # one pass, then name it

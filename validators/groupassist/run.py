@@ -20,8 +20,9 @@ from .structure import STRUCTURE_RULES
 
 def _restamp(release: GroupAssistRelease) -> None:
     from realcompanion.groupassist.synth import declared
+    from realcompanion.stamp import restamp
 
-    release.params.update(declared(release))
+    restamp(release, declared(release))
 
 
 GROUPASSIST = run.Runner(select, STRUCTURE_RULES, "GS1", "GI3", lambda path: Context(GroupAssistRelease(path, check=False)),

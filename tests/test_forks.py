@@ -495,7 +495,7 @@ def test_a_fork_that_drops_a_resource_of_its_format_is_one_line(tmp_path, capsys
         shutil.copytree(source, root, ignore=shutil.ignore_patterns(".*", "src", "tests", "docs", "benchmarks",
                                                                     "specimens", "*.egg-info"))
         edit_json(root / "datapackage.json",
-                  lambda d: d.update(resources=[r for r in d["resources"] if r["name"] != dropped]))
+                  lambda d, dropped=dropped: d.update(resources=[r for r in d["resources"] if r["name"] != dropped]))
         assert main(["validate", str(root)]) == 2, dropped
         err = capsys.readouterr().err.strip()
         assert err == (f"error: {root / 'datapackage.json'} field 'resources': no resource '{dropped}': a {cls.BLOCK} "

@@ -84,7 +84,8 @@ def _number(strings: pa.Array) -> np.ndarray:
 def gate_c(ctx) -> pd.DataFrame:
     cited = ctx.citations
     claims = ctx.frame("profile").set_index("claim_id")["participant_id"]
-    owner = ctx.at(cited["position"], "participant_id").fillna(cited["value"].map(claims))
+    owner = ctx.at(cited["position"], "participant_id")
+    owner = owner.fillna(cited["value"][owner.isna()].map(claims))  # not a message: a claim, or nothing
     bad = cited[owner.isna() | (owner != cited["pid"])]
     why = np.where(owner[bad.index].isna(), "cited identifier does not exist",
                    "cited identifier belongs to another participant")

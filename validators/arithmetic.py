@@ -66,10 +66,13 @@ def confidence_band(ctx, frame):
               "Table 12 (first_seen, last_seen: observation window)")
 def seen_dates(ctx) -> pd.DataFrame:
     profile = ctx.frame("profile")
-    dates = ctx.claim_evidence.groupby("claim_id")["date"].agg(["min", "max"])
+    claim = pd.factorize(profile["claim_id"])[0]  # a number per claim id (rows sharing an id share it; none: -1)
+    evidence = ctx.claim_evidence
+    owner = claim[evidence["idx"].to_numpy()]
+    dates = evidence["date"][owner >= 0].groupby(owner[owner >= 0]).agg(["min", "max"])
     parts = []
     for field, agg in (("first_seen", "min"), ("last_seen", "max")):
-        expected = profile["claim_id"].map(dates[agg])
+        expected = pd.Series(dates[agg].reindex(claim).array, index=profile.index)
         bad = profile[field].notna() & (profile[field] != expected).fillna(True)
         parts.append(failures("profile", profile["claim_id"][bad], field, profile[field][bad],
                               ["expected " + as_text(e) for e in expected[bad]]))

@@ -1,10 +1,12 @@
 """Declared expressions that Arrow can compute over whole columns, instead of simpleeval row by row.
 
 Only a small subset of what simpleeval reads is translated, and only where Arrow's answer
-is Python's: comparisons, `and` / `or` / `not` of comparisons, `len` of a text or list
-field, `field or ''`, fields, constants and `params['name']`. Anything else is not
+is Python's: comparisons (chained ones too: `a == b == c` is `a == b and b == c`), `field is
+None` / `is not None`, `and` / `or` / `not` of comparisons, `len` of a text or list field,
+`field or ''` and `field or []`, fields, constants and `params['name']`. Anything else is not
 translated (`None`: every row goes to simpleeval). A row whose Arrow answer is null (a null
-field, where Python might raise or compare differently) is left undecided for simpleeval.
+field, where Python might raise or compare differently) is left undecided for simpleeval;
+`is None` decides every row, null ones included (a null cell is Python's None).
 """
 from __future__ import annotations
 
@@ -55,11 +57,12 @@ def _value(node: ast.AST, table: pa.Table, params: dict):
         if pa.types.is_list(value.type):
             return pc.list_value_length(value)
         raise _Untranslated
-    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2 \
-            and isinstance(node.values[1], ast.Constant) and node.values[1].value == "":
-        value = _value(node.values[0], table, params)  # `field or ''`: the text, '' where it is null or empty
-        if pa.types.is_string(value.type) or pa.types.is_large_string(value.type):
-            return pc.coalesce(value, pa.scalar("", value.type))
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2 and _empty(node.values[1]):
+        value = _value(node.values[0], table, params)  # `field or ''` / `field or []`: the field, empty where null
+        text = pa.types.is_string(value.type) or pa.types.is_large_string(value.type)
+        if isinstance(value, pa.ChunkedArray) and (text if isinstance(node.values[1], ast.Constant)
+                                                   else pa.types.is_list(value.type)):
+            return pc.coalesce(value, pa.scalar("" if text else [], value.type))  # an empty cell stays empty
         raise _Untranslated
     if isinstance(node, ast.BoolOp):
         combine = pc.and_ if isinstance(node.op, ast.And) else pc.or_  # a null operand: undecided, as Python may raise
@@ -70,9 +73,26 @@ def _value(node: ast.AST, table: pa.Table, params: dict):
         return result
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return pc.invert(_boolean(node.operand, table, params))
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
-        left, right = _value(node.left, table, params), _value(node.comparators[0], table, params)
-        if isinstance(left, pa.Scalar) and isinstance(right, pa.Scalar):
-            raise _Untranslated
-        return pc.call_function(_COMPARE[type(node.ops[0])], [left, right])
+    if isinstance(node, ast.Compare):  # `a < b < c` is `a < b and b < c`; a null link leaves the row undecided
+        operands = [None if isinstance(n, ast.Constant) and n.value is None else _value(n, table, params)
+                    for n in (node.left, *node.comparators)]  # None: only `is None` / `is not None` reads it
+        links = [_compare(op, left, right) for op, left, right in zip(node.ops, operands, operands[1:])]
+        result = links[0]
+        for link in links[1:]:
+            result = pc.and_(result, link)
+        return result
     raise _Untranslated
+
+
+def _empty(node: ast.AST) -> bool:
+    """`''` or `[]`, the empty value a null field is replaced by."""
+    return (isinstance(node, ast.Constant) and node.value == "") or (isinstance(node, ast.List) and not node.elts)
+
+
+def _compare(op: ast.cmpop, left, right):
+    if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(left, pa.ChunkedArray) and right is None:
+        return pc.is_null(left) if isinstance(op, ast.Is) else pc.is_valid(left)  # NaN is not None, nor null
+    if type(op) not in _COMPARE or left is None or right is None or (
+            isinstance(left, pa.Scalar) and isinstance(right, pa.Scalar)):
+        raise _Untranslated
+    return pc.call_function(_COMPARE[type(op)], [left, right])

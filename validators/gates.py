@@ -42,23 +42,25 @@ def gate_a(ctx) -> pd.DataFrame:
               "Table 24, gate B")
 def gate_b(ctx) -> pd.DataFrame:
     m = ctx.stream.reset_index(drop=True)
-    g = m.groupby("participant_id", sort=False)
-    position = g.cumcount()
+    pid = pd.factorize(m["participant_id"])[0]  # every message of the stream has one; grouped by number, fast
+    position = m.groupby(pid, sort=False).cumcount()
     dayid = pa.array(m["dayid"].array)  # the pattern fixes the tail: ...:dDDD:SSS (SCH2 reports any other)
     day, seq = (_number(pc.utf8_slice_codeunits(dayid, *span)) for span in ((-7, -4), (-3, None)))
     instant = m["instant"]
-    local = pd.to_datetime(m["date"].astype(object), format="%Y-%m-%d", errors="coerce")
-    first = local.groupby(m["participant_id"]).transform("min")
+    dates, days = pd.factorize(m["date"])  # each distinct date parsed once
+    local = pd.Series(pd.to_datetime(pd.Series(days, dtype=object), format="%Y-%m-%d", errors="coerce").array.take(
+        dates, allow_fill=True))
+    first = local.groupby(pid).transform("min")
     expected_day = (local - first).dt.days + 1
     # a message without a readable date (FLD2's) keeps its slot in the day of the message before it (of the one
     # after it when it opens the stream)
     if local.isna().any():
-        day_of = local.groupby(m["participant_id"]).ffill()
-        day_of = day_of.fillna(local.groupby(m["participant_id"]).bfill())
+        day_of = local.groupby(pid).ffill()
+        day_of = day_of.fillna(local.groupby(pid).bfill())
     else:
         day_of = local
-    expected_seq = day_of.groupby([m["participant_id"], day_of], sort=False).cumcount() + 1
-    prev = lambda s: s.groupby(m["participant_id"]).shift()  # noqa: E731
+    expected_seq = day_of.groupby([pid, day_of], sort=False).cumcount() + 1
+    prev = lambda s: s.groupby(pid).shift()  # noqa: E731
     checks = [
         (m["turn"] != position, "turn", "turns are not contiguous from 0"),
         ((m["db_id"] <= prev(m["db_id"])).fillna(False), "db_id", "db_id does not increase with turn"),
@@ -84,7 +86,8 @@ def _number(strings: pa.Array) -> np.ndarray:
 def gate_c(ctx) -> pd.DataFrame:
     cited = ctx.citations
     claims = ctx.frame("profile").set_index("claim_id")["participant_id"]
-    owner = ctx.at(cited["position"], "participant_id").fillna(cited["value"].map(claims))
+    owner = ctx.at(cited["position"], "participant_id")
+    owner = owner.fillna(cited["value"][owner.isna()].map(claims))  # not a message: a claim, or nothing
     bad = cited[owner.isna() | (owner != cited["pid"])]
     why = np.where(owner[bad.index].isna(), "cited identifier does not exist",
                    "cited identifier belongs to another participant")

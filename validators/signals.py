@@ -25,7 +25,7 @@ def referent(ctx) -> pd.DataFrame:
     corpus = pd.Series(corpus, index=chat.index).str.lower()
     referent_text = ctx.series("chat", "trace.A.referent_text")
     has = referent_text.notna()
-    present = [r.lower() in c for r, c in zip(referent_text[has], corpus[has])]
+    present = [r.lower() in c for r, c in zip(referent_text[has].tolist(), corpus[has].tolist())]  # Python strs
     bad = has.copy()
     bad[has] = ~np.array(present, dtype=bool)
     return failures("chat", chat["item_id"][bad], "trace.A.referent_text", referent_text[bad],

@@ -13,6 +13,7 @@ import gc
 from collections.abc import Iterator
 
 import jsonschema_rs
+import pyarrow as pa
 
 _JSON_TYPES = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean",
                "datetime": "string", "date": "string", "array": "array", "object": "object"}
@@ -40,15 +41,62 @@ def row_validator(release, resource: str):
     return jsonschema_rs.Draft202012Validator(schema, registry=release.schemas.registry)
 
 
-def column_validators(release, resource: str) -> dict:
-    """One validator per nested (array/object) field, taking the whole column as an array of cells."""
+def column_validators(release, resource: str, types: pa.Schema) -> dict[str, tuple]:
+    """Per nested (array/object) field: a validator taking the whole column as an array of cells, and the Arrow
+    type to cast the column to before converting it (`checked_part`: what can fail, nothing more)."""
     reg = release.schemas.registry
-    return {
-        f["name"]: jsonschema_rs.Draft202012Validator({"type": "array", "items": field_schema(f, release.schemas)},
-                                                      registry=reg)
-        for f in release.table_schema(resource)["fields"]
-        if "nestedSchema" in f
-    }
+    out = {}
+    for f in release.table_schema(resource)["fields"]:
+        if "nestedSchema" not in f:
+            continue
+        kind = types.field(f["name"]).type
+        part, kind = checked_part(release.schemas.nested(f["nestedSchema"]), kind)
+        cell = field_schema(f, release.schemas) if kind == types.field(f["name"]).type else \
+            part if f.get("constraints", {}).get("required") else {"anyOf": [{"type": "null"}, part]}
+        out[f["name"]] = (jsonschema_rs.Draft202012Validator({"type": "array", "items": cell}, registry=reg), kind)
+    return out
+
+
+# JSON Schema types every non-null value of an Arrow type has, as `to_pylist` gives it
+_ALWAYS = {pa.string(): "string", pa.large_string(): "string", pa.bool_(): "boolean"}
+# object keywords whose verdict a value's other properties cannot change once a property is left out of both
+_PROJECTABLE = {"$schema", "$id", "title", "description", "$comment", "type", "required", "properties",
+                "additionalProperties"}
+
+
+def checked_part(node: dict, kind: pa.DataType) -> tuple[dict, pa.DataType]:
+    """The part of an object schema that values of Arrow struct type `kind` can fail, and its Arrow type.
+
+    A property whose schema is only a nullable `type` that Arrow's type already is (`{"type":
+    ["string", "null"]}` read as string) is met by every value the column can hold: `to_pylist`
+    gives a str or None, and always gives the key, so `required` and `additionalProperties` hold
+    too. Such properties (the traces' long texts) are left out of the schema and of the cast,
+    so they are never turned into Python objects; every other keyword is checked as before.
+    Descends into struct properties; anything else (a `$ref`, an array) is kept whole.
+    """
+    if not pa.types.is_struct(kind) or set(node) - _PROJECTABLE or not isinstance(node.get("properties"), dict) \
+            or {f.name for f in kind} != set(node["properties"]):
+        return node, kind
+    kept, fields = {}, []
+    for field in kind:
+        sub = node["properties"][field.name]
+        if _always_met(sub, field.type):
+            continue
+        kept[field.name], sub_kind = checked_part(sub, field.type)
+        fields.append(pa.field(field.name, sub_kind, field.nullable))
+    if len(kept) == len(node["properties"]) and all(a.type == b.type for a, b in zip(fields, kind)):
+        return node, kind
+    dropped = set(node["properties"]) - set(kept)
+    part = {**node, "properties": kept}
+    if "required" in node:
+        part["required"] = [name for name in node["required"] if name not in dropped]
+    return part, pa.struct(fields)
+
+
+def _always_met(node: dict, kind: pa.DataType) -> bool:
+    types = node.get("type")
+    return isinstance(types, list) and "null" in types and _ALWAYS.get(kind) in types and \
+        not set(node) - {"type", "title", "description", "$comment"}
 
 
 def cells(column, size: int = 1 << 16) -> Iterator[tuple[int, list]]:

@@ -33,8 +33,8 @@ CITATIONS = [
 ]
 
 class Context:
-    VIEWS = ("messages", "stream", "session_starts", "_citing_fields", "claim_evidence", "cited_claims",
-             "recorded_context", "probe_turns")  # the shared views `warm` computes
+    VIEWS = ("messages", "stream", "session_starts", "_citing_fields", "citations", "claim_evidence", "cited_claims",
+             "recorded_context", "probe_turns")  # the shared views `warm` computes (gates C and D share `citations`)
 
     def __init__(self, release: Release):
         self.release = release

@@ -56,6 +56,16 @@ class Context(CoreContext):
         return a.merge(m, on="message_id", how="left")
 
     @cached_property
+    def by_group(self) -> tuple[pd.Index, np.ndarray, np.ndarray]:
+        """The groups, the messages' file positions group by group (file order within each) and where each group's
+        run of them starts."""
+        groups = self.frame("messages")["group_id"]
+        codes = pd.Index(pd.unique(groups.dropna()))
+        code = codes.get_indexer(groups)
+        order = np.argsort(code, kind="stable")
+        return codes, order, np.searchsorted(code[order], np.arange(len(codes)))
+
+    @cached_property
     def _turn_keys(self) -> tuple[pd.Index, float, float, np.ndarray]:
         """The groups, the lowest turn, the span of turns and every message's key (group code x span + turn),
         sorted: a message with no group or turn (set aside) has none."""

@@ -1,8 +1,8 @@
 """The group histories: identifiers from turns, order, speakers, replies, packaged length."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..catalogue import combined, failures
@@ -13,13 +13,14 @@ from .catalogue import rule
       "message_id is {group_id}:m{turn:06d} for a turn's first record and .k for its k-th further record",
       "GROUPASSIST.md §2 (message_id); App. D (records that share a turn index)")
 def message_ids(ctx) -> pd.DataFrame:
-    m = ctx.frame("messages")
-    k = m.groupby(["group_id", "turn"], dropna=False).cumcount()
-    known = (m["group_id"].notna() & m["turn"].notna()).to_numpy()  # a set-aside record's null part names no id
-    m, k = m[known], k[known]
-    expected = m["group_id"] + ":m" + m["turn"].astype(int).map("{:06d}".format) + np.where(k > 0, "." + k.astype(str), "")
-    bad = m["message_id"] != expected
-    return failures("messages", m["message_id"][bad], "message_id", expected[bad], "expected this identifier")
+    m, table = ctx.frame("messages"), ctx.table("messages")
+    k = pa.array(m.groupby(["group_id", "turn"], dropna=False).cumcount().to_numpy())
+    suffix = pc.if_else(pc.greater(k, 0), pc.binary_join_element_wise(".", pc.cast(k, pa.string()), ""), "")
+    turn = pc.utf8_lpad(pc.cast(table.column("turn"), pa.string()), 6, "0")
+    expected = pc.binary_join_element_wise(table.column("group_id"), ":m", turn, suffix, "")  # null: set aside
+    bad = pc.fill_null(pc.not_equal(table.column("message_id"), expected), False).to_numpy(zero_copy_only=False)
+    return failures("messages", m["message_id"][bad], "message_id", expected.filter(bad).to_pylist(),
+                    "expected this identifier")
 
 
 @rule("GM2", "error", "history", ("messages",),

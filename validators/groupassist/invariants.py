@@ -86,14 +86,17 @@ def m3_still_current(ctx) -> pd.DataFrame:
     a = ctx.anchors
     sup = a[a["m3_role"] == "superseded"].set_index("instance_id")
     cur = a[a["m3_role"] == "current"].set_index("instance_id")
-    groups = {g: (f["turn"].to_numpy(), f["message_id"].tolist(), f["text_zh"].fillna("").tolist(),
-                  f["text_en"].fillna("").tolist()) for g, f in ctx.frame("messages").groupby("group_id", sort=False)}
     pairs = cur[["group_id", "seq", "cutoff_turn"]].join(sup[["span_zh", "span_en"]], how="inner").dropna(
         subset=["group_id", "seq", "cutoff_turn"])  # an update or cutoff set aside: no window to search
+    codes, order, starts = ctx.by_group
+    m = ctx.frame("messages")
+    ids, zh, en = (m[c].fillna("").to_numpy(object)[order] for c in ("message_id", "text_zh", "text_en"))
+    zh, en = zh.tolist(), en.tolist()
+    first = starts[codes.get_indexer(pairs["group_id"])]
+    ends = first + ctx.before(pairs["group_id"], pairs["cutoff_turn"]).astype(int)  # turns never decrease (GM2)
     rows = []
-    for iid, group, seq, cutoff, old_zh, old_en in pairs.itertuples():
-        turns, ids, zh, en = groups[group]
-        start, end = int(seq) + 1, int(np.searchsorted(turns, cutoff, "left"))  # turns never decrease (GM2)
+    for iid, start, end, old_zh, old_en in zip(pairs.index, first + pairs["seq"].astype(int).to_numpy() + 1, ends,
+                                               pairs["span_zh"].tolist(), pairs["span_en"].tolist()):
         olds = [(old, texts) for old, texts in ((old_zh, zh), (old_en, en)) if isinstance(old, str)]
         if any(old in "\x1f".join(texts[start:end]) for old, texts in olds):  # the window at once, then which message
             rows += [(iid, ids[i]) for i in range(start, end) if any(old in texts[i] for old, texts in olds)]

@@ -27,6 +27,21 @@ def among(values: pd.Series, allowed) -> np.ndarray:
     return pc.fill_null(found, False).to_numpy(zero_copy_only=False)
 
 
+def position_in(keys: pd.Series, column: pd.Series) -> np.ndarray:
+    """Each key's position in `column` (its first row holding it; -1 where none or null), by one Arrow hash
+    lookup, where pandas' `map` and `reindex` build an index and refuse a repeated key."""
+    keys = pa.array(keys, from_pandas=True)
+    found = pc.index_in(keys, value_set=pa.array(column, from_pandas=True).cast(keys.type), skip_nulls=True)
+    return pc.fill_null(found, -1).to_numpy(zero_copy_only=False)
+
+
+def taken(column: pd.Series, positions: np.ndarray) -> np.ndarray:
+    """`column`'s values at `positions` as numpy (floats for numbers), NaN where a position is -1."""
+    values = column.to_numpy(dtype=float if pd.api.types.is_numeric_dtype(column) else object)
+    out = values[np.maximum(positions, 0)]
+    return np.where(positions >= 0, out, np.nan)
+
+
 class Context(CoreContext):
     VIEWS = ("messages", "anchors")
 

@@ -7,6 +7,7 @@ import pyarrow.compute as pc
 
 from ..catalogue import combined, failures
 from .catalogue import rule
+from .context import position_in, taken
 
 
 @rule("GM1", "error", "history", ("messages",),
@@ -55,8 +56,8 @@ def speakers(ctx) -> pd.DataFrame:
 def replies(ctx) -> pd.DataFrame:
     msgs = ctx.messages
     m = msgs[msgs["reply_to"].notna()]
-    target = msgs.reindex(m["reply_to"])
-    bad = (target["group_id"].to_numpy() != m["group_id"].to_numpy()) | ~(target["seq"].to_numpy() < m["seq"].to_numpy())
+    at = position_in(m["reply_to"], msgs["message_id"])
+    bad = (taken(msgs["group_id"], at) != m["group_id"].to_numpy()) | ~(taken(msgs["seq"], at) < m["seq"].to_numpy())
     return failures("messages", m["message_id"][bad], "reply_to", m["reply_to"][bad], "not an earlier message of the group")
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 
 from ..catalogue import combined, failures
 from .catalogue import rule
-from .context import among
+from .context import among, position_in, taken
 from .gates import word_pattern
 from .screen import search
 
@@ -180,8 +180,8 @@ def l1_atoms(ctx) -> pd.DataFrame:
 def l2_rubric(ctx) -> pd.DataFrame:
     c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "level", "dependency", "cutoff_turn"]],
                                     on="instance_id", how="left")
-    sup = ctx.anchors[ctx.anchors["m3_role"] == "superseded"].set_index("instance_id")["message_id"]
-    c["superseded"] = c["instance_id"].map(sup)
+    sup = ctx.anchors[ctx.anchors["m3_role"] == "superseded"]
+    c["superseded"] = taken(sup["message_id"], position_in(c["instance_id"], sup["instance_id"]))
     cites = c["evidence"] == c["superseded"]
     penalty = c["kind"] == "penalty"
     parts = [failures("criteria", c["criterion_id"][cites & ~penalty], "evidence", c["evidence"][cites & ~penalty],
@@ -190,7 +190,7 @@ def l2_rubric(ctx) -> pd.DataFrame:
     inst = ctx.frame("instances")
     m3 = inst[((inst["level"] == "L2") & (inst["dependency"] == "M3")).to_numpy() & ~among(inst["instance_id"], has)]
     parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
-    turn = c["evidence"].map(ctx.messages["turn"])
+    turn = taken(ctx.messages["turn"], position_in(c["evidence"], ctx.messages["message_id"]))
     late = penalty & c["cutoff_turn"].notna() & ~(turn < c["cutoff_turn"])
     parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
                           "penalty evidence missing or not before the cutoff"))

@@ -144,5 +144,6 @@ def test_forked_workers_set_aside_what_one_process_does(tmp_path, monkeypatch):
     serial = validate(copy.root)
     monkeypatch.setattr(run, "PARALLEL_MIN_ROWS", 0)
     forked = validate(copy.root)
+    assert not [o.rule.id for o in forked.outcomes if o.skipped] and forked.fired() == {"GS1", "GM3"}
     assert forked.failure_frame().to_dict("records") == serial.failure_frame().to_dict("records")
     assert [(o.rule.id, o.set_aside) for o in forked.outcomes] == [(o.rule.id, o.set_aside) for o in serial.outcomes]

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..catalogue import combined, failures
 from .catalogue import rule
@@ -79,6 +81,31 @@ def m3_others(ctx) -> pd.DataFrame:
     return failures("instances", ids[bad], "dependency", count[bad], "fewer than two anchors from other members")
 
 
+def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.ndarray, hi: np.ndarray) -> list:
+    """For each window [lo, hi) of the messages taken in `order`, the positions whose text holds the window's span
+    (none where the span is null): every text in one string, searched window by window by `str.find`."""
+    texts = pc.fill_null(texts, "").take(order).combine_chunks()
+    length = pc.utf8_length(texts).to_numpy(zero_copy_only=False)
+    start = np.concatenate([[0], np.cumsum(length + 1)])  # message i's text is whole[start[i]:start[i] + length[i]]
+    whole = pc.binary_join(pa.ListArray.from_arrays(pa.array([0, len(texts)], pa.int32()), texts), "\x1f")[0].as_py()
+    out = []
+    for span, a, b in zip(spans, lo.tolist(), hi.tolist()):
+        found = []
+        if isinstance(span, str) and a < b:
+            end = int(start[b]) - 1
+            at = whole.find(span, int(start[a]), end) if span else -1
+            found = list(range(a, b)) if not span else found
+            while at != -1:
+                i = int(np.searchsorted(start, at, "right")) - 1
+                if at + len(span) <= start[i] + length[i]:  # inside one message, not across the separator
+                    found.append(i)
+                    at = whole.find(span, int(start[i + 1]), end)
+                else:
+                    at = whole.find(span, at + 1, end)
+        out.append(found)
+    return out
+
+
 @rule("GC5", "error", "invariant", ("anchors", "messages"),
       "no message after an M3 update and before the cutoff re-uses the superseded value's span (still current at the cutoff)",
       "App. A.4 (current at the cutoff; declared approximation); GROUPASSIST.md §3")
@@ -89,17 +116,16 @@ def m3_still_current(ctx) -> pd.DataFrame:
     pairs = cur[["group_id", "seq", "cutoff_turn"]].join(sup[["span_zh", "span_en"]], how="inner").dropna(
         subset=["group_id", "seq", "cutoff_turn"])  # an update or cutoff set aside: no window to search
     codes, order, starts = ctx.by_group
-    m = ctx.frame("messages")
-    ids, zh, en = (m[c].fillna("").to_numpy(object)[order] for c in ("message_id", "text_zh", "text_en"))
-    zh, en = zh.tolist(), en.tolist()
-    first = starts[codes.get_indexer(pairs["group_id"])]
-    ends = first + ctx.before(pairs["group_id"], pairs["cutoff_turn"]).astype(int)  # turns never decrease (GM2)
-    rows = []
-    for iid, start, end, old_zh, old_en in zip(pairs.index, first + pairs["seq"].astype(int).to_numpy() + 1, ends,
-                                               pairs["span_zh"].tolist(), pairs["span_en"].tolist()):
-        olds = [(old, texts) for old, texts in ((old_zh, zh), (old_en, en)) if isinstance(old, str)]
-        if any(old in "\x1f".join(texts[start:end]) for old, texts in olds):  # the window at once, then which message
-            rows += [(iid, ids[i]) for i in range(start, end) if any(old in texts[i] for old, texts in olds)]
+    code = codes.get_indexer(pairs["group_id"])
+    pairs, first = pairs[code >= 0], starts[code[code >= 0]]  # a group without messages has no window
+    lo = first + pairs["seq"].to_numpy(dtype=int) + 1  # after the update, to the cutoff (turns never decrease: GM2)
+    hi = first + ctx.before(pairs["group_id"], pairs["cutoff_turn"]).astype(int)
+    table = ctx.table("messages")
+    found = [_in_windows(table.column(f"text_{lang}"), order, pairs[f"span_{lang}"].tolist(), lo, hi)
+             for lang in ("zh", "en")]
+    at = [(iid, i) for iid, zh, en in zip(pairs.index, *found) for i in sorted(set(zh) | set(en))]
+    ids = table.column("message_id").take(order[[i for _, i in at]]).to_pylist() if at else []
+    rows = [(iid, mid) for (iid, _), mid in zip(at, ids)]
     return failures("instances", [r[0] for r in rows], "cutoff_turn", [r[1] for r in rows],
                     "superseded value re-used by this later message")
 

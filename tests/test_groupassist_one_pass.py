@@ -133,3 +133,17 @@ def test_every_report_form_says_what_was_set_aside(tmp_path, capsys):
     assert main(["validate", str(copy.root), "--html", str(tmp_path / "docs")]) == 1
     pages = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "docs").rglob("*.html"))
     assert "1 failing row, 1 set aside" in pages and "0 failing rows, 1 set aside" in pages
+
+
+def test_forked_workers_set_aside_what_one_process_does(tmp_path, monkeypatch):
+    from realcompanion.validators import run
+
+    copy = Copy(tmp_path / "release")
+    messages(copy)
+    copy.save()
+    serial = validate(copy.root)
+    monkeypatch.setattr(run, "PARALLEL_MIN_ROWS", 0)
+    forked = validate(copy.root)
+    assert not [o.rule.id for o in forked.outcomes if o.skipped] and forked.fired() == {"GS1", "GM3"}
+    assert forked.failure_frame().to_dict("records") == serial.failure_frame().to_dict("records")
+    assert [(o.rule.id, o.set_aside) for o in forked.outcomes] == [(o.rule.id, o.set_aside) for o in serial.outcomes]

@@ -357,7 +357,10 @@ def _validate(ctx: Context, rules: str | None, progress, imported: Future, judge
         judgement.result()  # workers inherit the models; in one process SCH2 waits for them when it runs
     ctx.models = judgement
     structure_ids = set(runner.structure)
-    outcomes = _execute(ctx, planned(rules, declared, runner), progress, parallel)
+    plan = planned(rules, declared, runner)
+    if not parallel:  # the constraint rule waits for the judging process's models: the other rules first meanwhile
+        plan = [r for r in plan if r.id not in structure_ids] + [r for r in plan if r.id in structure_ids]
+    outcomes = _execute(ctx, plan, progress, parallel)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == runner.typed])
     for o in outcomes:  # a record that did not fit its types is reported once, by the typed rule (SCH1)
         if o.rule.id in structure_ids and o.rule.id != runner.typed and unread and not o.failures.empty:

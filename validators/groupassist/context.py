@@ -12,12 +12,38 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..context import Context as CoreContext
 
 
+def among(values: pd.Series, allowed) -> np.ndarray:
+    """Row by row, whether the value is one of `allowed` (a null is not), by one Arrow hash lookup: pandas' `isin`
+    walks Arrow-backed strings one by one in Python."""
+    values = pa.array(values, from_pandas=True)
+    allowed = pa.array(list(allowed) if isinstance(allowed, (set, frozenset)) else allowed, from_pandas=True)
+    found = pc.is_in(values, value_set=allowed.cast(values.type), skip_nulls=True)
+    return pc.fill_null(found, False).to_numpy(zero_copy_only=False)
+
+
+def position_in(keys: pd.Series, column: pd.Series) -> np.ndarray:
+    """Each key's position in `column` (its first row holding it; -1 where none or null), by one Arrow hash
+    lookup, where pandas' `map` and `reindex` build an index and refuse a repeated key."""
+    keys = pa.array(keys, from_pandas=True)
+    found = pc.index_in(keys, value_set=pa.array(column, from_pandas=True).cast(keys.type), skip_nulls=True)
+    return pc.fill_null(found, -1).to_numpy(zero_copy_only=False)
+
+
+def taken(column: pd.Series, positions: np.ndarray) -> np.ndarray:
+    """`column`'s values at `positions` as numpy (floats for numbers), NaN where a position is -1."""
+    values = column.to_numpy(dtype=float if pd.api.types.is_numeric_dtype(column) else object)
+    out = values[np.maximum(positions, 0)]
+    return np.where(positions >= 0, out, np.nan)
+
+
 class Context(CoreContext):
-    VIEWS = ("messages", "anchors")
+    VIEWS = ("messages", "anchors", "by_group", "_turn_keys")
 
     def frame(self, name: str) -> pd.DataFrame:
         if name not in self._frames:
@@ -44,16 +70,33 @@ class Context(CoreContext):
                            "text_en"]].rename(columns={"group_id": "message_group"}).reset_index(drop=True)
         return a.merge(m, on="message_id", how="left")
 
-    def before(self, groups: pd.Series, turns: pd.Series, side: str = "left") -> np.ndarray:
-        """For each (group, turn), how many messages of the group have a turn below it (`side="right"`: at most
-        it); null where the turn is null (set aside: not judged). One sorted key of group and turn, one search."""
+    @cached_property
+    def by_group(self) -> tuple[pd.Index, np.ndarray, np.ndarray]:
+        """The groups, the messages' file positions group by group (file order within each) and where each group's
+        run of them starts."""
+        groups = self.frame("messages")["group_id"]
+        codes = pd.Index(pd.unique(groups.dropna()))
+        code = codes.get_indexer(groups)
+        order = np.argsort(code, kind="stable")
+        return codes, order, np.searchsorted(code[order], np.arange(len(codes)))
+
+    @cached_property
+    def _turn_keys(self) -> tuple[pd.Index, float, float, np.ndarray]:
+        """The groups, the lowest turn, the span of turns and every message's key (group code x span + turn),
+        sorted: a message with no group or turn (set aside) has none."""
         m = self.frame("messages")
         known = (m["group_id"].notna() & m["turn"].notna()).to_numpy()
-        codes = pd.Index(m.loc[known, "group_id"].unique())
-        turn = m.loc[known, "turn"].to_numpy(dtype=float)
+        groups = m["group_id"].to_numpy()[known]
+        codes = pd.Index(pd.unique(groups))
+        turn = m["turn"].to_numpy(dtype=float)[known]
         low, span = (turn.min(), turn.max() - turn.min() + 2) if len(turn) else (0.0, 2.0)
-        keys = np.sort(codes.get_indexer(m.loc[known, "group_id"]) * span + turn - low)
+        return codes, low, span, np.sort(codes.get_indexer(groups) * span + turn - low)
+
+    def before(self, groups: pd.Series, turns: pd.Series, side: str = "left") -> np.ndarray:
+        """For each (group, turn), how many messages of the group have a turn below it (`side="right"`: at most
+        it); null where the turn is null (set aside: not judged). One search of the sorted keys."""
+        codes, low, span, keys = self._turn_keys
         code = codes.get_indexer(groups)
         at = np.clip(turns.to_numpy(dtype=float) - low, -0.5, span - 1.5)
         found = np.searchsorted(keys, code * span + at, side) - np.searchsorted(keys, code * span - 0.5)
-        return np.where((code >= 0) & ~np.isnan(at), found, np.where(np.isnan(at), np.nan, 0))
+        return np.where(np.isnan(at), np.nan, np.where(code >= 0, found, 0))

@@ -33,8 +33,9 @@ def verbatim(ctx) -> pd.DataFrame:
     a = ctx.anchors[ctx.anchors["turn"].notna()]
     parts = []
     for lang in ("zh", "en"):
-        found = np.array([not (isinstance(s, str) and isinstance(t, str)) or s in t  # null: set aside, not judged
-                          for s, t in zip(a[f"span_{lang}"].tolist(), a[f"text_{lang}"].tolist())], dtype=bool)
+        spans, texts = a[f"span_{lang}"].tolist(), a[f"text_{lang}"].fillna("").tolist()
+        found = np.fromiter((s in t if isinstance(s, str) else True for s, t in zip(spans, texts)), bool, len(a))
+        found |= a[f"text_{lang}"].isna().to_numpy()  # a null (set aside) is not judged
         parts.append(failures("anchors", a["anchor_id"][~found], f"span_{lang}", a[f"span_{lang}"][~found],
                               f"span not in the message's text_{lang}"))
     return combined(parts)
@@ -47,8 +48,8 @@ def query_reveals(ctx) -> pd.DataFrame:
     a = ctx.anchors[ctx.anchors["premise"].eq(False)]  # a premise may be in the query; unknown (set aside): not judged
     parts = []
     for lang in ("zh", "en"):
-        leak = np.array([isinstance(q, str) and any(isinstance(x, str) and x and x in q for x in (s, f)) for s, f, q in
-                         zip(a[f"span_{lang}"].tolist(), a[f"fact_{lang}"].tolist(), a[f"query_{lang}"].tolist())], dtype=bool)
+        spans, facts, queries = (a[f"{c}_{lang}"].fillna("").tolist() for c in ("span", "fact", "query"))
+        leak = np.fromiter((bool(s and s in q or f and f in q) for s, f, q in zip(spans, facts, queries)), bool, len(a))
         parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"span_{lang}"][leak],
                               "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))
     inst, words = ctx.frame("instances"), ctx.params["words"]

@@ -1,25 +1,27 @@
 """The group histories: identifiers from turns, order, speakers, replies, packaged length."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..catalogue import combined, failures
 from .catalogue import rule
+from .context import position_in, taken
 
 
 @rule("GM1", "error", "history", ("messages",),
       "message_id is {group_id}:m{turn:06d} for a turn's first record and .k for its k-th further record",
       "GROUPASSIST.md §2 (message_id); App. D (records that share a turn index)")
 def message_ids(ctx) -> pd.DataFrame:
-    m = ctx.frame("messages")
-    k = m.groupby(["group_id", "turn"], dropna=False).cumcount()
-    known = (m["group_id"].notna() & m["turn"].notna()).to_numpy()  # a set-aside record's null part names no id
-    m, k = m[known], k[known]
-    expected = m["group_id"] + ":m" + m["turn"].astype(int).map("{:06d}".format) + np.where(k > 0, "." + k.astype(str), "")
-    bad = m["message_id"] != expected
-    return failures("messages", m["message_id"][bad], "message_id", expected[bad], "expected this identifier")
+    m, table = ctx.frame("messages"), ctx.table("messages")
+    k = pa.array(m.groupby(["group_id", "turn"], dropna=False).cumcount().to_numpy())
+    suffix = pc.if_else(pc.greater(k, 0), pc.binary_join_element_wise(".", pc.cast(k, pa.string()), ""), "")
+    turn = pc.utf8_lpad(pc.cast(table.column("turn"), pa.string()), 6, "0")
+    expected = pc.binary_join_element_wise(table.column("group_id"), ":m", turn, suffix, "")  # null: set aside
+    bad = pc.fill_null(pc.not_equal(table.column("message_id"), expected), False).to_numpy(zero_copy_only=False)
+    return failures("messages", m["message_id"][bad], "message_id", expected.filter(bad).to_pylist(),
+                    "expected this identifier")
 
 
 @rule("GM2", "error", "history", ("messages",),
@@ -54,8 +56,8 @@ def speakers(ctx) -> pd.DataFrame:
 def replies(ctx) -> pd.DataFrame:
     msgs = ctx.messages
     m = msgs[msgs["reply_to"].notna()]
-    target = msgs.reindex(m["reply_to"])
-    bad = (target["group_id"].to_numpy() != m["group_id"].to_numpy()) | ~(target["seq"].to_numpy() < m["seq"].to_numpy())
+    at = position_in(m["reply_to"], msgs["message_id"])
+    bad = (taken(msgs["group_id"], at) != m["group_id"].to_numpy()) | ~(taken(msgs["seq"], at) < m["seq"].to_numpy())
     return failures("messages", m["message_id"][bad], "reply_to", m["reply_to"][bad], "not an earlier message of the group")
 
 

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..catalogue import combined, failures
 from .catalogue import rule
+from .context import among, position_in, taken
 from .gates import word_pattern
 from .screen import search
 
@@ -29,7 +32,7 @@ def _units_unknown(ctx) -> set:
       "App. A.4 (M1 one memory unit, M2/M3 two or more); GROUPASSIST.md §3")
 def dependency_units(ctx) -> pd.DataFrame:
     inst, n = ctx.frame("instances"), _units(ctx).to_numpy()  # aligned with the instances' rows
-    bad = np.where(inst["dependency"] == "M1", n != 1, n < 2) & ~inst["instance_id"].isin(_units_unknown(ctx)).to_numpy()
+    bad = np.where(inst["dependency"] == "M1", n != 1, n < 2) & ~among(inst["instance_id"], _units_unknown(ctx))
     a = ctx.anchors
     null_bad = a["unit"].isna() != (a["profile_only"] | a["premise"])
     return combined([failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
@@ -59,7 +62,7 @@ def m3_pair(ctx) -> pd.DataFrame:
     m3 = (inst["dependency"] == "M3").to_numpy()
     ok = (both["sup"] == 1) & (both["cur"] == 1) & (both["cur_at"] > both["sup_at"])
     unplaced = set(a.loc[a["m3_role"].notna() & a["seq"].isna(), "instance_id"])  # its message unknown: order unjudged
-    bad = np.where(m3, ~ok.to_numpy() & ~inst["instance_id"].isin(unplaced).to_numpy(),
+    bad = np.where(m3, ~ok.to_numpy() & ~among(inst["instance_id"], unplaced),
                    ((both["sup"] + both["cur"]) > 0).to_numpy())
     return failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
                     "M3 needs exactly one superseded and one later current anchor; others none")
@@ -78,6 +81,31 @@ def m3_others(ctx) -> pd.DataFrame:
     return failures("instances", ids[bad], "dependency", count[bad], "fewer than two anchors from other members")
 
 
+def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.ndarray, hi: np.ndarray) -> list:
+    """For each window [lo, hi) of the messages taken in `order`, the positions whose text holds the window's span
+    (none where the span is null): every text in one string, searched window by window by `str.find`."""
+    texts = pc.fill_null(texts, "").take(order).combine_chunks()
+    length = pc.utf8_length(texts).to_numpy(zero_copy_only=False)
+    start = np.concatenate([[0], np.cumsum(length + 1)])  # message i's text is whole[start[i]:start[i] + length[i]]
+    whole = pc.binary_join(pa.ListArray.from_arrays(pa.array([0, len(texts)], pa.int32()), texts), "\x1f")[0].as_py()
+    out = []
+    for span, a, b in zip(spans, lo.tolist(), hi.tolist()):
+        found = []
+        if isinstance(span, str) and a < b:
+            end = int(start[b]) - 1
+            at = whole.find(span, int(start[a]), end) if span else -1
+            found = list(range(a, b)) if not span else found
+            while at != -1:
+                i = int(np.searchsorted(start, at, "right")) - 1
+                if at + len(span) <= start[i] + length[i]:  # inside one message, not across the separator
+                    found.append(i)
+                    at = whole.find(span, int(start[i + 1]), end)
+                else:
+                    at = whole.find(span, at + 1, end)
+        out.append(found)
+    return out
+
+
 @rule("GC5", "error", "invariant", ("anchors", "messages"),
       "no message after an M3 update and before the cutoff re-uses the superseded value's span (still current at the cutoff)",
       "App. A.4 (current at the cutoff; declared approximation); GROUPASSIST.md §3")
@@ -85,17 +113,19 @@ def m3_still_current(ctx) -> pd.DataFrame:
     a = ctx.anchors
     sup = a[a["m3_role"] == "superseded"].set_index("instance_id")
     cur = a[a["m3_role"] == "current"].set_index("instance_id")
-    groups = {g: (f["turn"].to_numpy(), f["message_id"].tolist(), f["text_zh"].tolist(), f["text_en"].tolist())
-              for g, f in ctx.frame("messages").groupby("group_id", sort=False)}
     pairs = cur[["group_id", "seq", "cutoff_turn"]].join(sup[["span_zh", "span_en"]], how="inner").dropna(
         subset=["group_id", "seq", "cutoff_turn"])  # an update or cutoff set aside: no window to search
-    rows = []
-    for iid, group, seq, cutoff, old_zh, old_en in pairs.itertuples():
-        turns, ids, zh, en = groups[group]
-        end = int(np.searchsorted(turns, cutoff, "left"))  # turns never decrease within a group (GM2)
-        rows += [(iid, ids[i]) for i in range(int(seq) + 1, end)
-                 if any(isinstance(old, str) and isinstance(text, str) and old in text
-                        for old, text in ((old_zh, zh[i]), (old_en, en[i])))]
+    codes, order, starts = ctx.by_group
+    code = codes.get_indexer(pairs["group_id"])
+    pairs, first = pairs[code >= 0], starts[code[code >= 0]]  # a group without messages has no window
+    lo = first + pairs["seq"].to_numpy(dtype=int) + 1  # after the update, to the cutoff (turns never decrease: GM2)
+    hi = first + ctx.before(pairs["group_id"], pairs["cutoff_turn"]).astype(int)
+    table = ctx.table("messages")
+    found = [_in_windows(table.column(f"text_{lang}"), order, pairs[f"span_{lang}"].tolist(), lo, hi)
+             for lang in ("zh", "en")]
+    at = [(iid, i) for iid, zh, en in zip(pairs.index, *found) for i in sorted(set(zh) | set(en))]
+    ids = table.column("message_id").take(order[[i for _, i in at]]).to_pylist() if at else []
+    rows = [(iid, mid) for (iid, _), mid in zip(at, ids)]
     return failures("instances", [r[0] for r in rows], "cutoff_turn", [r[1] for r in rows],
                     "superseded value re-used by this later message")
 
@@ -107,7 +137,7 @@ def authored(ctx) -> pd.DataFrame:
     inst, a = ctx.frame("instances"), ctx.anchors
     last = a[~a["premise"].eq(True)].groupby("instance_id")["turn"].max()  # a premise is no memory: no distance to keep
     parts, lo, hi = [], ctx.params["delta_min"], ctx.params["delta_max"]
-    own = inst[(inst["origin"] == "authored") & inst["group_id"].isin(ctx.frame("messages")["group_id"])]
+    own = inst[(inst["origin"] == "authored") & inst["group_id"].isin(ctx.frame("messages")["group_id"].unique())]
     gap = pd.Series(ctx.before(own["group_id"], own["cutoff_turn"]) - ctx.before(
         own["group_id"], own["instance_id"].map(last).fillna(-1), "right"), index=own.index)
     bad = gap.notna() & ~gap.between(lo, hi)  # a cutoff set aside (null) is not judged
@@ -139,28 +169,34 @@ def native(ctx) -> pd.DataFrame:
       "§3.3 (L1 atoms, the M3 distractor); GROUPASSIST.md §3")
 def l1_atoms(ctx) -> pd.DataFrame:
     inst, at, a = ctx.frame("instances"), ctx.frame("atoms"), ctx.anchors
-    want = a[a["unit"].notna() & a["instance_id"].notna()].assign(distractor=lambda f: f["m3_role"] == "superseded")
-    want = set(zip(want["instance_id"].tolist(), want["unit"].astype(int).tolist(), want["distractor"].tolist()))
+    keys = ["instance_id", "unit", "distractor"]
+    units = a["unit"].notna() & a["instance_id"].notna()
+    want = pd.DataFrame({"instance_id": a["instance_id"][units], "unit": a["unit"][units].astype(float),
+                         "distractor": (a["m3_role"] == "superseded")[units]}).drop_duplicates()
     known = (at["instance_id"].notna() & at["unit"].notna() & at["distractor"].notna()).to_numpy()
     vague = set(at.loc[~known, "instance_id"].dropna()) | _units_unknown(ctx)  # an atom or unit unknown: not judged
     at = at[known]
-    have = list(zip(at["instance_id"].tolist(), at["unit"].astype(int).tolist(), at["distractor"].tolist()))
-    level = dict(zip(inst["instance_id"].tolist(), inst["level"].tolist()))
-    l1 = {i for i, lv in level.items() if lv == "L1"}
-    stray = np.array([k not in l1 and level.get(k, "") is not None for k, *_ in have], dtype=bool)
-    seen = pd.Series(have).value_counts()
-    rows = [(iid, "unit", f"unit {u} needs exactly one {'distractor' if d else 'atom'}") for iid, u, d in sorted(want)
-             if iid in l1 and iid not in vague and seen.get((iid, u, d), 0) != 1]
-    rows += [(iid, "unit", f"unit {u} is no memory unit of the instance") for iid, u, d in set(have)
-             if iid in l1 and iid not in vague and (iid, u, d) not in want]
+    have = at[keys].astype({"unit": float, "distractor": bool})
+    level = inst.drop_duplicates("instance_id").set_index("instance_id")["level"]
+    l1 = set(level.index[level == "L1"])
+    stray = ~among(at["instance_id"], l1) & ~among(at["instance_id"], level.index[level.isna()])
+    judged = lambda f: among(f["instance_id"], l1) & ~among(f["instance_id"], vague)  # noqa: E731
+    counted = want.merge(have.value_counts(keys).rename("n").reset_index(), on=keys, how="left").sort_values(keys)
+    short = counted[judged(counted) & (counted["n"].fillna(0) != 1).to_numpy()]
+    extra = have.drop_duplicates().merge(want, on=keys, how="left", indicator=True)
+    extra = extra[judged(extra) & (extra["_merge"] == "left_only").to_numpy()]
     answer = inst["reference_answer_zh"].notna() & inst["reference_answer_en"].notna()
-    rows += [(iid, "reference_answer_zh", "L1 needs a reference answer, L2 none") for iid, lv, has in
-             zip(inst["instance_id"].tolist(), inst["level"].tolist(), answer.tolist()) if (lv == "L1") != has]
-    rubric = set(ctx.frame("criteria")["instance_id"]) & l1
-    rows += [(iid, "criteria", "L1 instance has rubric criteria") for iid in sorted(rubric)]
-    return combined([failures("atoms", at["atom_id"][stray], "instance_id", at["instance_id"][stray],
-                              "atom not matching one memory unit of an L1 instance"),
-                     failures("instances", [r[0] for r in rows], [r[1] for r in rows], "", [r[2] for r in rows])])
+    unanswered = inst[((inst["level"] == "L1") != answer).to_numpy()]
+    rubric = sorted(set(ctx.frame("criteria")["instance_id"]) & l1)
+    unit = lambda f: "unit " + f["unit"].astype(int).astype(str)  # noqa: E731
+    return combined([
+        failures("atoms", at["atom_id"][stray], "instance_id", at["instance_id"][stray],
+                 "atom not matching one memory unit of an L1 instance"),
+        failures("instances", short["instance_id"], "unit", "",
+                 unit(short) + np.where(short["distractor"], " needs exactly one distractor", " needs exactly one atom")),
+        failures("instances", extra["instance_id"], "unit", "", unit(extra) + " is no memory unit of the instance"),
+        failures("instances", unanswered["instance_id"], "reference_answer_zh", "", "L1 needs a reference answer, L2 none"),
+        failures("instances", rubric, "criteria", "", "L1 instance has rubric criteria")])
 
 
 @rule("GC9", "error", "invariant", ("criteria", "anchors", "instances", "messages"),
@@ -170,17 +206,17 @@ def l1_atoms(ctx) -> pd.DataFrame:
 def l2_rubric(ctx) -> pd.DataFrame:
     c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "level", "dependency", "cutoff_turn"]],
                                     on="instance_id", how="left")
-    sup = ctx.anchors[ctx.anchors["m3_role"] == "superseded"].set_index("instance_id")["message_id"]
-    c["superseded"] = c["instance_id"].map(sup)
+    sup = ctx.anchors[ctx.anchors["m3_role"] == "superseded"]
+    c["superseded"] = taken(sup["message_id"], position_in(c["instance_id"], sup["instance_id"]))
     cites = c["evidence"] == c["superseded"]
     penalty = c["kind"] == "penalty"
     parts = [failures("criteria", c["criterion_id"][cites & ~penalty], "evidence", c["evidence"][cites & ~penalty],
                       "a grounding or service criterion cites the superseded message")]
     has = c[penalty & cites & (c["pattern"] == "superseded_value")]["instance_id"]
     inst = ctx.frame("instances")
-    m3 = inst[(inst["level"] == "L2") & (inst["dependency"] == "M3") & ~inst["instance_id"].isin(has)]
+    m3 = inst[((inst["level"] == "L2") & (inst["dependency"] == "M3")).to_numpy() & ~among(inst["instance_id"], has)]
     parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
-    turn = c["evidence"].map(ctx.messages["turn"])
+    turn = taken(ctx.messages["turn"], position_in(c["evidence"], ctx.messages["message_id"]))
     late = penalty & c["cutoff_turn"].notna() & ~(turn < c["cutoff_turn"])
     parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
                           "penalty evidence missing or not before the cutoff"))
@@ -235,7 +271,7 @@ def audit_rows(ctx) -> pd.DataFrame:
     checks = ctx.vocab["checks_by_layer"]
     text = {g: "\x1f".join(t.dropna().tolist()) for g, t in m.groupby("group_id")["text_zh"]}
     group = au["instance_id"].str.split(":").str[0]
-    kept = au["instance_id"].isin(ctx.frame("instances")["instance_id"])
+    kept = among(au["instance_id"], ctx.frame("instances")["instance_id"])
     wrong = ~pd.Series([c in checks.get(layer, []) for layer, c in zip(au["layer"].tolist(), au["check"].tolist())], index=au.index)
     quote = pd.Series([pd.isna(q) if layer == "gate" else (isinstance(q, str) and bool(q) and q in text.get(g, ""))
                        for layer, q, g in zip(au["layer"].tolist(), au["quote"].tolist(), group.tolist())], index=au.index)

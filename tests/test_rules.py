@@ -528,6 +528,12 @@ CASES = [
                          append_text("See https://example.org/track?user=priya")), branch="url", message="URL with query"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text(digits)),
          branch="digits", message="long digit run"),
+    Case("PII1", on_rows("chat", lambda r, root: True,
+                         lambda r, root: setdeep(r, "trace.C.rationale", "Her e-mail is someone@example.org.")),
+         branch="nested", message="e-mail address"),
+    Case("PII1", on_rows("persona", lambda r, root: True,
+                         lambda r, root: r.update(rationale="Reached at someone@example.org.")),
+         branch="persona-rationale", message="e-mail address"),
     Case("NUL1", on_rows("profile", lambda r, root: r["first_seen"] and r["claim_id"] not in cited_claims(root),
                          lambda r, root: r.update(evidence=None, evidence_count=0, first_seen=None, last_seen=None))),
 ]

@@ -164,25 +164,42 @@ def schema_copies(ctx) -> pd.DataFrame:
 
 
 def free_text(release) -> dict[str, list[str]]:
-    """The fields a personal-data screen reads, by resource: every string field, of every resource (a fork's
-    too), that no enum or pattern constrains (an identifier or a label cannot carry free text)."""
-    fields = {name: [f["name"] for f in release.table_schema(name)["fields"]
-                     if f.get("type") == "string" and not {"enum", "pattern"} & set(f.get("constraints", {}))]
-              for name in release.resources}
-    return {name: names for name, names in fields.items() if names}
+    """What a personal-data screen reads, by resource (a fork's too): every string field, and every string property
+    of a nested object (a dotted path: `trace.A.rationale`), that no enum, pattern or const constrains (an
+    identifier or a label cannot carry free text). Lists are not descended: they hold identifiers."""
+    out = {}
+    for name in release.resources:
+        paths = []
+        for f in release.table_schema(name)["fields"]:
+            if "nestedSchema" in f:
+                paths += _text_properties(release.schemas.nested(f["nestedSchema"]), f["name"])
+            elif f.get("type") == "string" and not {"enum", "pattern"} & set(f.get("constraints", {})):
+                paths.append(f["name"])
+        if paths:
+            out[name] = paths
+    return out
+
+
+def _text_properties(node, path: str) -> list[str]:
+    if not isinstance(node, dict) or {"enum", "pattern", "const", "$ref"} & set(node):
+        return []
+    types = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
+    if "object" in types and isinstance(node.get("properties"), dict):
+        return [found for key, sub in node["properties"].items() for found in _text_properties(sub, f"{path}.{key}")]
+    return [path] if "string" in types else []
 
 
 @release_rule("PII1", "warning", "privacy", RESOURCES,
               "personal-data screen: no e-mail address, phone number, URL with query string or long digit run in any "
-              "free-text field (every string field no enum or pattern constrains, a fork's too)",
+              "free-text field or nested property (every string no enum or pattern constrains, a fork's too)",
               "SPEC §4 (personal-data screen)")
 def personal_data(ctx) -> pd.DataFrame:
     patterns = dict(PII_PATTERNS, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"})
     parts = []
     for name, fields in free_text(ctx.release).items():
-        frame, ids = ctx.frame(name), ctx.row_ids(name)
+        ids = ctx.row_ids(name)
         for field in fields:
-            text = frame[field].fillna("")
+            text = ctx.series(name, field).fillna("")
             text = text[text.str.contains("|".join(patterns.values()), regex=True)]  # one pass, then name it
             for label, pattern in patterns.items():
                 hit = text.str.contains(pattern, regex=True)

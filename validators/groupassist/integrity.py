@@ -40,15 +40,16 @@ def counts(ctx) -> pd.DataFrame:
 
 @rule("GI5", "warning", "privacy", RESOURCES,
       "personal-data screen in both languages: e-mail, phone, ID or mobile number, URL with query, long digit run, in "
-      "any free-text field (every string field no enum or pattern constrains, a fork's too)",
+      "any free-text field or nested property (every string no enum or pattern constrains, a fork's too)",
       "GROUPASSIST.md §3 (personal-data screen in both languages; SPEC §4)")
 def personal_data(ctx) -> pd.DataFrame:
     patterns = dict(PII_PATTERNS, **PII_PATTERNS_ZH, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"})
     parts = []
     for name, fields in free_text(ctx.release).items():
-        frame, ids = ctx.frame(name), ctx.row_ids(name)
+        ids = ctx.row_ids(name)
         for field in fields:
-            text = frame[field].iloc[candidates(frame[field], "|".join(patterns.values()))]  # one pass, then name it
+            column = ctx.series(name, field)
+            text = column.iloc[candidates(column, "|".join(patterns.values()))]  # one pass, then name it
             for label, pattern in patterns.items():
                 found = search(text, pattern)
                 parts.append(failures(name, ids.loc[found.index], field, found, f"looks like a {label}"))

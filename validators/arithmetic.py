@@ -44,7 +44,8 @@ def counts_reconcile(ctx) -> pd.DataFrame:
         for pid in sorted(set(actual) | {p for p, c in declared.items() if name in c}):
             want, got = declared.get(pid, {}).get(name), actual.get(pid, 0)
             if want != got:
-                rows.append((name, pid, "participant_id", got, f"declared {want} rows, found {got} ({STALE})"))
+                said = "no count declared" if want is None else f"declared {want} rows"
+                rows.append((name, pid, "rows", got, f"{said}, found {got} rows ({STALE})"))
             elif pid not in streams:
                 rows.append((name, pid, "participant_id", pid, "participant has no messages in source"))
     return failure_rows(rows)
@@ -82,12 +83,19 @@ def slot_category(ctx, frame):
     return frame["category"] == frame["slot"].map(ctx.vocab["persona_slot"])
 
 
+def gap_sessions(ctx) -> pd.Series:
+    """Per message (file order): its session by the gap rule, which a stored `session` must equal (ARI9) and
+    may leave null (SPEC §3); rules that count sessions read this one."""
+    m = ctx.stream
+    return ctx.session_starts.loc[m.index].astype(int).groupby(m["participant_id"]).cumsum().sort_index()
+
+
 @release_rule("ARI9", "error", "arithmetic", ("source",),
               "session indices recompute from the gap rule (a new session after more than session_gap_minutes)",
               "Table 25, Category rule (13 carry no session index); SPEC §3 (session)")
 def sessions_recompute(ctx) -> pd.DataFrame:
     m = ctx.stream
-    expected = ctx.session_starts.loc[m.index].astype(int).groupby(m["participant_id"]).cumsum()
+    expected = gap_sessions(ctx).loc[m.index]
     bad = m["session"].notna() & (m["session"] != expected).fillna(False)
     return failures("source", m["dayid"][bad], "session", m["session"][bad],
                     "expected session " + expected[bad].astype(str))
@@ -97,7 +105,9 @@ def sessions_recompute(ctx) -> pd.DataFrame:
               "Table 25, Structural (0 of 38 multi hop within one session)")
 def multi_hop(ctx) -> pd.DataFrame:
     qa = ctx.frame("qa")
-    sessions = ctx.cited("qa", "evidence", "session").groupby("idx")["session"].nunique()
+    evidence = ctx.cited("qa", "evidence")
+    evidence["session"] = gap_sessions(ctx).to_numpy()[evidence["position"]]
+    sessions = evidence.groupby("idx")["session"].nunique()
     spans = pd.Series(range(len(qa))).map(sessions).fillna(0)
     bad = (qa["category"] == "multi_hop") & (spans.to_numpy() < 2)
     return failures("qa", qa["item_id"][bad], "evidence", spans[bad.to_numpy()].astype(int).astype(str),

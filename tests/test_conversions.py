@@ -1,0 +1,94 @@
+"""A dataset converted into the format by a fork author: what a faithful conversion does must pass, and each
+mistake a converter makes must fire its own rule, naming the row, in words that say what to fix.
+
+The cases reshape a copy of the specimen the way converted datasets look (no session indices, messages of
+a session sharing the session's start time, counts not yet declared) rather than ship any outside data.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from realcompanion.validators.run import validate
+
+from realcompanion.stamp import stamp
+
+BASELINE = {"NUL1"}  # the specimen's one claim without evidence, counted (tests/test_rules.py)
+
+
+def read(root: Path, name: str) -> list[dict]:
+    return [json.loads(line) for line in (root / "data" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def write(root: Path, name: str, rows: list[dict]) -> None:
+    (root / "data" / f"{name}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                                                 encoding="utf-8")
+
+
+def without_session_indices(root: Path) -> None:
+    """A source dataset that records no session index: `session` is null on every message (SPEC §3: nullable)."""
+    rows = read(root, "source")
+    for row in rows:
+        row["session"] = None
+    write(root, "source", rows)
+
+
+def failures_of(report, rule: str):
+    frame = report.failure_frame()
+    return frame[frame["rule"] == rule]
+
+
+def test_a_stream_without_session_indices_passes(specimen):
+    """Sessions are the gap rule's (Table 25, Structural: multi hop spans sessions): a null index hides none."""
+    without_session_indices(specimen)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE, report.failure_frame().head(10).to_string()
+
+
+def test_multi_hop_within_one_session_fails_without_session_indices(specimen):
+    """With no stored index, a multi_hop question citing one session is still STR1's, by the gap rule."""
+    without_session_indices(specimen)
+    qa = read(specimen, "qa")
+    row = next(r for r in qa if r["category"] == "multi_hop")
+    row["evidence"] = row["evidence"][:1]
+    write(specimen, "qa", qa)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | {"STR1"}
+    failed = failures_of(report, "STR1")
+    assert list(failed["row"]) == [row["item_id"]] and list(failed["value"]) == ["1"]
+
+
+def test_counts_not_yet_declared_name_the_rows_found(specimen):
+    """Before `refresh`, a converted participant has no declared count: the failure says so and gives the count
+    found as `rows`, not as a value of participant_id (Table 25, Arithmetic: counts reconcile)."""
+    descriptor = json.loads((specimen / "datapackage.json").read_text())
+    found = descriptor["realcompanion"]["participants"].pop("U02")
+    (specimen / "datapackage.json").write_text(json.dumps(descriptor, indent=2))
+    failed = failures_of(validate(specimen), "ARI3").set_index(["resource", "row"])
+    chat = failed.loc[("chat", "U02")]
+    assert (chat["field"], str(chat["value"])) == ("rows", str(found["chat"]))
+    assert chat["message"].startswith(f"no count declared, found {found['chat']} rows")
+    assert "realcompanion refresh" in chat["message"]
+
+
+def test_a_missing_persona_slot_names_the_rows_found(specimen):
+    """ARI7 (Table 11: 39 slots per participant) gives the participant's row count as `rows`."""
+    persona = read(specimen, "persona")
+    pid = persona[0]["participant_id"]
+    write(specimen, "persona", persona[1:])
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "ARI7")
+    assert list(failed["row"]) == [pid]
+    assert (failed["field"].iloc[0], failed["value"].iloc[0]) == ("rows", "38")
+
+
+def test_count_rules_print_rows_in_the_report(specimen, capsys):
+    """Both count rules read `persona U01 rows=38 : ...` in the terminal report, before `refresh` (ARI3 and ARI7)."""
+    from realcompanion.cli import main
+
+    write(specimen, "persona", read(specimen, "persona")[1:])
+    assert main(["validate", str(specimen)]) == 1
+    out = capsys.readouterr().out
+    assert out.count(" rows=38 : ") == 2 and "participant_id=38" not in out, out

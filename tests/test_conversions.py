@@ -92,3 +92,66 @@ def test_count_rules_print_rows_in_the_report(specimen, capsys):
     assert main(["validate", str(specimen)]) == 1
     out = capsys.readouterr().out
     assert out.count(" rows=38 : ") == 2 and "participant_id=38" not in out, out
+
+
+def test_session_numbers_kept_across_a_dropped_session_name_the_gap_rule(specimen):
+    """A converter that drops a session but keeps the dataset's numbering: ARI9 names the first message after the
+    hole and says where indices come from (Table 25; SPEC §3), with the gap read from datapackage.json."""
+    source = read(specimen, "source")
+    pid = source[0]["participant_id"]
+    opener = next(r for r in source if r["participant_id"] == pid and r["session"] == 3)
+    for row in source:
+        if row["participant_id"] == pid and (row["session"] or 0) >= 3:
+            row["session"] += 1
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | {"ARI9"}
+    failed = failures_of(report, "ARI9")
+    gap = json.loads((specimen / "datapackage.json").read_text())["realcompanion"]["session_gap_minutes"]
+    first = failed.iloc[0]
+    assert (first["row"], first["value"]) == (opener["dayid"], "4")
+    assert first["message"] == f"expected session 3 by the gap rule (a new session after more than {gap} minutes; " \
+                               "null if the record has no index)"
+
+
+def first_row(root: Path, name: str, pick) -> tuple[list[dict], dict]:
+    rows = read(root, name)
+    return rows, next(r for r in rows if pick(r))
+
+
+def test_a_number_left_as_an_answer_says_the_field_takes_text(specimen):
+    """Source datasets give some answers as numbers (a year): SCH1 says the field is text or null, not that the
+    value fits no branch of an 'anyOf'."""
+    qa, row = first_row(specimen, "qa", lambda r: r["answer"] is not None)
+    row["answer"] = 1998
+    write(specimen, "qa", qa)
+    failed = failures_of(validate(specimen), "SCH1")
+    assert list(failed["row"]) == [row["item_id"]] and list(failed["field"]) == ["answer"]
+    assert failed["message"].iloc[0].endswith('1998 is not of type "string" (or null)')
+
+
+def test_a_cited_list_names_the_failing_item(specimen):
+    """A nullable list of dayids: a repeated id says so; a malformed id names its own position in the list."""
+    profile, row = first_row(specimen, "profile", lambda r: r["evidence"] and len(r["evidence"]) >= 2)
+    row["evidence"] = [row["evidence"][0], row["evidence"][0]]
+    other = next(r for r in profile if r["evidence"] and r is not row)
+    other["evidence"] = [other["evidence"][0], "S1:4"]
+    write(specimen, "profile", profile)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "SCH3").set_index("row")
+    assert failed.loc[row["claim_id"], "field"] == "evidence"
+    assert failed.loc[row["claim_id"], "message"].endswith("has non-unique elements (or null)")
+    assert failed.loc[other["claim_id"], "field"] == "evidence.1"
+    assert failed.loc[other["claim_id"], "message"].startswith('"S1:4" does not match')
+
+
+def test_a_lone_surrogate_is_named_as_such(specimen):
+    """JSON can escape half a surrogate pair (\\ud83d); no UTF-8 text holds one: SCH1 names row, field and what it is."""
+    source = read(specimen, "source")
+    row = source[5]
+    row["text"] += "\ud83d"
+    (specimen / "data" / "source.jsonl").write_text("".join(json.dumps(r) + "\n" for r in source), encoding="utf-8")
+    failed = failures_of(validate(specimen), "SCH1")
+    assert list(failed["row"]) == [row["dayid"]] and list(failed["field"]) == ["text"]
+    assert "holds a lone surrogate ('\\ud83d' at character" in failed["message"].iloc[0]

@@ -98,7 +98,8 @@ def sessions_recompute(ctx) -> pd.DataFrame:
     expected = gap_sessions(ctx).loc[m.index]
     bad = m["session"].notna() & (m["session"] != expected).fillna(False)
     return failures("source", m["dayid"][bad], "session", m["session"][bad],
-                    "expected session " + expected[bad].astype(str))
+                    "expected session " + expected[bad].astype(str) + " by the gap rule (a new session after more than "
+                    f"{ctx.format['session_gap_minutes']} minutes; null if the record has no index)")
 
 
 @release_rule("STR1", "error", "structural", ("source", "qa"), "multi_hop evidence spans at least two sessions",

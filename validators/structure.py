@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 from realcompanion.formats import VERSIONS
 from realcompanion.nested import cells, column_validators
 from realcompanion.refresh import STALE
-from realcompanion.schemas import RESOURCES, RFC3339
+from realcompanion.schemas import RESOURCES, RFC3339, schema_reason
 
 from .catalogue import as_text, combined, failure_rows, failures, frame_rule, release_rule
 
@@ -101,10 +101,10 @@ def nested_fields(ctx) -> pd.DataFrame:
         for field, validator in column_validators(ctx.release, name).items():
             for start, values in cells(ctx.table(name).column(field)):
                 for error in validator.iter_errors(values):
-                    position, *path = error.instance_path
+                    message, (position, *path) = schema_reason(error)
                     where = ".".join(str(p) for p in [field, *path])
                     parts.append(failures(name, [ids.iloc[start + position]], where, [as_text(error.instance)[:80]],
-                                          error.message[:160]))
+                                          message[:160]))
     return combined(parts)
 
 

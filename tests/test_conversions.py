@@ -155,3 +155,23 @@ def test_a_lone_surrogate_is_named_as_such(specimen):
     failed = failures_of(validate(specimen), "SCH1")
     assert list(failed["row"]) == [row["dayid"]] and list(failed["field"]) == ["text"]
     assert "holds a lone surrogate ('\\ud83d' at character" in failed["message"].iloc[0]
+
+
+def test_a_timestamp_left_as_a_number_is_reported_once(specimen):
+    """An epoch number where RFC 3339 text belongs is SCH1's; the claims citing that message are not also told
+    that their first_seen / last_seen should be null (ARI6 cannot date what SCH1 set aside)."""
+    cited_elsewhere = {d for name in ("chat", "qa", "persona") for r in read(specimen, name)
+                       for d in json.dumps(r).split('"') if d.count(":d") == 1}
+    source = read(specimen, "source")
+    date = {r["dayid"]: r["timestamp"][:10] for r in source}
+    dayid = next(r["evidence"][0] for r in read(specimen, "profile") if r["first_seen"]
+                 and r["evidence"][0] not in cited_elsewhere  # the claim's only message on its first_seen day
+                 and [date[d] for d in r["evidence"]].count(r["first_seen"]) == 1)
+    row = next(r for r in source if r["dayid"] == dayid)
+    row["timestamp"] = 1736150580
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | {"SCH1"}, report.failure_frame().head(10).to_string()
+    failed = failures_of(report, "SCH1")
+    assert list(failed["row"]) == [dayid] and list(failed["field"]) == ["timestamp"]

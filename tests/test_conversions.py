@@ -175,3 +175,19 @@ def test_a_timestamp_left_as_a_number_is_reported_once(specimen):
     assert report.fired() == BASELINE | {"SCH1"}, report.failure_frame().head(10).to_string()
     failed = failures_of(report, "SCH1")
     assert list(failed["row"]) == [dayid] and list(failed["field"]) == ["timestamp"]
+
+
+def test_multi_hop_trusts_stored_session_indices_when_timestamps_are_wrong(specimen):
+    """Timestamps collapsed to one instant are gate B's and ARI9's to report; STR1 counts the stored session
+    indices where there are some, so it does not add a failure on every multi_hop question of the participant."""
+    qa = read(specimen, "qa")
+    pid = next(r["participant_id"] for r in qa if r["category"] == "multi_hop")
+    source = read(specimen, "source")
+    first = next(r["timestamp"] for r in source if r["participant_id"] == pid)
+    for row in source:
+        if row["participant_id"] == pid:
+            row["timestamp"] = first
+    write(specimen, "source", source)
+    stamp(specimen)
+    fired = validate(specimen).fired()
+    assert {"B", "ARI9"} <= fired and "STR1" not in fired

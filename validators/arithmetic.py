@@ -108,8 +108,9 @@ def sessions_recompute(ctx) -> pd.DataFrame:
               "Table 25, Structural (0 of 38 multi hop within one session)")
 def multi_hop(ctx) -> pd.DataFrame:
     qa = ctx.frame("qa")
-    evidence = ctx.cited("qa", "evidence")
-    evidence["session"] = gap_sessions(ctx).to_numpy()[evidence["position"]]
+    evidence = ctx.cited("qa", "evidence", "session")  # the stored index; the gap rule's where it is null
+    evidence["session"] = evidence["session"].astype("float64").fillna(
+        pd.Series(gap_sessions(ctx).to_numpy()[evidence["position"]], index=evidence.index))
     sessions = evidence.groupby("idx")["session"].nunique()
     spans = pd.Series(range(len(qa))).map(sessions).fillna(0)
     bad = (qa["category"] == "multi_hop") & (spans.to_numpy() < 2)

@@ -7,9 +7,11 @@ a session sharing the session's start time, counts not yet declared) rather than
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 from realcompanion.validators.run import validate
+from test_forks import fork, refresh_validate_publish  # noqa: F401  (the fork fixture: a clone with its documents)
 
 from realcompanion.stamp import stamp
 
@@ -191,3 +193,104 @@ def test_multi_hop_trusts_stored_session_indices_when_timestamps_are_wrong(speci
     stamp(specimen)
     fired = validate(specimen).fired()
     assert {"B", "ARI9"} <= fired and "STR1" not in fired
+
+
+# -- a whole dataset converted the way docs/forking.md §4 says --------------------------------------------
+
+SESSIONS = {  # participant: (start of each session, who opens it, messages), dated by session only
+    "U01": [("2024-03-04T09:15:00+00:00", "user", 6), ("2024-03-04T18:40:00+00:00", "companion", 5),
+            ("2024-03-19T07:05:00+00:00", "user", 7)],
+    "U02": [("2024-05-30T23:50:00+00:00", "companion", 4), ("2024-06-02T12:00:00+00:00", "user", 6)],
+}
+
+
+def converted_source() -> list[dict]:
+    """Every message at its session's time (the dataset dates sessions, not messages); dayid by local day."""
+    rows = []
+    for pid, sessions in SESSIONS.items():
+        seq, first_day, turn = {}, None, 0
+        for number, (start, opener, count) in enumerate(sessions, 1):
+            day = date.fromisoformat(start[:10])
+            first_day = first_day or day
+            d = (day - first_day).days + 1
+            for n in range(count):
+                seq[d] = seq.get(d, 0) + 1
+                sender = opener if n % 2 == 0 else ({"user", "companion"} - {opener}).pop()
+                rows.append({"participant_id": pid, "turn": turn, "dayid": f"{pid}:d{d:03d}:{seq[d]:03d}",
+                             "db_id": number * 1000 + n + 1, "sender": sender, "timestamp": start,
+                             "session": number if pid == "U01" else None,  # U02's dataset has no index
+                             "media": "image" if n == 3 else None,
+                             "text": f"message {n + 1} of session {number}, from the {sender}"})
+                turn += 1
+    return rows
+
+
+def converted_rows(source: list[dict], vocabulary: dict) -> dict[str, list[dict]]:
+    """Profile claims with evidence and no strength, empty persona slots, next-turn chat golds, mapped questions."""
+    out = {"source": source, "profile": [], "persona": [], "chat": [], "qa": []}
+    for pid in SESSIONS:
+        stream = [r for r in source if r["participant_id"] == pid]
+        users = [r for r in stream if r["sender"] == "user"]
+        for n, cited in enumerate((users[:2], users[-1:]), 1):
+            out["profile"].append({
+                "claim_id": f"{pid}:P{n:04d}", "participant_id": pid, "field": "interests",
+                "text": f"Claim {n}.", "evidence": [r["dayid"] for r in cited], "evidence_count": len(cited),
+                "confidence": None, "confidence_label": None, "first_seen": cited[0]["timestamp"][:10],
+                "last_seen": cited[-1]["timestamp"][:10], "temporality": None, "audit_verdict": None})
+        out["persona"] += [{"participant_id": pid, "slot": slot, "category": category, "value": None,
+                            "evidence": None, "rationale": None}
+                           for slot, category in vocabulary["persona_slot"].items()]
+        for i, (probe, reply) in enumerate(zip(stream, stream[1:])):
+            if (probe["sender"], reply["sender"]) != ("user", "companion") or probe["timestamp"] != reply["timestamp"]:
+                continue  # the next message of the same session
+            recent = [r["dayid"] for r in stream[max(0, i - 3):i] if r["timestamp"] == probe["timestamp"]]
+            locus = "current_thread" if recent else "none"
+            out["chat"].append({
+                "item_id": f"{pid}:C{len(out['chat']) + 1:04d}", "participant_id": pid, "stratum": "proportional",
+                "cold_open": False, "scoreable": True, "withdrawn": None, "probe": probe["text"],
+                "probe_dayid": probe["dayid"], "gold_response": reply["text"], "sampled_as": "basic",
+                "tier": "basic", "category": "continuation", "locus": locus,
+                "required_context": {"recent_context": recent, "profile_refs": [], "episode_refs": [],
+                                     "recent_needed": bool(recent)},
+                "grounding_dayids": [], "memory_bearing": {"recorded": False, "strict": False, "strict2": False},
+                "on_screen": None,
+                "trace": {"A": {"result": "pass", "rationale": None, "referent_text": None, "locus": locus},
+                          "B": {"result": "pass", "rationale": None, "removed": []},
+                          "C": {"result": "pass", "rationale": None, "tier": "basic", "category": "continuation",
+                                "rule": vocabulary["tier_rule"]["basic"], "relabeled": None},
+                          "D": {"result": "pass", "rationale": "The next message of the conversation.",
+                                "gold_response": reply["text"], "grounding_dayids": []},
+                          "E": {"result": "pass", "rationale": None, "ok": True, "category_ok": True}}})
+        openers = [r["dayid"] for i, r in enumerate(stream) if i == 0 or r["timestamp"] != stream[i - 1]["timestamp"]]
+        questions = [("multi_hop", "Two sessions?", "yes", openers[:2]),
+                     ("temporal", "When?", "In spring.", openers[:1]),
+                     ("unanswerable", "What was never said?", None, openers[1:2])]  # a distractor's message
+        for n, (category, question, answer, evidence) in enumerate(questions, 1):
+            out["qa"].append({"item_id": f"{pid}:Q{n:04d}", "participant_id": pid, "question": question,
+                              "answer": answer, "answerable": answer is not None, "category": category,
+                              "evidence": evidence, "asked_after": stream[-1]["dayid"]})
+    return out
+
+
+def test_a_converted_dataset_passes_the_fork_loop(fork, capsys):  # noqa: F811  (the fixture imported above)
+    """A faithful conversion (forking.md §4) is valid with no warning, for Frictionless too, loads with `datasets`
+    config by config and is scored by the baselines: no rule is stricter than the format."""
+    import datasets
+
+    from realcompanion.cli import main
+
+    vocabulary = json.loads((fork / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))
+    files = converted_rows(converted_source(), vocabulary)
+    for name, rows in files.items():
+        write(fork, name, rows)
+    descriptor = json.loads((fork / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["realcompanion"].update(synthetic=True, relabeled=0,
+                                       provenance="Converted from a dataset of model-written conversations.")
+    (fork / "datapackage.json").write_text(json.dumps(descriptor, indent=2), encoding="utf-8")
+    refresh_validate_publish(fork, capsys)
+    assert validate(fork).fired() == set()
+    assert "> **Synthetic release (version 0.1.0).** Converted from" in (fork / "README.md").read_text(encoding="utf-8")
+    for name, rows in files.items():
+        assert datasets.load_dataset(str(fork), name, split="test").num_rows == len(rows)
+    for track in ("chat", "qa"):
+        assert main(["baselines", str(fork), "--track", track, "--resamples", "10"]) == 0

@@ -294,3 +294,28 @@ def test_a_converted_dataset_passes_the_fork_loop(fork, capsys):  # noqa: F811  
         assert datasets.load_dataset(str(fork), name, split="test").num_rows == len(rows)
     for track in ("chat", "qa"):
         assert main(["baselines", str(fork), "--track", track, "--resamples", "10"]) == 0
+
+
+def test_a_value_outside_a_vocabulary_names_the_vocabulary(specimen):
+    """A dataset's own category or speaker name where a vocabulary value belongs: SCH2 says which vocabulary (and
+    which identifier a malformed id should be), not only pandera's check."""
+    qa, question = first_row(specimen, "qa", lambda r: True)
+    question["category"] = "adversarial"
+    write(specimen, "qa", qa)
+    source, message = first_row(specimen, "source", lambda r: r["sender"] == "companion")
+    message["sender"] = "Companion Bot"
+    write(specimen, "source", source)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "SCH2").set_index("row")["message"]
+    assert failed[question["item_id"]].startswith("not in vocabulary qa_category (schemas/vocabulary.json): violates")
+    assert failed[message["dayid"]].startswith("not in vocabulary sender (schemas/vocabulary.json): violates isin(")
+
+
+def test_a_malformed_identifier_names_its_kind(specimen):
+    persona = read(specimen, "persona")
+    persona[0]["participant_id"] = "conv-1"
+    write(specimen, "persona", persona)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "SCH2")
+    assert list(failed["message"]) == ["not a participant_id (schemas/vocabulary.json): violates str_matches("
+                                       "'^^U[0-9]{2,4}$$')"]

@@ -84,11 +84,24 @@ def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
             index = pd.to_numeric(cases["index"], errors="coerce")
             named = np.append(ctx.row_ids(name).to_numpy(dtype=object), "(table)")  # a case of no row: last
             rows = named[index.fillna(-1).astype(int).to_numpy()]
-            parts.append(failures(name, rows, cases["column"].fillna("").astype(str),
-                                  cases["failure_case"], "violates " + cases["check"].astype(str)))
+            column, check = cases["column"].fillna("").astype(str), cases["check"].astype(str)
+            said = _named(ctx.release.table_schema(name))  # which vocabulary or identifier the check is a copy of
+            parts.append(failures(name, rows, column, cases["failure_case"], [
+                said.get((c, k.split("(")[0]), "") + "violates " + k for c, k in zip(column, check)]))
     if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
         parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
     return combined(parts)
+
+
+def _named(table_schema: dict) -> dict:
+    """(field, pandera check) -> what the check's values are: a vocabulary's enum copy or an identifier's pattern."""
+    out = {}
+    for field in table_schema["fields"]:
+        if field.get("vocabulary"):
+            out[field["name"], "isin"] = f"not in vocabulary {field['vocabulary']} (schemas/vocabulary.json): "
+        if field.get("identifier"):
+            out[field["name"], "str_matches"] = f"not a {field['identifier']} (schemas/vocabulary.json): "
+    return out
 
 
 @release_rule("SCH3", "error", "structure", RESOURCES,

@@ -12,19 +12,11 @@ from pathlib import Path
 
 from realcompanion.validators.run import validate
 from test_forks import fork, refresh_validate_publish  # noqa: F401  (the fork fixture: a clone with its documents)
+from test_rules import read, write
 
 from realcompanion.stamp import stamp
 
 BASELINE = {"NUL1"}  # the specimen's one claim without evidence, counted (tests/test_rules.py)
-
-
-def read(root: Path, name: str) -> list[dict]:
-    return [json.loads(line) for line in (root / "data" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
-
-
-def write(root: Path, name: str, rows: list[dict]) -> None:
-    (root / "data" / f"{name}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                                                 encoding="utf-8")
 
 
 def without_session_indices(root: Path) -> None:

@@ -93,6 +93,21 @@ def test_status_notice_follows_the_synthetic_flag(documented):
     assert f"{card.CARD} block: status" in card.stale(documented)
 
 
+@pytest.mark.parametrize("synthetic", [True, False])
+def test_status_notice_tells_the_provenance_a_release_declares(documented, synthetic):
+    """A converted dataset is neither the project's generated specimen nor real participants' records: the notice
+    says what realcompanion.provenance says, under the synthetic flag's label, and `card --write` keeps it."""
+    said = "Converted from a public corpus of model-written conversations (CC BY-NC 4.0)."
+    descriptor = json.loads((documented / "datapackage.json").read_text())
+    descriptor["realcompanion"].update(synthetic=synthetic, provenance=said)
+    (documented / "datapackage.json").write_text(json.dumps(descriptor))
+    notice = card.status(Release(documented))
+    assert said in notice and "realcompanion synth" not in notice and "real participants" not in notice
+    assert notice.startswith("> **Synthetic release" if synthetic else "> **RealCompanion release")
+    assert main(["card", "--write", str(documented)]) == 0 and card.stale(documented) == []
+    assert said in (documented / card.CARD).read_text(encoding="utf-8")
+
+
 def test_a_changed_schema_makes_the_card_stale_until_written(documented):
     path = documented / "schemas" / "qa.schema.json"
     schema = json.loads(path.read_text())

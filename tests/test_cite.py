@@ -63,6 +63,18 @@ def test_bibtex_names_version_revision_and_hub_url(cited, capsys):
     assert paper.fields["title"] == "RealCompanion: Benchmarking Human Understanding"
 
 
+def test_a_release_stating_its_provenance_is_cited_as_synthetic_not_as_the_specimen(cited, capsys):
+    """A converted dataset (realcompanion.provenance) is a synthetic release, not the project's generated specimen."""
+    from pybtex.database import parse_string
+
+    descriptor = json.loads((cited / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["realcompanion"]["provenance"] = "Converted from a public corpus of model-written conversations."
+    (cited / "datapackage.json").write_text(json.dumps(descriptor), encoding="utf-8")
+    release = parse_string(cite(capsys, cited), "bibtex").entries["realcompanion_0_1_0"]
+    assert release.fields["note"] == "Version 0.1.0, revision v0.1.0; synthetic release"
+    assert "(Revision v0.1.0, synthetic; Version 0.1.0) [Dataset]." in cite(capsys, cited, "--format", "apa")
+
+
 def test_url_falls_back_to_the_package_homepage(cited, capsys):
     descriptor = json.loads((cited / "datapackage.json").read_text(encoding="utf-8"))
     descriptor["homepage"] = "https://example.org/realcompanion"

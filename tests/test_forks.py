@@ -429,7 +429,7 @@ def test_resources_carry_data_package_v2_hash_and_bytes_that_frictionless_checks
 # -- every failure a stale generated part causes names the one command ----------
 
 def undeclared_participant(root):
-    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["participants"].pop("U02"))  # "declared None"
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["participants"].pop("U02"))  # "no count declared"
     return "ARI3"
 
 

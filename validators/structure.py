@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 from realcompanion.formats import VERSIONS
 from realcompanion.nested import cells, column_validators
 from realcompanion.refresh import STALE
-from realcompanion.schemas import RESOURCES, RFC3339
+from realcompanion.schemas import RESOURCES, RFC3339, schema_reason
 
 from .catalogue import as_text, combined, failure_rows, failures, frame_rule, release_rule
 
@@ -84,11 +84,24 @@ def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
             index = pd.to_numeric(cases["index"], errors="coerce")
             named = np.append(ctx.row_ids(name).to_numpy(dtype=object), "(table)")  # a case of no row: last
             rows = named[index.fillna(-1).astype(int).to_numpy()]
-            parts.append(failures(name, rows, cases["column"].fillna("").astype(str),
-                                  cases["failure_case"], "violates " + cases["check"].astype(str)))
+            column, check = cases["column"].fillna("").astype(str), cases["check"].astype(str)
+            said = _named(ctx.release.table_schema(name))  # which vocabulary or identifier the check is a copy of
+            parts.append(failures(name, rows, column, cases["failure_case"], [
+                said.get((c, k.split("(")[0]), "") + "violates " + k for c, k in zip(column, check)]))
     if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
         parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
     return combined(parts)
+
+
+def _named(table_schema: dict) -> dict:
+    """(field, pandera check) -> what the check's values are: a vocabulary's enum copy or an identifier's pattern."""
+    out = {}
+    for field in table_schema["fields"]:
+        if field.get("vocabulary"):
+            out[field["name"], "isin"] = f"not in vocabulary {field['vocabulary']} (schemas/vocabulary.json): "
+        if field.get("identifier"):
+            out[field["name"], "str_matches"] = f"not a {field['identifier']} (schemas/vocabulary.json): "
+    return out
 
 
 @release_rule("SCH3", "error", "structure", RESOURCES,
@@ -105,10 +118,10 @@ def nested_fields(ctx) -> pd.DataFrame:
                 if validator.is_valid(values):  # the common case, about twice as fast as collecting no errors
                     continue
                 for error in validator.iter_errors(values):
-                    position, *path = error.instance_path
+                    message, (position, *path) = schema_reason(error)
                     where = ".".join(str(p) for p in [field, *path])
                     parts.append(failures(name, [ids.iloc[start + position]], where, [as_text(error.instance)[:80]],
-                                          error.message[:160]))
+                                          message[:160]))
     return combined(parts)
 
 

@@ -21,7 +21,7 @@ from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
-from .schemas import RESOURCES, Schemas, read_json
+from .schemas import RESOURCES, Schemas, read_json, schema_reason
 
 _SCALARS = {
     "string": pa.string(),
@@ -274,10 +274,13 @@ class Release:
             error = errors[0]
             quoted = re.search(r"""['"]([^'"]+)['"]""", error.message)
             field = error.instance_path[0] if error.instance_path else (quoted.group(1) if quoted else "")
-            return {"field": str(field), "message": error.message}
+            return {"field": str(field), "message": schema_reason(error)[0]}
         for field in schema:
             try:
                 pa.array([row.get(field.name)], type=field.type)
-            except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError) as exc:
+            except UnicodeEncodeError as exc:  # JSON's \ud800 escape reads as a lone surrogate, which no UTF-8 holds
+                return {"field": field.name, "message": f"holds a lone surrogate ({exc.object[exc.start]!r} at "
+                        f"character {exc.start}), which is not Unicode text: write the whole pair or drop it"}
+            except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
                 return {"field": field.name, "message": f"does not fit {field.type}: {exc}"}
         return None

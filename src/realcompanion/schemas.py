@@ -27,6 +27,21 @@ def dump_json(obj) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
 
+def schema_reason(error) -> tuple[str, list]:
+    """One value's failure against its JSON Schema (a jsonschema-rs error) as (message, instance path). A
+    nullable field is anyOf [null, X], whose own message ("... is not valid under any of the schemas listed in
+    the 'anyOf' keyword") hides X's reason: X's first error is given instead, at its own (maybe deeper) path."""
+    kind = error.kind
+    if kind.name == "anyOf":
+        null = [b for b in kind.context if len(b) == 1 and b[0].kind.as_dict().get("types") == ["null"]]
+        rest = [b for b in kind.context if b not in null]
+        if null and len(rest) == 1 and rest[0]:
+            inner = rest[0][0]
+            deeper = list(inner.instance_path) != list(error.instance_path)
+            return inner.message + ("" if deeper else " (or null)"), list(inner.instance_path)
+    return error.message, list(error.instance_path)
+
+
 def enum_of(vocabulary: dict, name: str) -> list[str]:
     """The allowed values of a vocabulary: a list, a map's keys, or the union of a map's lists."""
     value = vocabulary[name]

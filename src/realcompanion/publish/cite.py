@@ -31,7 +31,9 @@ class Citation:
     tag: str
     commit: str | None
     url: str | None
-    synthetic: bool
+    # how a synthetic release is marked: "synthetic specimen", or "synthetic" when it states its provenance
+    # (a converted dataset); "" for a release of real participants
+    synthetic: str
     dirty: bool = False
 
     @property
@@ -52,7 +54,13 @@ class Citation:
         return cls(name=release.descriptor["name"], cff=data, version=release.version, date=released(release),
                    tag=tag, commit=commit,
                    url=hub_url(repo_id) if repo_id else release.descriptor.get("homepage") or data.get("url"),
-                   synthetic=bool(release.params.get("synthetic")), dirty=bool(commit) and git_dirty(release.root))
+                   synthetic=synthetic_mark(release), dirty=bool(commit) and git_dirty(release.root))
+
+
+def synthetic_mark(release: Release) -> str:
+    if not release.params.get("synthetic"):
+        return ""
+    return "synthetic" if release.params.get("provenance") else "synthetic specimen"
 
 
 def hub_url(repo_id: str) -> str:
@@ -103,7 +111,7 @@ def bibtex(c: Citation) -> str:
     """A @misc entry for the release, and the preferred citation's entry when CITATION.cff has one."""
     from pybtex.database import BibliographyData
 
-    note = f"Version {c.version}, revision {c.revision}" + ("; synthetic specimen release" if c.synthetic else "")
+    note = f"Version {c.version}, revision {c.revision}" + (f"; {c.synthetic} release" if c.synthetic else "")
     entries = {f"{c.name}_{c.version.replace('.', '_')}": _entry(
         "misc", c.cff, title=c.cff["title"], year=c.date[:4], version=c.version, url=c.url, note=note)}
     paper = c.cff.get("preferred-citation")
@@ -130,7 +138,7 @@ def _csl_items(c: Citation) -> list[dict]:
     items = [{"id": "release", "type": "dataset", "title": c.cff["title"],
               "author": [_csl_name(a) for a in c.cff.get("authors", [])], "version": c.version,
               "number": f"revision {c.tag}" + (f", commit {c.stated_commit}" if c.commit else "")
-              + (", synthetic specimen" if c.synthetic else ""),
+              + (f", {c.synthetic}" if c.synthetic else ""),
               "issued": {"date-parts": [[year, month, day]]}, **({"URL": c.url} if c.url else {})}]
     paper = c.cff.get("preferred-citation")
     if paper:

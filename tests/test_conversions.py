@@ -1,0 +1,313 @@
+"""A dataset converted into the format by a fork author: what a faithful conversion does must pass, and each
+mistake a converter makes must fire its own rule, naming the row, in words that say what to fix.
+
+The cases reshape a copy of the specimen the way converted datasets look (no session indices, messages of
+a session sharing the session's start time, counts not yet declared) rather than ship any outside data.
+"""
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from realcompanion.validators.run import validate
+from test_forks import fork, refresh_validate_publish  # noqa: F401  (the fork fixture: a clone with its documents)
+from test_rules import read, write
+
+from realcompanion.stamp import stamp
+
+BASELINE = {"NUL1"}  # the specimen's one claim without evidence, counted (tests/test_rules.py)
+
+
+def without_session_indices(root: Path) -> None:
+    """A source dataset that records no session index: `session` is null on every message (SPEC §3: nullable)."""
+    rows = read(root, "source")
+    for row in rows:
+        row["session"] = None
+    write(root, "source", rows)
+
+
+def failures_of(report, rule: str):
+    frame = report.failure_frame()
+    return frame[frame["rule"] == rule]
+
+
+def test_a_stream_without_session_indices_passes(specimen):
+    """Sessions are the gap rule's (Table 25, Structural: multi hop spans sessions): a null index hides none."""
+    without_session_indices(specimen)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE, report.failure_frame().head(10).to_string()
+
+
+def test_multi_hop_within_one_session_fails_without_session_indices(specimen):
+    """With no stored index, a multi_hop question citing one session is still STR1's, by the gap rule."""
+    without_session_indices(specimen)
+    qa = read(specimen, "qa")
+    row = next(r for r in qa if r["category"] == "multi_hop")
+    row["evidence"] = row["evidence"][:1]
+    write(specimen, "qa", qa)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | {"STR1"}
+    failed = failures_of(report, "STR1")
+    assert list(failed["row"]) == [row["item_id"]] and list(failed["value"]) == ["1"]
+
+
+def test_counts_not_yet_declared_name_the_rows_found(specimen):
+    """Before `refresh`, a converted participant has no declared count: the failure says so and gives the count
+    found as `rows`, not as a value of participant_id (Table 25, Arithmetic: counts reconcile)."""
+    descriptor = json.loads((specimen / "datapackage.json").read_text())
+    found = descriptor["realcompanion"]["participants"].pop("U02")
+    (specimen / "datapackage.json").write_text(json.dumps(descriptor, indent=2))
+    failed = failures_of(validate(specimen), "ARI3").set_index(["resource", "row"])
+    chat = failed.loc[("chat", "U02")]
+    assert (chat["field"], str(chat["value"])) == ("rows", str(found["chat"]))
+    assert chat["message"].startswith(f"no count declared, found {found['chat']} rows")
+    assert "realcompanion refresh" in chat["message"]
+
+
+def test_a_missing_persona_slot_names_the_rows_found(specimen):
+    """ARI7 (Table 11: 39 slots per participant) gives the participant's row count as `rows`."""
+    persona = read(specimen, "persona")
+    pid = persona[0]["participant_id"]
+    write(specimen, "persona", persona[1:])
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "ARI7")
+    assert list(failed["row"]) == [pid]
+    assert (failed["field"].iloc[0], failed["value"].iloc[0]) == ("rows", "38")
+
+
+def test_count_rules_print_rows_in_the_report(specimen, capsys):
+    """Both count rules read `persona U01 rows=38 : ...` in the terminal report, before `refresh` (ARI3 and ARI7)."""
+    from realcompanion.cli import main
+
+    write(specimen, "persona", read(specimen, "persona")[1:])
+    assert main(["validate", str(specimen)]) == 1
+    out = capsys.readouterr().out
+    assert out.count(" rows=38 : ") == 2 and "participant_id=38" not in out, out
+
+
+def test_session_numbers_kept_across_a_dropped_session_name_the_gap_rule(specimen):
+    """A converter that drops a session but keeps the dataset's numbering: ARI9 names the first message after the
+    hole and says where indices come from (Table 25; SPEC §3), with the gap read from datapackage.json."""
+    source = read(specimen, "source")
+    pid = source[0]["participant_id"]
+    opener = next(r for r in source if r["participant_id"] == pid and r["session"] == 3)
+    for row in source:
+        if row["participant_id"] == pid and (row["session"] or 0) >= 3:
+            row["session"] += 1
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | {"ARI9"}
+    failed = failures_of(report, "ARI9")
+    gap = json.loads((specimen / "datapackage.json").read_text())["realcompanion"]["session_gap_minutes"]
+    first = failed.iloc[0]
+    assert (first["row"], first["value"]) == (opener["dayid"], "4")
+    assert first["message"] == f"expected session 3 by the gap rule (a new session after more than {gap} minutes; " \
+                               "null if the record has no index)"
+
+
+def first_row(root: Path, name: str, pick) -> tuple[list[dict], dict]:
+    rows = read(root, name)
+    return rows, next(r for r in rows if pick(r))
+
+
+def test_a_number_left_as_an_answer_says_the_field_takes_text(specimen):
+    """Source datasets give some answers as numbers (a year): SCH1 says the field is text or null, not that the
+    value fits no branch of an 'anyOf'."""
+    qa, row = first_row(specimen, "qa", lambda r: r["answer"] is not None)
+    row["answer"] = 1998
+    write(specimen, "qa", qa)
+    failed = failures_of(validate(specimen), "SCH1")
+    assert list(failed["row"]) == [row["item_id"]] and list(failed["field"]) == ["answer"]
+    assert failed["message"].iloc[0].endswith('1998 is not of type "string" (or null)')
+
+
+def test_a_cited_list_names_the_failing_item(specimen):
+    """A nullable list of dayids: a repeated id says so; a malformed id names its own position in the list."""
+    profile, row = first_row(specimen, "profile", lambda r: r["evidence"] and len(r["evidence"]) >= 2)
+    row["evidence"] = [row["evidence"][0], row["evidence"][0]]
+    other = next(r for r in profile if r["evidence"] and r is not row)
+    other["evidence"] = [other["evidence"][0], "S1:4"]
+    write(specimen, "profile", profile)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "SCH3").set_index("row")
+    assert failed.loc[row["claim_id"], "field"] == "evidence"
+    assert failed.loc[row["claim_id"], "message"].endswith("has non-unique elements (or null)")
+    assert failed.loc[other["claim_id"], "field"] == "evidence.1"
+    assert failed.loc[other["claim_id"], "message"].startswith('"S1:4" does not match')
+
+
+def test_a_lone_surrogate_is_named_as_such(specimen):
+    """JSON can escape half a surrogate pair (\\ud83d); no UTF-8 text holds one: SCH1 names row, field and what it is."""
+    source = read(specimen, "source")
+    row = source[5]
+    row["text"] += "\ud83d"
+    (specimen / "data" / "source.jsonl").write_text("".join(json.dumps(r) + "\n" for r in source), encoding="utf-8")
+    failed = failures_of(validate(specimen), "SCH1")
+    assert list(failed["row"]) == [row["dayid"]] and list(failed["field"]) == ["text"]
+    assert "holds a lone surrogate ('\\ud83d' at character" in failed["message"].iloc[0]
+
+
+def test_a_timestamp_left_as_a_number_is_reported_once(specimen):
+    """An epoch number where RFC 3339 text belongs is SCH1's; the claims citing that message are not also told
+    that their first_seen / last_seen should be null (ARI6 cannot date what SCH1 set aside)."""
+    cited_elsewhere = {d for name in ("chat", "qa", "persona") for r in read(specimen, name)
+                       for d in json.dumps(r).split('"') if d.count(":d") == 1}
+    source = read(specimen, "source")
+    date = {r["dayid"]: r["timestamp"][:10] for r in source}
+    dayid = next(r["evidence"][0] for r in read(specimen, "profile") if r["first_seen"]
+                 and r["evidence"][0] not in cited_elsewhere  # the claim's only message on its first_seen day
+                 and [date[d] for d in r["evidence"]].count(r["first_seen"]) == 1)
+    row = next(r for r in source if r["dayid"] == dayid)
+    row["timestamp"] = 1736150580
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | {"SCH1"}, report.failure_frame().head(10).to_string()
+    failed = failures_of(report, "SCH1")
+    assert list(failed["row"]) == [dayid] and list(failed["field"]) == ["timestamp"]
+
+
+def test_multi_hop_trusts_stored_session_indices_when_timestamps_are_wrong(specimen):
+    """Timestamps collapsed to one instant are gate B's and ARI9's to report; STR1 counts the stored session
+    indices where there are some, so it does not add a failure on every multi_hop question of the participant."""
+    qa = read(specimen, "qa")
+    pid = next(r["participant_id"] for r in qa if r["category"] == "multi_hop")
+    source = read(specimen, "source")
+    first = next(r["timestamp"] for r in source if r["participant_id"] == pid)
+    for row in source:
+        if row["participant_id"] == pid:
+            row["timestamp"] = first
+    write(specimen, "source", source)
+    stamp(specimen)
+    fired = validate(specimen).fired()
+    assert {"B", "ARI9"} <= fired and "STR1" not in fired
+
+
+# -- a whole dataset converted the way docs/forking.md §4 says --------------------------------------------
+
+SESSIONS = {  # participant: (start of each session, who opens it, messages), dated by session only
+    "U01": [("2024-03-04T09:15:00+00:00", "user", 6), ("2024-03-04T18:40:00+00:00", "companion", 5),
+            ("2024-03-19T07:05:00+00:00", "user", 7)],
+    "U02": [("2024-05-30T23:50:00+00:00", "companion", 4), ("2024-06-02T12:00:00+00:00", "user", 6)],
+}
+
+
+def converted_source() -> list[dict]:
+    """Every message at its session's time (the dataset dates sessions, not messages); dayid by local day."""
+    rows = []
+    for pid, sessions in SESSIONS.items():
+        seq, first_day, turn = {}, None, 0
+        for number, (start, opener, count) in enumerate(sessions, 1):
+            day = date.fromisoformat(start[:10])
+            first_day = first_day or day
+            d = (day - first_day).days + 1
+            for n in range(count):
+                seq[d] = seq.get(d, 0) + 1
+                sender = opener if n % 2 == 0 else ({"user", "companion"} - {opener}).pop()
+                rows.append({"participant_id": pid, "turn": turn, "dayid": f"{pid}:d{d:03d}:{seq[d]:03d}",
+                             "db_id": number * 1000 + n + 1, "sender": sender, "timestamp": start,
+                             "session": number if pid == "U01" else None,  # U02's dataset has no index
+                             "media": "image" if n == 3 else None,
+                             "text": f"message {n + 1} of session {number}, from the {sender}"})
+                turn += 1
+    return rows
+
+
+def converted_rows(source: list[dict], vocabulary: dict) -> dict[str, list[dict]]:
+    """Profile claims with evidence and no strength, empty persona slots, next-turn chat golds, mapped questions."""
+    out = {"source": source, "profile": [], "persona": [], "chat": [], "qa": []}
+    for pid in SESSIONS:
+        stream = [r for r in source if r["participant_id"] == pid]
+        users = [r for r in stream if r["sender"] == "user"]
+        for n, cited in enumerate((users[:2], users[-1:]), 1):
+            out["profile"].append({
+                "claim_id": f"{pid}:P{n:04d}", "participant_id": pid, "field": "interests",
+                "text": f"Claim {n}.", "evidence": [r["dayid"] for r in cited], "evidence_count": len(cited),
+                "confidence": None, "confidence_label": None, "first_seen": cited[0]["timestamp"][:10],
+                "last_seen": cited[-1]["timestamp"][:10], "temporality": None, "audit_verdict": None})
+        out["persona"] += [{"participant_id": pid, "slot": slot, "category": category, "value": None,
+                            "evidence": None, "rationale": None}
+                           for slot, category in vocabulary["persona_slot"].items()]
+        for i, (probe, reply) in enumerate(zip(stream, stream[1:])):
+            if (probe["sender"], reply["sender"]) != ("user", "companion") or probe["timestamp"] != reply["timestamp"]:
+                continue  # the next message of the same session
+            recent = [r["dayid"] for r in stream[max(0, i - 3):i] if r["timestamp"] == probe["timestamp"]]
+            locus = "current_thread" if recent else "none"
+            out["chat"].append({
+                "item_id": f"{pid}:C{len(out['chat']) + 1:04d}", "participant_id": pid, "stratum": "proportional",
+                "cold_open": False, "scoreable": True, "withdrawn": None, "probe": probe["text"],
+                "probe_dayid": probe["dayid"], "gold_response": reply["text"], "sampled_as": "basic",
+                "tier": "basic", "category": "continuation", "locus": locus,
+                "required_context": {"recent_context": recent, "profile_refs": [], "episode_refs": [],
+                                     "recent_needed": bool(recent)},
+                "grounding_dayids": [], "memory_bearing": {"recorded": False, "strict": False, "strict2": False},
+                "on_screen": None,
+                "trace": {"A": {"result": "pass", "rationale": None, "referent_text": None, "locus": locus},
+                          "B": {"result": "pass", "rationale": None, "removed": []},
+                          "C": {"result": "pass", "rationale": None, "tier": "basic", "category": "continuation",
+                                "rule": vocabulary["tier_rule"]["basic"], "relabeled": None},
+                          "D": {"result": "pass", "rationale": "The next message of the conversation.",
+                                "gold_response": reply["text"], "grounding_dayids": []},
+                          "E": {"result": "pass", "rationale": None, "ok": True, "category_ok": True}}})
+        openers = [r["dayid"] for i, r in enumerate(stream) if i == 0 or r["timestamp"] != stream[i - 1]["timestamp"]]
+        questions = [("multi_hop", "Two sessions?", "yes", openers[:2]),
+                     ("temporal", "When?", "In spring.", openers[:1]),
+                     ("unanswerable", "What was never said?", None, openers[1:2])]  # a distractor's message
+        for n, (category, question, answer, evidence) in enumerate(questions, 1):
+            out["qa"].append({"item_id": f"{pid}:Q{n:04d}", "participant_id": pid, "question": question,
+                              "answer": answer, "answerable": answer is not None, "category": category,
+                              "evidence": evidence, "asked_after": stream[-1]["dayid"]})
+    return out
+
+
+def test_a_converted_dataset_passes_the_fork_loop(fork, capsys):  # noqa: F811  (the fixture imported above)
+    """A faithful conversion (forking.md §4) is valid with no warning, for Frictionless too, loads with `datasets`
+    config by config and is scored by the baselines: no rule is stricter than the format."""
+    import datasets
+
+    from realcompanion.cli import main
+
+    vocabulary = json.loads((fork / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))
+    files = converted_rows(converted_source(), vocabulary)
+    for name, rows in files.items():
+        write(fork, name, rows)
+    descriptor = json.loads((fork / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["realcompanion"].update(synthetic=True, relabeled=0,
+                                       provenance="Converted from a dataset of model-written conversations.")
+    (fork / "datapackage.json").write_text(json.dumps(descriptor, indent=2), encoding="utf-8")
+    refresh_validate_publish(fork, capsys)
+    assert validate(fork).fired() == set()
+    assert "> **Synthetic release (version 0.1.0).** Converted from" in (fork / "README.md").read_text(encoding="utf-8")
+    for name, rows in files.items():
+        assert datasets.load_dataset(str(fork), name, split="test").num_rows == len(rows)
+    for track in ("chat", "qa"):
+        assert main(["baselines", str(fork), "--track", track, "--resamples", "10"]) == 0
+
+
+def test_a_value_outside_a_vocabulary_names_the_vocabulary(specimen):
+    """A dataset's own category or speaker name where a vocabulary value belongs: SCH2 says which vocabulary (and
+    which identifier a malformed id should be), not only pandera's check."""
+    qa, question = first_row(specimen, "qa", lambda r: True)
+    question["category"] = "adversarial"
+    write(specimen, "qa", qa)
+    source, message = first_row(specimen, "source", lambda r: r["sender"] == "companion")
+    message["sender"] = "Companion Bot"
+    write(specimen, "source", source)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "SCH2").set_index("row")["message"]
+    assert failed[question["item_id"]].startswith("not in vocabulary qa_category (schemas/vocabulary.json): violates")
+    assert failed[message["dayid"]].startswith("not in vocabulary sender (schemas/vocabulary.json): violates isin(")
+
+
+def test_a_malformed_identifier_names_its_kind(specimen):
+    persona = read(specimen, "persona")
+    persona[0]["participant_id"] = "conv-1"
+    write(specimen, "persona", persona)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "SCH2")
+    assert list(failed["message"]) == ["not a participant_id (schemas/vocabulary.json): violates str_matches("
+                                       "'^^U[0-9]{2,4}$$')"]

@@ -3,7 +3,7 @@ import re
 
 import pandas as pd
 import pytest
-from realcompanion.validators.groupassist.screen import loosened, search
+from realcompanion.validators.screen import loosened, search
 
 TEXTS = ["call 13812345678 now", "id 1381234567890", "全角１３８１２３４５６７８号", "张三@例子.中国", "nowhere",
          "现在now", "plain text", None, "NOW, please", "a@b.co and 13912345678"]

@@ -14,6 +14,7 @@ from realcompanion.refresh import COMMAND, STALE
 from realcompanion.schemas import RESOURCES
 
 from .catalogue import combined, failure_rows, failures, release_rule
+from .screen import candidates, search
 
 SCRIPT_SUFFIXES = {".py", ".pyw"}
 CODE_SUFFIXES = SCRIPT_SUFFIXES | {".pyc", ".pyo", ".pyd", ".pyx", ".ipynb", ".pkl", ".pickle", ".joblib", ".pt",
@@ -194,18 +195,22 @@ def _text_properties(node, path: str) -> list[str]:
               "free-text field or nested property (every string no enum or pattern constrains, a fork's too)",
               "SPEC §4 (personal-data screen)")
 def personal_data(ctx) -> pd.DataFrame:
-    patterns = dict(PII_PATTERNS, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"})
+    return screened(ctx, dict(PII_PATTERNS, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"}))
+
+
+def screened(ctx, patterns: dict[str, str]) -> pd.DataFrame:
+    """Each free-text value (`free_text`) in which one of `patterns` (label: Python regex) finds a match, named by
+    row and field. Python's engine decides, so `\\d` and `\\w` are Unicode's (a full-width phone number, an accented
+    address); Arrow's RE2 screens the columns first (`screen.candidates`)."""
     parts = []
     for name, fields in free_text(ctx.release).items():
         ids = ctx.row_ids(name)
         for field in fields:
-            text = ctx.series(name, field).fillna("")
-            text = text[text.str.contains("|".join(patterns.values()), regex=True)]  # one pass, then name it
+            column = ctx.series(name, field)
+            text = column.iloc[candidates(column, "|".join(patterns.values()))]  # one pass, then name it
             for label, pattern in patterns.items():
-                hit = text.str.contains(pattern, regex=True)
-                if hit.any():
-                    found = text[hit].str.extract(f"({pattern})")[0]
-                    parts.append(failures(name, ids.loc[found.index], field, found, f"looks like a {label}"))
+                found, article = search(text, pattern), "an" if label[0] in "aeiou" else "a"
+                parts.append(failures(name, ids.loc[found.index], field, found, f"looks like {article} {label}"))
     return combined(parts)
 
 

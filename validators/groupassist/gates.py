@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 
 from ..catalogue import combined, failures
+from ..screen import search
 from .catalogue import rule
-from .screen import search
 
 
 def word_pattern(words: dict) -> str:

@@ -5,10 +5,9 @@ import pandas as pd
 
 from realcompanion.groupassist import RESOURCES
 
-from ..catalogue import combined, failure_rows, failures
-from ..integrity import PII_PATTERNS, contained, data_not_code, free_text, hashes
+from ..catalogue import failure_rows
+from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, screened
 from .catalogue import rule
-from .screen import candidates, search
 
 PII_PATTERNS_ZH = {"mainland mobile number": r"(?<!\d)1[3-9]\d{9}(?!\d)", "resident ID number": r"(?<!\d)\d{17}[\dXx](?!\d)"}
 
@@ -43,14 +42,5 @@ def counts(ctx) -> pd.DataFrame:
       "any free-text field or nested property (every string no enum or pattern constrains, a fork's too)",
       "GROUPASSIST.md §3 (personal-data screen in both languages; SPEC §4)")
 def personal_data(ctx) -> pd.DataFrame:
-    patterns = dict(PII_PATTERNS, **PII_PATTERNS_ZH, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"})
-    parts = []
-    for name, fields in free_text(ctx.release).items():
-        ids = ctx.row_ids(name)
-        for field in fields:
-            column = ctx.series(name, field)
-            text = column.iloc[candidates(column, "|".join(patterns.values()))]  # one pass, then name it
-            for label, pattern in patterns.items():
-                found = search(text, pattern)
-                parts.append(failures(name, ids.loc[found.index], field, found, f"looks like a {label}"))
-    return combined(parts)
+    return screened(ctx, dict(PII_PATTERNS, **PII_PATTERNS_ZH,
+                              **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"}))

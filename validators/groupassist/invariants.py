@@ -7,10 +7,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..catalogue import combined, failures
+from ..screen import search
 from .catalogue import rule
 from .context import among, position_in, taken
 from .gates import word_pattern
-from .screen import search
 
 
 def _units(ctx) -> pd.Series:

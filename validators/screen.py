@@ -45,10 +45,13 @@ def loosened(pattern: str) -> str:
     return "".join(out)
 
 
-def candidates(text: pd.Series, pattern: str, ignore_case: bool = False) -> np.ndarray:
-    """Positions of the rows of `text` (strings or nulls) that may match `pattern`."""
+def candidates(text, pattern: str, ignore_case: bool = False) -> np.ndarray:
+    """Positions of the rows of `text` (strings or nulls: a pandas Series or an Arrow array) that may match
+    `pattern`."""
+    if not len(text):  # compiling a pattern with Unicode classes costs RE2 milliseconds
+        return np.arange(0)
     try:
-        values = pa.array(text, from_pandas=True)  # the frame's Arrow-backed strings, not copied
+        values = text if isinstance(text, (pa.Array, pa.ChunkedArray)) else pa.array(text, from_pandas=True)
         maybe = pc.match_substring_regex(values, loosened(pattern), ignore_case=ignore_case)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):  # a pattern RE2 cannot read: Python screens every row
         return np.arange(len(text))

@@ -392,6 +392,8 @@ CASES = [
          branch="offset", message="RFC 3339"),
     Case("FLD2", on_rows("source", uncited_message(), lambda r, root: r.update(timestamp="2025-02-30" + r["timestamp"][10:])),
          branch="day", message="calendar day"),
+    Case("FLD2", on_rows("source", uncited_message(), lambda r, root: r.update(timestamp=r["timestamp"].replace("T", "t"))),
+         branch="lower-case", message="a lower-case t or z, which RFC 3339 allows"),
     Case("FLD2", on_rows("profile", lambda r, root: r["first_seen"] is not None,
                          lambda r, root: r.update(first_seen=r["first_seen"][:5] + "02-30")), branch="date", message="a date"),
     Case("A", on_rows("chat", chat_where(scoreable=True, tier="basic", recent_needed=False),

@@ -155,7 +155,7 @@ def text_or_media(ctx, frame):
 
 @release_rule("FLD2", "error", "structure", RESOURCES,
               "every date is a calendar day (YYYY-MM-DD) and every datetime RFC 3339 with an explicit UTC offset on a "
-              "calendar day (a timestamp's date is the participant's local day)",
+              "calendar day, T and Z upper-case (a timestamp's date is the participant's local day)",
               "Table 11 (source: timestamp); Table 12 (first_seen, last_seen); SPEC §3")
 def calendar(ctx) -> pd.DataFrame:
     """Vectorised in Arrow: a day is real when parsing and printing it gives it back (2025-02-30 does not).
@@ -176,9 +176,17 @@ def calendar(ctx) -> pd.DataFrame:
             mask = bad.to_numpy(zero_copy_only=False)
             if mask.any():
                 what = "RFC 3339 with an explicit offset" if field["type"] == "datetime" else "a date"
+                message = np.full(int(mask.sum()), f"not {what} on a calendar day", dtype=object)
+                if field["type"] == "datetime":  # RFC 3339 allows t and z; pandas and Python's datetime misread them
+                    cased = pc.and_(pc.fill_null(real, False), pc.match_substring_regex(column, RFC3339, ignore_case=True))
+                    message[cased.filter(bad).to_numpy(zero_copy_only=False)] = LOWER_CASE
                 parts.append(failures(name, ctx.row_ids(name)[mask], field["name"], column.filter(bad).to_pylist(),
-                                      f"not {what} on a calendar day"))
+                                      message))
     return combined(parts)
+
+
+LOWER_CASE = ("a lower-case t or z, which RFC 3339 allows but pandas and Python's datetime do not read (a lower-case "
+              "z parses as no time at all): this format writes T and Z upper-case")
 
 
 @release_rule("FMT1", "error", "structure", (),

@@ -30,7 +30,8 @@ rule("GS3", "error", "structure", RESOURCES,
 
 
 rule("GS4", "error", "structure", RESOURCES,
-     "every date is a calendar day and every datetime RFC 3339 with an explicit UTC offset on a calendar day",
+     "every date is a calendar day and every datetime RFC 3339 with an explicit UTC offset on a calendar day, "
+     "T and Z upper-case",
      "GROUPASSIST.md §2 (timestamp)")(calendar)
 
 

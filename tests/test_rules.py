@@ -598,3 +598,22 @@ def test_every_rule_names_the_paper_table_and_row_it_states(capsys):
     listed = {r["id"]: r["paper"] for r in json.loads(capsys.readouterr().out)}
     assert listed == {r.id: r.paper for r in select(None, declared_rules(Release(REPO_ROOT)))}
     assert [i for i, paper in listed.items() if not re.search(r"Table \d+|SPEC §\d", paper)] == []
+
+
+@pytest.mark.parametrize("change", ["gap", "repeat"])
+def test_one_break_in_the_turn_numbering_is_one_failure(specimen, change):
+    """Gate B names the row where the numbering breaks, not every later turn of the participant."""
+    rows = read(specimen, "source")
+    pid = rows[0]["participant_id"]
+    own = [r for r in rows if r["participant_id"] == pid]
+    at = own[len(own) // 2]
+    if change == "gap":  # a message missing before `at`: every later turn one too high
+        for r in own[own.index(at):]:
+            r["turn"] += 1
+    else:  # `at` numbered like the message before it, the later turns right
+        at["turn"] -= 1
+    write(specimen, "source", rows)
+    stamp(specimen)
+    found = validate(specimen, rules="B").failure_frame()
+    turns = found[(found["rule"] == "B") & (found["field"] == "turn")]
+    assert list(turns["row"]) == [at["dayid"]], turns.to_string()

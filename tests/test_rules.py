@@ -617,3 +617,20 @@ def test_one_break_in_the_turn_numbering_is_one_failure(specimen, change):
     found = validate(specimen, rules="B").failure_frame()
     turns = found[(found["rule"] == "B") & (found["field"] == "turn")]
     assert list(turns["row"]) == [at["dayid"]], turns.to_string()
+
+
+def test_one_break_in_a_days_numbering_is_one_failure(specimen):
+    """A day's dayids skipping a number: gate B names the first dayid after the gap, not the rest of the day."""
+    rows = read(specimen, "source")
+    days: dict[str, list[dict]] = {}
+    for r in rows:
+        days.setdefault(r["dayid"][:-4], []).append(r)
+    day = max(days.values(), key=len)
+    at = day[len(day) // 2]
+    for r in day[day.index(at):]:
+        r["dayid"] = f"{r['dayid'][:-3]}{int(r['dayid'][-3:]) + 1:03d}"
+    write(specimen, "source", rows)
+    stamp(specimen)
+    found = validate(specimen, rules="B").failure_frame()
+    seq = found[(found["rule"] == "B") & found["message"].str.startswith("seq of dayid")]
+    assert list(seq["row"]) == [at["dayid"]], seq.to_string()

@@ -61,21 +61,27 @@ def gate_b(ctx) -> pd.DataFrame:
         day_of = local
     expected_seq = day_of.groupby([pid, day_of], sort=False).cumcount() + 1
     prev = lambda s: s.groupby(pid).shift()  # noqa: E731
-    # turns are contiguous from 0 exactly when turn == position; of the rows where not, those where turn - position
-    # also changes from the row before are named: a missing or an extra message is one failure, not one per later
-    # turn, and the first row that breaks is always among them (an unreadable turn, SCH1's, changes nothing)
-    offset = m["turn"] - position
-    moved = (offset != prev(offset).groupby(pid).ffill().fillna(0)).fillna(False)
     checks = [
-        (moved & (m["turn"] != position).fillna(False), "turn", "turns are not contiguous from 0"),
+        (_breaks(m["turn"], position, pid), "turn", "turns are not contiguous from 0"),
         ((m["db_id"] <= prev(m["db_id"])).fillna(False), "db_id", "db_id does not increase with turn"),
         ((instant < prev(instant)).fillna(False), "timestamp", "timestamp earlier than the previous turn"),
         (day != expected_day, "dayid", "day of dayid differs from the local date's day"),
-        (seq != expected_seq, "dayid", "seq of dayid differs from the order within the day"),
+        (_breaks(pd.Series(seq), expected_seq, [pid, day_of]), "dayid", "seq of dayid differs from the order within "
+                                                                        "the day"),
     ]
     out = [failures("source", m["dayid"][bad], field, m[field][bad], why)
            for bad, field, why in checks if bad.any()]
     return combined(out)
+
+
+def _breaks(actual: pd.Series, expected: pd.Series, groups) -> pd.Series:
+    """Rows where `actual` differs from `expected` and the difference also changed from the row before in its group:
+    a missing or an extra message is one failure, not one per later message, and the first row that differs is
+    always among them, so a release fails exactly when the row-by-row comparison fails (a row of unreadable value,
+    set aside by SCH1, changes nothing)."""
+    offset = actual - expected
+    before = offset.groupby(groups).shift().groupby(groups).ffill().fillna(0)
+    return (offset != before).fillna(False) & (actual != expected).fillna(False)
 
 
 def _number(strings: pa.Array) -> np.ndarray:

@@ -17,9 +17,10 @@ from realcompanion.validators.run import validate
 from test_rules import read, write
 
 from realcompanion.cli import main
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
 from realcompanion.paths import REPO_ROOT
 from realcompanion.publish.plan import DOCUMENTS
+from realcompanion.release import Release
 
 REPO_ID = "org/fork"
 
@@ -480,16 +481,11 @@ def test_a_stale_document_check_names_refresh(fork, command, document, capsys):
     assert "run `realcompanion refresh`" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("release_class", ["realcompanion.release:Release",
-                                           "realcompanion.groupassist:GroupAssistRelease"])
-def test_a_fork_that_drops_a_resource_of_its_format_is_one_line(tmp_path, capsys, release_class):
+@pytest.mark.parametrize("cls,source", [(Release, REPO_ROOT), (GroupAssistRelease, SPECIMEN)],
+                         ids=["realcompanion", "groupassist"])
+def test_a_fork_that_drops_a_resource_of_its_format_is_one_line(tmp_path, capsys, cls, source):
     """A fork may add resources, never drop one of its format's: every rule and tool reads them (one line, exit 2,
     naming the first missing one, not a crash in each rule that reads it)."""
-    from importlib import import_module
-
-    module, name = release_class.split(":")
-    cls = getattr(import_module(module), name)
-    source = REPO_ROOT if cls.BLOCK == "realcompanion" else SPECIMEN
     for dropped in cls.RESOURCES:
         root = tmp_path / cls.BLOCK / dropped
         shutil.copytree(source, root, ignore=shutil.ignore_patterns(".*", "src", "tests", "docs", "benchmarks",

@@ -219,17 +219,17 @@ class Runner:
     typed: str  # the structure rule naming the records that did not fit their types (each reported once, by it)
     contained: str  # the rule checking, before anything is read, that no resource path leaves the folder
     context: Callable  # path -> the format's Context over its release, opened unchecked
-    restamp: Callable  # release -> None: the release as `stamp` would leave it, in memory only
+    declared: Callable  # release -> the generated part of its format block, as `stamp` would write it
 
 
-def _restamp(release: Release) -> None:
-    from realcompanion.stamp import restamp
+def _declared(release: Release) -> dict:
+    from realcompanion.stamp import declared
 
-    restamp(release)
+    return declared(release)
 
 
 REALCOMPANION = Runner(select, STRUCTURE_RULES, "SCH1", "INT3", lambda path: Context(Release(path, check=False)),
-                       _restamp)
+                       _declared)
 
 
 def planned(rules: str | None, declared: list[Rule] = (), runner: Runner = REALCOMPANION) -> list[Rule]:
@@ -330,7 +330,9 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     """
     ctx = runner.context(path)
     if restamped:
-        runner.restamp(ctx.release)
+        from realcompanion.stamp import restamp
+
+        restamp(ctx.release, runner.declared(ctx.release))
     judgement = Judgement(ctx.release)
     try:
         with ThreadPoolExecutor(1) as beside:

@@ -177,11 +177,12 @@ def calendar(ctx) -> pd.DataFrame:
             if mask.any():
                 what = "RFC 3339 with an explicit offset" if field["type"] == "datetime" else "a date"
                 message = np.full(int(mask.sum()), f"not {what} on a calendar day", dtype=object)
+                values = column.filter(bad)
                 if field["type"] == "datetime":  # RFC 3339 allows t and z; pandas and Python's datetime misread them
-                    cased = pc.and_(pc.fill_null(real, False), pc.match_substring_regex(column, RFC3339, ignore_case=True))
-                    message[cased.filter(bad).to_numpy(zero_copy_only=False)] = LOWER_CASE
-                parts.append(failures(name, ctx.row_ids(name)[mask], field["name"], column.filter(bad).to_pylist(),
-                                      message))
+                    cased = pc.and_(pc.fill_null(real.filter(bad), False),
+                                    pc.match_substring_regex(values, RFC3339, ignore_case=True))
+                    message[cased.to_numpy(zero_copy_only=False)] = LOWER_CASE
+                parts.append(failures(name, ctx.row_ids(name)[mask], field["name"], values.to_pylist(), message))
     return combined(parts)
 
 

@@ -66,11 +66,10 @@ def relabeled(release: Release) -> int:
 DATA_PACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
 
 
-def restamp(release: Release, block: dict | None = None) -> None:
-    """The release as `stamp` would leave it, in memory only: the generated part of its format's block (`block`;
-    by default RealCompanion's `declared`) and both hash copies taken from the files (what `stamp` and `refresh`
-    judge before writing)."""
-    block = declared(release) if block is None else block
+def restamp(release: Release, block: dict) -> None:
+    """The release as `stamp` would leave it, in memory only: `block`, the generated part of its format's block
+    (the format's `declared`), and both hash copies taken from the files (what `stamp` and `refresh` judge before
+    writing)."""
     release.params.update(block)
     for resource in release.descriptor.get("resources", []):
         if resource.get("path") in block["sha256"]:

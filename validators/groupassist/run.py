@@ -18,15 +18,14 @@ from .context import Context
 from .structure import STRUCTURE_RULES
 
 
-def _restamp(release: GroupAssistRelease) -> None:
+def _declared(release: GroupAssistRelease) -> dict:
     from realcompanion.groupassist.synth import declared
-    from realcompanion.stamp import restamp
 
-    restamp(release, declared(release))
+    return declared(release)
 
 
 GROUPASSIST = run.Runner(select, STRUCTURE_RULES, "GS1", "GI3", lambda path: Context(GroupAssistRelease(path, check=False)),
-                         _restamp)
+                         _declared)
 
 
 def planned(rules: str | None, declared: list[Rule] = ()) -> list[Rule]:

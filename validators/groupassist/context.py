@@ -43,7 +43,7 @@ def taken(column: pd.Series, positions: np.ndarray) -> np.ndarray:
 
 
 class Context(CoreContext):
-    VIEWS = ("messages", "anchors", "by_group", "_turn_keys")
+    VIEWS = (("messages", "anchors", "by_group", "_turn_keys"),)
 
     def frame(self, name: str) -> pd.DataFrame:
         if name not in self._frames:

@@ -634,3 +634,17 @@ def test_one_break_in_a_days_numbering_is_one_failure(specimen):
     found = validate(specimen, rules="B").failure_frame()
     seq = found[(found["rule"] == "B") & found["message"].str.startswith("seq of dayid")]
     assert list(seq["row"]) == [at["dayid"]], seq.to_string()
+
+
+def test_keys_citing_the_same_target_each_name_their_own_rows(specimen):
+    """chat.probe_dayid and qa.asked_after both cite source.dayid and are resolved in one join: a dangling value
+    in each is named in its own resource, at its own row, and nowhere else."""
+    chat, qa = read(specimen, "chat"), read(specimen, "qa")
+    chat[-1]["probe_dayid"], qa[0]["asked_after"] = "U01:d998:001", "U01:d999:001"
+    write(specimen, "chat", chat)
+    write(specimen, "qa", qa)
+    stamp(specimen)
+    found = validate(specimen, rules="KEY1").failure_frame()
+    named = found[found["rule"] == "KEY1"]
+    assert sorted(zip(named["resource"], named["row"].astype(str), named["value"])) == [
+        ("chat", chat[-1]["item_id"], "U01:d998:001"), ("qa", qa[0]["item_id"], "U01:d999:001")], named.to_string()

@@ -27,31 +27,39 @@ def _names(fields) -> list[str]:
     return [fields] if isinstance(fields, str) else list(fields)
 
 
-def _unresolved(ctx, name: str, fields: list[str], target: str, targets: list[str]) -> np.ndarray:
-    """Per row of `name`: its key fields are all set and match no row of `target` (one Arrow hash join)."""
-    keys = [f"k{i}" for i in range(len(fields))]
-    mine = pa.table([ctx.column(name, f) for f in fields], names=keys)
-    known = pa.table([pc.cast(ctx.column(target, t), mine.schema.field(k).type) for k, t in zip(keys, targets)],
-                     names=keys)
-    joined = mine.append_column("row", pa.array(np.arange(mine.num_rows))).join(
-        known.append_column("known", pa.array(np.ones(known.num_rows, dtype=bool))), keys=keys,
-        join_type="left outer", use_threads=False)
+def _unresolved(ctx, keys: list[tuple[str, list[str]]], target: str, targets: list[str]) -> list[np.ndarray]:
+    """Per key (resource, fields) citing the same target fields: per row, whether its fields are all set and match
+    no row of `target`. One Arrow hash join for them all, which hashes the smaller side (Acero hashes the right
+    table and streams the left: hashing every dayid for a few hundred thousand citations cost eight times more)."""
+    names = [f"k{i}" for i in range(len(targets))]
+    mine = pa.concat_tables([pa.table([ctx.column(name, f) for f in fields], names=names) for name, fields in keys])
+    known = pa.table([pc.cast(ctx.column(target, t), mine.schema.field(k).type) for k, t in zip(names, targets)],
+                     names=names)
+    mine = mine.append_column("row", pa.array(np.arange(mine.num_rows)))
+    known = known.append_column("known", pa.array(np.ones(known.num_rows, dtype=bool)))
+    joined = (known.join(mine, keys=names, join_type="right outer", use_threads=False) if len(mine) < len(known)
+              else mine.join(known, keys=names, join_type="left outer", use_threads=False))
     resolved = np.zeros(mine.num_rows, dtype=bool)
     resolved[joined["row"].to_numpy()] = joined["known"].is_valid().to_numpy(zero_copy_only=False)
-    complete = np.logical_and.reduce([c.is_valid().to_numpy(zero_copy_only=False) for c in mine.columns])
-    return complete & ~resolved
+    complete = np.logical_and.reduce([mine[k].is_valid().to_numpy(zero_copy_only=False) for k in names])
+    bad = complete & ~resolved
+    return np.split(bad, np.cumsum([len(ctx.table(name)) for name, _ in keys])[:-1])
 
 
 @release_rule("KEY1", "error", "structure", RESOURCES,
               "every foreign key a Table Schema declares (foreignKeys) resolves to a row of the resource it names",
               "SPEC §2 (identifiers: every reference resolves); SPEC §6 (a fork's resources are validated)")
 def foreign_keys(ctx) -> pd.DataFrame:
-    parts = []
+    by_target: dict[tuple, list[tuple[str, list[str]]]] = {}  # keys citing the same fields, with the same types
     for name in ctx.release.resources:
         for key in ctx.release.table_schema(name).get("foreignKeys", []):
             fields, reference = _names(key["fields"]), key["reference"]
-            target, targets = reference.get("resource") or name, _names(reference["fields"])
-            bad = _unresolved(ctx, name, fields, target, targets)
+            types = tuple(str(ctx.column(name, f).type) for f in fields)
+            target = (reference.get("resource") or name, tuple(_names(reference["fields"])), types)
+            by_target.setdefault(target, []).append((name, fields))
+    parts = []
+    for (target, targets, _), keys in by_target.items():
+        for (name, fields), bad in zip(keys, _unresolved(ctx, keys, target, list(targets))):
             if not bad.any():
                 continue
             values = [", ".join(map(str, row.values())) for row in

@@ -78,6 +78,31 @@ def test_missing_file_exits_2_with_one_line(specimen, capsys):
     assert len(err) == 1 and "persona.jsonl" in err[0] and "no such file" in err[0]
 
 
+def _reads(monkeypatch) -> list[tuple[str, str]]:
+    """(resource, thread) of every table read from now on."""
+    import threading
+
+    seen, read = [], Release._read
+    monkeypatch.setattr(Release, "_read", lambda self, name: seen.append((name, threading.current_thread().name))
+                        or read(self, name))
+    return seen
+
+
+def test_the_tables_are_read_ahead_while_the_validator_is_imported(repo, monkeypatch, capsys):
+    seen = _reads(monkeypatch)
+    assert main(["validate", str(repo)]) == 0
+    assert seen == [(name, "read-ahead") for name in Release(repo).resources]  # each once, in the thread
+
+
+def test_nothing_is_read_ahead_when_a_path_leaves_the_folder(specimen, monkeypatch, capsys):
+    descriptor = json.loads((specimen / "datapackage.json").read_text())
+    descriptor["resources"][-1]["path"] = "../elsewhere.jsonl"
+    (specimen / "datapackage.json").write_text(json.dumps(descriptor))
+    seen = _reads(monkeypatch)
+    assert main(["validate", str(specimen)]) == 1
+    assert seen == [] and "INT3" in capsys.readouterr().out
+
+
 def test_malformed_line_exits_2_naming_file_and_line(specimen, capsys):
     path = specimen / "data" / "chat.jsonl"
     lines = path.read_text().splitlines()

@@ -34,7 +34,6 @@ from realcompanion.release import Release
 from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures, select
 from .context import Context
 from .declared import declared_rules
-from .integrity import escapes
 from .structure import STRUCTURE_RULES
 
 
@@ -218,7 +217,8 @@ class Runner:
     structure: tuple[str, ...]  # rules whose failing rows are set aside from every other rule's verdict
     typed: str  # the structure rule naming the records that did not fit their types (each reported once, by it)
     contained: str  # the rule checking, before anything is read, that no resource path leaves the folder
-    context: Callable  # path -> the format's Context over its release, opened unchecked
+    release: Callable  # path -> the format's release, opened unchecked
+    context: Callable  # release -> the format's Context over it
     declared: Callable  # release -> the generated part of its format block, as `stamp` would write it
 
 
@@ -228,7 +228,7 @@ def _declared(release: Release) -> dict:
     return declared(release)
 
 
-REALCOMPANION = Runner(select, STRUCTURE_RULES, "SCH1", "INT3", lambda path: Context(Release(path, check=False)),
+REALCOMPANION = Runner(select, STRUCTURE_RULES, "SCH1", "INT3", lambda path: Release(path, check=False), Context,
                        _declared)
 
 
@@ -316,10 +316,11 @@ def import_pandera() -> None:
 
 
 def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False,
-             runner: Runner = REALCOMPANION) -> Report:
-    """Validate the release at `path` (in `runner`'s format); `rules` is a comma-separated list of ids or
-    families; `restamped` judges it as `stamp` would leave it (declared counts, hashes and relabels taken from the
-    files, in memory only).
+             runner: Runner = REALCOMPANION, opened: Release | None = None) -> Report:
+    """Validate the release at `path` (in `runner`'s format), or the release `opened` there already (the command
+    line opens it to read its tables ahead while this module's libraries are imported); `rules` is a
+    comma-separated list of ids or families; `restamped` judges it as `stamp` would leave it (declared counts,
+    hashes and relabels taken from the files, in memory only).
 
     Frictionless judges the descriptor in a forked process (`Judgement`, which also builds the
     pandera models of the Table Schemas) and pandera is imported
@@ -328,7 +329,7 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     and any worker forks; the verdict before the report is
     returned: a descriptor Frictionless rejects is reported (exit 2) in preference to anything else.
     """
-    ctx = runner.context(path)
+    ctx = runner.context(opened or runner.release(path))
     if restamped:
         from realcompanion.stamp import restamp
 
@@ -347,7 +348,7 @@ def _validate(ctx: Context, rules: str | None, progress, imported: Future, judge
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
     declared = declared_rules(release)
     chosen, every = runner.select(rules, declared), runner.select(None, declared)
-    if escapes(release):
+    if release.escapes():
         report.outcomes = _execute(ctx, [r for r in every if r.id == runner.contained], progress)
         return report
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2

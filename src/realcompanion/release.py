@@ -12,6 +12,8 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
@@ -108,6 +110,10 @@ class _Hashed:
         self.handle.close()
 
 
+def _outside(path: str, root: Path, resolved: Path) -> bool:
+    return "://" in path or path.startswith("/") or not resolved.is_relative_to(root)
+
+
 class Release:
     """A release folder: `datapackage.json`, `schemas/`, `data/`; `BLOCK` names the descriptor's format block.
 
@@ -149,6 +155,8 @@ class Release:
         self.sha256: dict[str, str] = {}  # resource name -> sha256 of the bytes its table was read from
         self.heads: dict[str, bytes] = {}  # resource name -> its file's bytes up to the first newline
         self._table_schemas: dict[str, dict] = {}
+        self._ahead: threading.Thread | None = None  # the thread reading every table (`reading_ahead`)
+        self._stop, self._stopped = threading.Event(), None  # asked to stop; (name, exception) where it stopped
 
     def check_block(self, block: dict, path: Path) -> None:
         """The format block meets the JSON Schema shipped in the package, so a release cannot loosen it."""
@@ -220,8 +228,68 @@ class Release:
         lines = self.lines.get(name)
         return lines[position] if lines else position + 1
 
+    def escapes(self) -> list[tuple[str, str, str]]:
+        """(name, path, why) of each path that leaves the package folder: a resource's path or schema, the
+        vocabulary, or any file the release would publish that is a link to outside (rule INT3, checked before any
+        file is read)."""
+        from .publish.plan import release_paths
+
+        root = self.root.resolve()
+        out = []
+        for res in self.descriptor.get("resources", []):
+            for key in ("path", "schema"):
+                path = res.get(key)
+                if isinstance(path, str) and _outside(path, root, (self.root / path).resolve()):
+                    out.append((res.get("name", "?"), path, f"resource {key} leaves the package folder"))
+        vocabulary = self.params.get("vocabulary", "")
+        if _outside(vocabulary, root, (self.root / vocabulary).resolve()):
+            out.append(("", vocabulary, "vocabulary path leaves the package folder"))
+        named = {p for _, p, _ in out}
+        for path in release_paths(self):
+            full = self.root / path
+            if path not in named and (full.exists() or full.is_symlink()) and not full.resolve().is_relative_to(root):
+                out.append(("", path, f"links to {full.resolve()}, outside the package folder"))
+        return out
+
+    @contextmanager
+    def reading_ahead(self):
+        """Within the block, every table is read in a thread, in the descriptor's order, when no path leaves the
+        folder. Arrow parses without the GIL, so `validate` imports pandas and pandera meanwhile (the two took
+        turns before). `table` waits for the thread and raises what stopped it; leaving the block stops it after
+        the table it is reading."""
+        try:
+            contained = not self.escapes()
+        except Exception:  # noqa: BLE001 - INT3 reports what it cannot judge; nothing is read ahead
+            contained = False
+        if contained:
+            self._ahead = threading.Thread(target=self._read_every, name="read-ahead")
+            self._ahead.start()
+        try:
+            yield self
+        finally:
+            self._stop.set()
+            self._settle()
+
+    def _read_every(self) -> None:
+        for name in self.resources:
+            if self._stop.is_set():
+                return
+            try:
+                self.table(name)
+            except BaseException as exc:  # noqa: BLE001 - raised again where the table is asked for
+                self._stopped = (name, exc)
+                return
+
+    def _settle(self) -> None:
+        if self._ahead is not None and self._ahead is not threading.current_thread():
+            self._ahead.join()
+            self._ahead = None
+
     def table(self, name: str) -> pa.Table:
+        self._settle()
         if name not in self._tables:
+            if self._stopped and self._stopped[0] == name:
+                raise self._stopped[1]
             self._tables[name] = self._read(name)
         return self._tables[name]
 

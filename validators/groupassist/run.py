@@ -24,8 +24,8 @@ def _declared(release: GroupAssistRelease) -> dict:
     return declared(release)
 
 
-GROUPASSIST = run.Runner(select, STRUCTURE_RULES, "GS1", "GI3", lambda path: Context(GroupAssistRelease(path, check=False)),
-                         _declared)
+GROUPASSIST = run.Runner(select, STRUCTURE_RULES, "GS1", "GI3", lambda path: GroupAssistRelease(path, check=False),
+                         Context, _declared)
 
 
 def planned(rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
@@ -34,6 +34,8 @@ def planned(rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
     return run.planned(rules, declared, GROUPASSIST)
 
 
-def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False) -> run.Report:
-    """Validate the release at `path`; `restamped` judges it as `stamp` would leave it (in memory only)."""
-    return run.validate(path, rules, progress, restamped, GROUPASSIST)
+def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False,
+             opened: GroupAssistRelease | None = None) -> run.Report:
+    """Validate the release at `path` (or `opened` there already); `restamped` judges it as `stamp` would leave it
+    (in memory only)."""
+    return run.validate(path, rules, progress, restamped, GROUPASSIST, opened)

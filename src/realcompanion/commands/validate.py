@@ -21,13 +21,14 @@ def register(sub):
     p.set_defaults(run=run)
 
 
-def planned_rules(path, rules: str | None = None) -> list:
-    """The rules a validation of the release at `path` runs (its format's catalogue and its declared rules)."""
+def planned_rules(path, rules: str | None = None, release=None) -> list:
+    """The rules a validation of the release at `path` (or `release`, opened there) runs: its format's catalogue
+    and its declared rules."""
     from ..formats import format_of, part
     from ..validators.declared import declared_rules
 
     fmt = format_of(path)
-    release = part(fmt, "release")(path, check=False)  # validate has Frictionless judge it beside the reading
+    release = release or part(fmt, "release")(path, check=False)  # validate has Frictionless judge it beside the reading
     try:
         return part(fmt, "planned")(rules, declared_rules(release))
     except Exception:  # a descriptor Frictionless rejects is named in preference to what follows from it
@@ -62,18 +63,21 @@ def run(args) -> int:
     from ..formats import format_of, part
     from ..validators.terminal import render
 
-    validate = part(format_of(args.path), "validate")
-    try:
-        total = len(planned_rules(args.path, args.rules))
-    except KeyError as exc:
-        print(f"error: unknown rule or family: {exc.args[0]}", file=sys.stderr)
-        return 2
-    if args.json not in (None, "-"):
-        output_file(args.json)
-    if args.html:
-        output_folder(args.html)
-    with validation_bar(args.path, total=total) as bar:
-        report = validate(args.path, args.rules, progress=bar.update)
+    fmt = format_of(args.path)
+    release = part(fmt, "release")(args.path, check=False)
+    with release.reading_ahead():  # the tables are read while the validator's libraries are imported
+        validate = part(fmt, "validate")
+        try:
+            total = len(planned_rules(args.path, args.rules, release))
+        except KeyError as exc:
+            print(f"error: unknown rule or family: {exc.args[0]}", file=sys.stderr)
+            return 2
+        if args.json not in (None, "-"):
+            output_file(args.json)
+        if args.html:
+            output_folder(args.html)
+        with validation_bar(args.path, total=total) as bar:
+            report = validate(args.path, args.rules, progress=bar.update, opened=release)
     if args.json == "-":
         json.dump(report.to_json(), sys.stdout, indent=2)
         print()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -46,5 +47,18 @@ def main(argv=None) -> int:
         return 130
 
 
+def entry() -> None:
+    """The `realcompanion` program: `main`, its output flushed, then the process ends without freeing its objects
+    one by one (a validation's tables and views took 0.2 s to tear down at 10x paper size, 0.6 s at 100x; the
+    operating system takes the memory back at once). Every file a command writes is closed before it returns."""
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that went away, or a closed stream: nothing more to say
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -140,3 +140,15 @@ def test_rules_lists_the_catalogue_and_the_declared_rules(repo, capsys):
     every = select(None, declared_rules(Release(repo)))
     assert [line[:3] for line in lines] == [[r.id, r.severity, r.family] for r in every]
     assert {r.id for r in every} >= set("ABCDEF") | {"SIG1", "ARI7"}
+
+
+def test_the_program_flushes_its_whole_report_before_it_ends(repo):
+    """`realcompanion` ends without tearing its objects down (cli.entry): what it printed is all there, and its
+    exit code is the command's."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "realcompanion.cli", "validate", str(repo), "--json", "-"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["errors"] == 0

@@ -36,8 +36,8 @@ CITATIONS = [
 class Context:
     # The shared views `warm` computes (gates C and D share `citations`), as chains computed side by side: the
     # citations' Arrow lookups leave the GIL to the stream's sorts. A chain's views are computed in its order.
-    VIEWS = (("messages", "stream", "session_starts"),
-             ("_citing_fields", "citations", "claim_evidence", "cited_claims", "recorded_context", "probe_turns"))
+    VIEWS = (("messages", "stream", "session_starts", "citations"),
+             ("_citing_fields", "claim_evidence", "cited_claims", "recorded_context", "probe_turns"))
 
     def __init__(self, release: Release):
         self.release = release

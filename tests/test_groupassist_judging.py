@@ -126,6 +126,7 @@ def test_l1_atom_recall_and_factual_f1_by_hand(instances):
         "one atom twice": (["G01:I0003:T02", "G01:I0003:T02"], 1 / 2, 2 * 1 * (1 / 2) / 1.5),
         "only the distractor": (["G01:I0003:T03"], 0.0, 0.0),
         "nothing stated": ([], 0.0, 0.0),
+        "one fact naming no atom": ([None], 0.0, 0.0),
     }
     for named, recall, f1 in facts.values():
         scores = instance_scores(instances, verdicts_of(

@@ -35,8 +35,8 @@ SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.7
 
 def atom_recall(atoms: pd.DataFrame, found: set[str]) -> float:
     """Share of an instance's non-distractor atoms (atom_id, distractor) that the judge found stated."""
-    targets = atoms.loc[~atoms["distractor"], "atom_id"]
-    return float(targets.isin(found).mean()) if len(targets) else float("nan")
+    targets = list(atoms.loc[~atoms["distractor"], "atom_id"])
+    return sum(a in found for a in targets) / len(targets) if targets else float("nan")
 
 
 def factual_f1(recall: float, correct: int, stated: int) -> float:

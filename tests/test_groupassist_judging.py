@@ -82,8 +82,10 @@ def test_judge_then_score_on_the_specimen(tmp_path, judge_server, instances, cap
     capsys.readouterr()
     report_path = tmp_path / "score.json"
     assert main(["score", str(SPECIMEN), "--verdicts", str(out), "--json", str(report_path), "--resamples", "200"]) == 0
-    report = json.loads(report_path.read_text(encoding="utf-8"))
+    report = json.loads(report_path.read_text(encoding="utf-8"), parse_constant=pytest.fail)  # NaN is not JSON
     assert report["judged"]["judge"] == JUDGE
+    l1_row = next(r for r in report["judged"]["per_instance"] if r["level"] == "L1")
+    assert (l1_row["S"], l1_row["pass"]) == (None, None)
     assert report["parameters"]["release"]["score"] == GroupAssistRelease(SPECIMEN).params["score"]
     good, bad = report["judged"]["conditions"]["good"], report["judged"]["conditions"]["bad"]
     for dependency in ("M1", "M2", "M3", "all"):

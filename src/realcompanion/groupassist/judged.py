@@ -92,7 +92,9 @@ def cells(instances: Instances, scores: pd.DataFrame, seed: int, resamples: int)
 
 def judged_report(instances: Instances, verdicts: Verdicts, seed: int, resamples: int, progress=None) -> dict:
     scores = instance_scores(instances, verdicts)
-    out = {"judge": verdicts.judge, "conditions": {}, "per_instance": scores.to_dict("records")}
+    # a level's rows leave the other level's quantities empty: null in JSON, never NaN (not JSON)
+    per_instance = scores.astype(object).where(scores.notna(), None).to_dict("records")
+    out = {"judge": verdicts.judge, "conditions": {}, "per_instance": per_instance}
     for condition, rows_ in scores.groupby("condition", sort=True):
         out["conditions"][condition] = cells(instances, rows_, seed, resamples)
         if progress:

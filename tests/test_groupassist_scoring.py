@@ -97,6 +97,26 @@ def test_recall_at_k_by_hand():
     assert math.isnan(recall_at_k(["m1"], set(), 1))
 
 
+def test_baselines_aggregate_by_cell_by_level_and_overall_pooled_over_instances():
+    from realcompanion.groupassist.baselines import by_level_dependency
+
+    frame = pd.DataFrame({"instance_id": ["a", "b", "c", "d", "e"], "level": ["L1", "L1", "L1", "L2", "L2"],
+                          "dependency": ["M1", "M1", "M2", "M1", "M3"], "bm25_recall@20": [1.0, 0.0, 0.8, 1.0, 0.25],
+                          "bm25_tokens": [100, 200, 600, 50, 150]})
+    table = by_level_dependency(frame)
+    assert table.to_dict("index") == {
+        ("L1", "M1"): {"n": 2, "bm25_recall@20": 0.5, "bm25_tokens": 150.0},
+        ("L1", "M2"): {"n": 1, "bm25_recall@20": 0.8, "bm25_tokens": 600.0},
+        # pooled over the level's 3 instances: (1 + 0 + 0.8) / 3, not the mean of the cells (0.5 + 0.8) / 2
+        ("L1", "all"): {"n": 3, "bm25_recall@20": pytest.approx(0.6), "bm25_tokens": 300.0},
+        ("L2", "M1"): {"n": 1, "bm25_recall@20": 1.0, "bm25_tokens": 50.0},
+        ("L2", "M3"): {"n": 1, "bm25_recall@20": 0.25, "bm25_tokens": 150.0},
+        ("L2", "all"): {"n": 2, "bm25_recall@20": 0.625, "bm25_tokens": 100.0},
+        # every instance: (1 + 0 + 0.8 + 1 + 0.25) / 5 and (100 + 200 + 600 + 50 + 150) / 5
+        ("all", "all"): {"n": 5, "bm25_recall@20": pytest.approx(0.61), "bm25_tokens": 220.0},
+    }
+
+
 def test_chinese_is_segmented_into_words():
     words = tokens(["周末聚会就定在图书馆1001号吧"], "zh")[0]
     assert "图书馆" in words and "聚会" in words and "周末" in words
@@ -224,7 +244,7 @@ def test_baselines_command_with_dense(tmp_path, embeddings, capsys):
                                "requests": len(Embeddings.requests)}
     for lang in ("zh", "en"):
         cells = report["languages"][lang]["by_level_dependency"]
-        assert len(cells) == 6 and all(0 <= c["dense_recall@20"] <= 1 and c["dense_tokens"] > 0 for c in cells)
+        assert len(cells) == 6 + 3 and all(0 <= c["dense_recall@20"] <= 1 and c["dense_tokens"] > 0 for c in cells)
     assert "dense_recall@20" in capsys.readouterr().out
 
 

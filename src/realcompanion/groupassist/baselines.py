@@ -33,7 +33,7 @@ def run(args) -> int:
             frame = baselines(release, k, lang, embedder, bar, instances_bar)
         if embedder:
             embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
-        table = frame.groupby(["level", "dependency"]).mean(numeric_only=True)
+        table = by_level_dependency(frame)
         out["languages"][lang] = {"instances": frame.to_dict("records"),
                                   "by_level_dependency": table.reset_index().to_dict("records")}
         text += [f"{lang}: anchor recall and context tokens by level x dependency", table.round(3).to_string(), ""]
@@ -47,6 +47,17 @@ def run(args) -> int:
 
         bars_by_cell(cells, f"Anchor recall by level x dependency (eval instances, k = {k})", "anchor recall", plot)
     return 0
+
+
+def by_level_dependency(frame):
+    """Mean of every per-instance figure, and the instance count n, over the instances of each level x dependency
+    cell, of each level ("L1 all": Table 3's "L1 avg."), and of every instance ("all all": its one context-token
+    figure per method); pooled over instances, so a level's mean is not the mean of its three cells."""
+    import pandas as pd
+
+    rows = pd.concat([frame, frame.assign(dependency="all"), frame.assign(level="all", dependency="all")])
+    grouped = rows.groupby(["level", "dependency"])  # sorted: L1 M1..M3, L1 all, L2 ..., all all
+    return grouped.size().rename("n").to_frame().join(grouped.mean(numeric_only=True))
 
 
 def _recall_columns(table, k: int) -> dict[str, str]:

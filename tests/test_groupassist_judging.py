@@ -168,6 +168,43 @@ def test_means_by_level_and_dependency_by_hand(instances):
     assert table["L2"]["all"]["S"]["n"] == 0 and table["L2"]["all"]["S"]["missing"] == 32
 
 
+def test_instances_that_define_no_score_are_unscored_not_missing_or_passed(instances):
+    """An L1 instance left with only its distractor atom, and an L2 rubric left with only its penalties (both
+    break the release's rules), define no Atom Recall and no S: their verdicts are counted as unscored, apart
+    from the instances without a verdict, and an empty rubric is never a pass."""
+    import copy
+
+    broken_release = copy.copy(instances)
+    broken_release.atoms = {**instances.atoms, "G01:I0003": instances.atoms["G01:I0003"].iloc[2:]}  # T03 only
+    criteria = instances.criteria["G01:I0006"]
+    broken_release.criteria = {**instances.criteria, "G01:I0006": criteria[criteria["kind"] == "penalty"]}
+    rows = [{"instance_id": "G01:I0003", "facts": [{"fact": "x", "atom": "G01:I0003:T03"}]},
+            {"instance_id": "G01:I0001", "facts": [{"fact": "x", "atom": "G01:I0001:T01"}]},
+            {"instance_id": "G01:I0006", "criteria": {c: False for c in criteria["criterion_id"]}}]
+    scores = instance_scores(broken_release, verdicts_of(rows))
+    assert scores["S"].isna().iloc[2] and scores["pass"].isna().iloc[2]
+    table = cells(broken_release, scores, seed=0, resamples=20)
+    l1, l2 = table["L1"]["all"]["atom_recall"], table["L2"]["all"]["S"]
+    assert (l1["pooled"], l1["n"], l1["unscored"], l1["missing"]) == (1.0, 1, 1, 40 - 2)
+    assert (l2["pooled"], l2["n"], l2["unscored"], l2["missing"]) == (None, 0, 1, 32 - 1)
+    assert table["L2"]["all"]["pass"]["n"] == 0
+
+
+def test_score_names_the_unscored_instances_in_one_line(tmp_path, capsys):
+    import shutil
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    path = copy / "data" / "criteria.jsonl"
+    kept = [line for line in path.read_text(encoding="utf-8").splitlines()
+            if not (line.startswith('{"criterion_id":"G01:I0006:') and '"penalty"' not in line)]
+    path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    verdicts = write_jsonl(tmp_path / "v.jsonl", [{**GOOD_L2, "criteria": {
+        f"G01:I0006:C0{k}": False for k in range(4, 7)}}])
+    assert main(["score", str(copy), "--verdicts", str(verdicts), "--resamples", "20"]) == 0
+    warning = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning: 1 instances")]
+    assert len(warning) == 1 and "G01:I0006" in warning[0] and "unscored" in warning[0]
+
+
 GOOD_L1 = {"instance_id": "G01:I0001", "condition": "A", "facts": [{"fact": "x", "atom": "G01:I0001:T01"}],
            "judge": JUDGE["L1"]}
 GOOD_L2 = {"instance_id": "G01:I0006", "condition": "A", "judge": JUDGE["L2"],

@@ -34,7 +34,8 @@ SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.7
 
 
 def atom_recall(atoms: pd.DataFrame, found: set[str]) -> float:
-    """Share of an instance's non-distractor atoms (atom_id, distractor) that the judge found stated."""
+    """Share of an instance's non-distractor atoms (atom_id, distractor) that the judge found stated; NaN (unscored)
+    for an instance without one, which the L1 invariant rules out."""
     targets = list(atoms.loc[~atoms["distractor"], "atom_id"])
     return sum(a in found for a in targets) / len(targets) if targets else float("nan")
 
@@ -46,16 +47,18 @@ def factual_f1(recall: float, correct: int, stated: int) -> float:
     return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 
 
-def rubric_score(criteria: pd.DataFrame, met: set[str]) -> tuple[float, bool]:
-    """S and pass of one L2 response: criteria (criterion_id, kind, mandatory, weight), `met` the ids judged met
-    (for a penalty: the response commits the failure)."""
+def rubric_score(criteria: pd.DataFrame, met: set[str]) -> tuple[float, float]:
+    """S and pass (1.0 or 0.0) of one L2 response: criteria (criterion_id, kind, mandatory, weight), `met` the ids
+    judged met (for a penalty: the response commits the failure). A rubric without positive weight (gate v
+    fails) defines neither: both NaN, reported as unscored."""
     is_met = criteria["criterion_id"].isin(met)
     penalty = criteria["kind"] == "penalty"
     positive_total = criteria.loc[~penalty, "weight"].sum()
+    if not positive_total > 0:
+        return float("nan"), float("nan")
     gained = criteria.loc[is_met & ~penalty, "weight"].sum() + criteria.loc[is_met & penalty, "weight"].sum()
-    score = float(np.clip(gained / positive_total, 0.0, 1.0)) if positive_total > 0 else 0.0
     passed = bool(is_met[criteria["mandatory"] & ~penalty].all() and not is_met[penalty].any())
-    return score, passed
+    return float(np.clip(gained / positive_total, 0.0, 1.0)), float(passed)
 
 
 def recall_at_k(ranking: list[str], anchor_messages: set[str], k: int) -> float:

@@ -83,7 +83,7 @@ def grid(rows: dict[str, dict], title: str) -> str:
     import pandas as pd
 
     frame = pd.DataFrame.from_dict(rows, orient="index").replace({None: float("nan")}).infer_objects()
-    body = frame.to_string(float_format=lambda v: f"{v:.3f}", na_rep="-") if len(frame) else "(no rows)"
+    body = frame.to_string(float_format=lambda v: f"{v:.3f}", na_rep="-") if frame.size else "(no rows)"
     return f"{title}\n{body}\n"
 
 

@@ -1,0 +1,42 @@
+"""Scores on degenerate hand-built releases: empty populations, one participant. Each figure is written out by
+hand; an undefined figure is null (JSON) or "-" / "(no rows)" (terminal) with its count, never NaN or 0."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import tiny_release
+from tiny_release import build
+
+from realcompanion.cli import main
+
+
+@pytest.fixture(scope="module")
+def no_memory(tmp_path_factory):
+    """The tiny release without its three memory-bearing rows (U01:C0002, U01:C0003, U02:C0002)."""
+    items = tiny_release.ITEMS
+    try:
+        tiny_release.ITEMS = [row for row in items if not row[7][0]]
+        return build(tmp_path_factory.mktemp("no_memory") / "release")
+    finally:
+        tiny_release.ITEMS = items
+
+
+def test_no_distant_item_gives_empty_tables_with_their_count(no_memory, tmp_path, capsys):
+    assert main(["validate", str(no_memory)]) == 0
+    capsys.readouterr()
+    out = tmp_path / "b.json"
+    assert main(["baselines", str(no_memory), "--track", "chat", "--resamples", "20", "--json", str(out)]) == 0
+    shown = capsys.readouterr().out
+    assert "Baselines, distant items (n=0), pooled" in shown
+    assert "Empty DataFrame" not in shown
+    assert "hit@5 on distant items by participant (Table 38)\n(no rows)" in shown
+    report = json.loads(out.read_text(), parse_constant=pytest.fail)
+    distant = report["baselines"]["recency"]["actual"]["distant"]
+    assert distant["n"] == 0 and distant["hit@5"] == {"pooled": None, "macro": None, "by_participant": {}}
+    # recency, all items: the threads of U01:C0001, U02:C0001, U02:C0003 are in the top 5, U02:C0004's turn 8 is
+    # 11th most recent: 3 of 4
+    assert report["baselines"]["recency"]["actual"]["all"]["hit@5"]["pooled"] == 0.75
+    # no positive label among the 5 scored proportional rows: detectability is undefined, not 0.5
+    assert report["detectability"]["bm25_top1"] == {"n": 5, "positives": 0, "auroc": None, "ci": None}
+    assert "AUROC undefined: one class only (n=5, 0 positive)" in shown

@@ -235,6 +235,28 @@ def test_baselines_command(tmp_path, capsys):
     assert not (SPECIMEN / "data" / "report.json").exists()
 
 
+def test_an_instance_without_anchors_has_null_recall_named_in_one_line(tmp_path, capsys):
+    import shutil
+
+    from realcompanion.groupassist.synth import stamp
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    anchors = GroupAssistRelease(SPECIMEN).frame("anchors")
+    anchors[anchors["instance_id"] != "G01:I0001"].to_json(copy / "data" / "anchors.jsonl", orient="records",
+                                                           lines=True, force_ascii=False)
+    stamp(copy)
+    out = tmp_path / "b.json"
+    assert main(["baselines", str(copy), "--json", str(out)]) == 0
+    warning = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1 and "1 eval instances cite no anchor message" in warning[0] and "G01:I0001" in warning[0]
+    report = json.loads(out.read_text(encoding="utf-8"), parse_constant=pytest.fail)  # NaN is not JSON
+    first = next(r for r in report["languages"]["zh"]["instances"] if r["instance_id"] == "G01:I0001")
+    assert first["full_recall"] is None and first["bm25_recall@20"] is None and first["full_tokens"] > 0
+    l1_m1 = next(c for c in report["languages"]["zh"]["by_level_dependency"]
+                 if (c["level"], c["dependency"]) == (first["level"], first["dependency"]))
+    assert l1_m1["full_recall"] == 1.0  # the other instances of the cell, every anchor in the full history
+
+
 def test_baselines_command_with_dense(tmp_path, embeddings, capsys):
     out = tmp_path / "b.json"
     assert main(["baselines", str(SPECIMEN), "--json", str(out), "--dense-endpoint", embeddings,

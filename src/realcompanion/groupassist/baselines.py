@@ -34,8 +34,12 @@ def run(args) -> int:
         if embedder:
             embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
         table = by_level_dependency(frame)
-        out["languages"][lang] = {"instances": frame.to_dict("records"),
-                                  "by_level_dependency": table.reset_index().to_dict("records")}
+        out["languages"][lang] = {"instances": R.records(frame), "by_level_dependency": R.records(table.reset_index())}
+        unanchored = frame.loc[frame["full_recall"].isna(), "instance_id"].tolist()
+        if unanchored and lang == "zh":
+            text.append(f"warning: {len(unanchored)} eval instances cite no anchor message, so have no anchor recall "
+                        f"(null, left out of the recall means; counted in n): {', '.join(unanchored)}; run "
+                        "`realcompanion validate`")
         text += [f"{lang}: anchor recall and context tokens by level x dependency", table.round(3).to_string(), ""]
         cells[lang] = {method: {f"{level} {dependency}": value for (level, dependency), value in table[column].items()}
                        for method, column in _recall_columns(table, k).items()}

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..errors import ReadError
 from ..scoring.jsonl import field, rows
+from ..scoring.report import records
 from ..scoring.verdicts import Verdicts, judged_once, one_judge
 from ..stamp import sha256_of
 from .judging import ANSWER, Instances, verdict_problem
@@ -94,8 +95,7 @@ def cells(instances: Instances, scores: pd.DataFrame, seed: int, resamples: int)
 
 def judged_report(instances: Instances, verdicts: Verdicts, seed: int, resamples: int, progress=None) -> dict:
     scores = instance_scores(instances, verdicts)
-    # a level's rows leave the other level's quantities empty: null in JSON, never NaN (not JSON)
-    per_instance = scores.astype(object).where(scores.notna(), None).to_dict("records")
+    per_instance = records(scores)  # a level's rows leave the other level's quantities null
     quantities = [q for names in QUANTITIES.values() for q in names]
     unscored = scores.loc[scores.reindex(columns=quantities).isna().all(axis=1), "instance_id"].unique().tolist()
     out = {"judge": verdicts.judge, "conditions": {}, "per_instance": per_instance, "unscored": unscored}

@@ -78,6 +78,11 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
         sys.stdout.write(payload)
 
 
+def records(frame) -> list[dict]:
+    """A frame's rows as JSON objects; an undefined figure (NaN) is null, since NaN is not JSON."""
+    return frame.astype(object).where(frame.notna(), None).to_dict("records")
+
+
 def grid(rows: dict[str, dict], title: str) -> str:
     """A titled table: one row per key, one column per inner key; floats to three places."""
     import pandas as pd

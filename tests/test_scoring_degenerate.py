@@ -40,3 +40,15 @@ def test_no_distant_item_gives_empty_tables_with_their_count(no_memory, tmp_path
     # no positive label among the 5 scored proportional rows: detectability is undefined, not 0.5
     assert report["detectability"]["bm25_top1"] == {"n": 5, "positives": 0, "auroc": None, "ci": None}
     assert "AUROC undefined: one class only (n=5, 0 positive)" in shown
+
+
+@pytest.mark.parametrize("option, row", [
+    ("--detector", {"item_id": "U01:C0001", "probability": 10 ** 400}),
+    ("--run", {"item_id": "U01:C0001", "ranking": ["U01:d001:007"], "scores": [10 ** 400]}),
+])
+def test_a_number_no_float_holds_is_one_line(no_memory, tmp_path, capsys, option, row):
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    assert main(["score", str(no_memory), "--track", "chat", option, str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {path}:1 field '") and "overflows a 64-bit float" in err and "\n" not in err

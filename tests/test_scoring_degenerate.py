@@ -52,3 +52,22 @@ def test_a_number_no_float_holds_is_one_line(no_memory, tmp_path, capsys, option
     assert main(["score", str(no_memory), "--track", "chat", option, str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"error: {path}:1 field '") and "overflows a 64-bit float" in err and "\n" not in err
+
+
+def test_undefined_auroc_resamples_are_counted_silently():
+    """One participant holds the only positive, the other the only negative: AUROC 1 (0.9 above 0.1); a resample
+    drawing one participant twice lacks a class. The interval is taken over the other resamples, counted, and
+    scipy's warning (which names the BCa method, not used) does not reach the terminal; with no defined resample
+    there is no interval, never NaN."""
+    import warnings
+
+    from realcompanion.scoring.auroc import auroc_summary
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        block = auroc_summary([0.9, 0.1], [True, False], ["U01", "U02"], seed=0, resamples=200)
+        assert block["auroc"] == 1.0 and (block["ci"]["low"], block["ci"]["high"]) == (1.0, 1.0)
+        assert 0 < block["ci"]["undefined_resamples"] < 200
+        single = [auroc_summary([0.9, 0.1], [True, False], ["U01", "U02"], seed=s, resamples=2)["ci"]
+                  for s in range(20)]
+    assert None in single and all(ci is None or (ci["low"], ci["high"]) == (1.0, 1.0) for ci in single)

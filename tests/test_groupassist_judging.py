@@ -205,6 +205,20 @@ def test_score_names_the_unscored_instances_in_one_line(tmp_path, capsys):
     assert len(warning) == 1 and "G01:I0006" in warning[0] and "unscored" in warning[0]
 
 
+def test_the_terminal_rounds_figures_as_pencil_and_paper_do(tmp_path, instances, capsys):
+    """Eight L1 answers: G01:I0003 states one of its two atoms (recall 1/2), seven state nothing (0): Atom Recall
+    0.5 / 8 = 0.0625, shown as 0.063 (half up), not 0.062 (Python's half-even on the binary value)."""
+    others = [i for i in instances.eval if instances.rows[i]["level"] == "L1" and i != "G01:I0003"][:7]
+    rows = [{**GOOD_L1, "instance_id": "G01:I0003", "facts": [{"fact": "x", "atom": "G01:I0003:T01"}]}]
+    rows += [{**GOOD_L1, "instance_id": i, "facts": []} for i in others]
+    out = tmp_path / "s.json"
+    assert main(["score", str(SPECIMEN), "--verdicts", str(write_jsonl(tmp_path / "v.jsonl", rows)),
+                 "--resamples", "20", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["judged"]["conditions"]["A"]["L1"]["all"]["atom_recall"]["pooled"] == 0.0625
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("L1 all"))
+    assert row.split()[2] == "0.063"
+
+
 GOOD_L1 = {"instance_id": "G01:I0001", "condition": "A", "facts": [{"fact": "x", "atom": "G01:I0001:T01"}],
            "judge": JUDGE["L1"]}
 GOOD_L2 = {"instance_id": "G01:I0006", "condition": "A", "judge": JUDGE["L2"],

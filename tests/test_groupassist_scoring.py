@@ -230,6 +230,7 @@ def test_baselines_command(tmp_path, capsys):
     assert report["release"]["synthetic"] is True and report["parameters"]["release"]["retrieval_k"] == 20
     shown = capsys.readouterr().out
     assert "recall" in shown and "dense: not run (no --dense-endpoint given)" in shown
+    assert "k >= history: 0 instances" in shown  # every specimen history exceeds k = 20
     assert main(["baselines", str(SPECIMEN), "--json", str(SPECIMEN / "data" / "report.json")]) == 2
     assert "refusing to write into the release" in capsys.readouterr().err
     assert not (SPECIMEN / "data" / "report.json").exists()
@@ -255,6 +256,27 @@ def test_an_instance_without_anchors_has_null_recall_named_in_one_line(tmp_path,
     l1_m1 = next(c for c in report["languages"]["zh"]["by_level_dependency"]
                  if (c["level"], c["dependency"]) == (first["level"], first["dependency"]))
     assert l1_m1["full_recall"] == 1.0  # the other instances of the cell, every anchor in the full history
+
+
+def test_histories_no_longer_than_k_are_flagged():
+    from realcompanion.groupassist.baselines import history_line
+
+    frame = pd.DataFrame({"instance_id": ["a", "b", "c"], "history": [20, 21, 5]})
+    assert history_line(frame, 20) == ("history before the cutoff: min 5, median 20, max 21 records; "
+                                       "k >= history: 2 instances (a, c)")
+
+
+def test_a_release_without_eval_instances_is_one_line(tmp_path, capsys):
+    import shutil
+
+    from realcompanion.groupassist.synth import stamp
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    inst = GroupAssistRelease(SPECIMEN).frame("instances").assign(split="pool")
+    inst.to_json(copy / "data" / "instances.jsonl", orient="records", lines=True, force_ascii=False)
+    stamp(copy)
+    assert main(["baselines", str(copy)]) == 0
+    assert capsys.readouterr().out.strip() == "no eval instances (split eval): nothing to score"
 
 
 def test_baselines_command_with_dense(tmp_path, embeddings, capsys):

@@ -27,6 +27,9 @@ def run(args) -> int:
     out.update(tokenizer=release.params["tokenizer"], k=k,
                dense=embedder.stamp() if embedder else {"run": False, "reason": NOT_RUN}, languages={})
     text, cells = [] if embedder else [f"dense: {NOT_RUN}"], {}
+    if not (release.frame("instances")["split"] == "eval").any():
+        R.emit(release, "no eval instances (split eval): nothing to score", out, args.json)
+        return 0
     for lang in ("zh", "en"):
         with tqdm(total=0, unit="text", desc=f"embeddings ({lang})", disable=None if embedder else True) as bar, \
                 tqdm(total=0, unit="instance", desc=f"baselines ({lang})", disable=None) as instances_bar:
@@ -35,6 +38,8 @@ def run(args) -> int:
             embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
         table = by_level_dependency(frame)
         out["languages"][lang] = {"instances": R.records(frame), "by_level_dependency": R.records(table.reset_index())}
+        if lang == "zh":
+            text.append(history_line(frame, k))
         unanchored = frame.loc[frame["full_recall"].isna(), "instance_id"].tolist()
         if unanchored and lang == "zh":
             text.append(f"warning: {len(unanchored)} eval instances cite no anchor message, so have no anchor recall "
@@ -51,6 +56,14 @@ def run(args) -> int:
 
         bars_by_cell(cells, f"Anchor recall by level x dependency (eval instances, k = {k})", "anchor recall", plot)
     return 0
+
+
+def history_line(frame, k: int) -> str:
+    """History sizes, and the instances whose whole history fits in the top k (any ranker then reaches every
+    anchor: flagged, as RealCompanion flags pools of at most k messages)."""
+    sizes, short = frame["history"], frame.loc[frame["history"] <= k, "instance_id"].tolist()
+    return (f"history before the cutoff: min {sizes.min()}, median {sizes.median():g}, max {sizes.max()} records; "
+            f"k >= history: {len(short)} instances" + (f" ({', '.join(short)})" if short else ""))
 
 
 def by_level_dependency(frame):

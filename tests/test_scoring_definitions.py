@@ -89,6 +89,8 @@ def test_recency_finds_the_thread_on_all_items_and_rarely_the_reference_on_dista
     assert recency["all"]["hit@5"]["macro"] == pytest.approx((1 + 3 / 4) / 2)
     assert recency["distant"]["n"] == 3 and recency["distant"]["hit@5"]["pooled"] == pytest.approx(1 / 3)
     assert recency["distant"]["hit@5"]["macro"] == pytest.approx(1 / 4)
+    # Table 38's per-participant n: U01:C0002 and U01:C0003; U02:C0002
+    assert recency["distant"]["hit@5"]["n_by_participant"] == {"U01": 2, "U02": 1}
     assert recency["distant_dependent"]["n"] == 2 and recency["distant_dependent"]["hit@5"]["pooled"] == 0
     # abstract: the share of every scored probe (8, one without a required message) whose required message is found
     assert report["found_share_top5"]["recency"] == {"found": 6.0, "probes": 8, "share": 0.75}

@@ -30,10 +30,11 @@ def test_no_distant_item_gives_empty_tables_with_their_count(no_memory, tmp_path
     shown = capsys.readouterr().out
     assert "Baselines, distant items (n=0), pooled" in shown
     assert "Empty DataFrame" not in shown
-    assert "hit@5 on distant items by participant (Table 38)\n(no rows)" in shown
+    assert "hit@5 on distant items by participant (Table 38; items per participant: none)\n(no rows)" in shown
     report = json.loads(out.read_text(), parse_constant=pytest.fail)
     distant = report["baselines"]["recency"]["actual"]["distant"]
-    assert distant["n"] == 0 and distant["hit@5"] == {"pooled": None, "macro": None, "by_participant": {}}
+    assert distant["n"] == 0 and distant["hit@5"] == {"pooled": None, "macro": None, "by_participant": {},
+                                                      "n_by_participant": {}}
     # recency, all items: the threads of U01:C0001, U02:C0001, U02:C0003 are in the top 5, U02:C0004's turn 8 is
     # 11th most recent: 3 of 4
     assert report["baselines"]["recency"]["actual"]["all"]["hit@5"]["pooled"] == 0.75

@@ -72,3 +72,11 @@ def test_undefined_auroc_resamples_are_counted_silently():
         single = [auroc_summary([0.9, 0.1], [True, False], ["U01", "U02"], seed=s, resamples=2)["ci"]
                   for s in range(20)]
     assert None in single and all(ci is None or (ci["low"], ci["high"]) == (1.0, 1.0) for ci in single)
+
+
+@pytest.mark.parametrize("command", [["baselines", "--track", "chat"], ["score", "--track", "chat", "--verdicts", "v"]])
+def test_one_resample_is_a_usage_error_not_a_flood_of_warnings(no_memory, command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([command[0], str(no_memory), *command[1:], "--resamples", "1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and "--resamples: '1' is not a whole number >= 2" in err[-1]

@@ -266,6 +266,24 @@ def test_histories_no_longer_than_k_are_flagged():
                                        "k >= history: 2 instances (a, c)")
 
 
+def test_an_instance_without_history_scores_zero(tmp_path, embeddings):
+    """A cutoff at turn 0 (gate iv fails) leaves nothing to rank: every ranker reaches none of the anchors
+    (recall 0, the anchors lie at or after the cutoff) with no context tokens, and nothing is indexed."""
+    import shutil
+
+    from realcompanion.groupassist.synth import stamp
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    inst = GroupAssistRelease(SPECIMEN).frame("instances")
+    inst.loc[inst["instance_id"] == "G01:I0001", "cutoff_turn"] = 0
+    inst.to_json(copy / "data" / "instances.jsonl", orient="records", lines=True, force_ascii=False)
+    stamp(copy)
+    frame = baselines(GroupAssistRelease(copy), embedder=Embedder(embeddings)).set_index("instance_id")
+    assert frame.loc["G01:I0001"].to_dict() == {
+        "level": "L1", "dependency": "M1", "history": 0, "full_recall": 0.0, "full_tokens": 0,
+        "bm25_recall@20": 0.0, "bm25_tokens": 0, "dense_recall@20": 0.0, "dense_tokens": 0}
+
+
 def test_a_release_without_eval_instances_is_one_line(tmp_path, capsys):
     import shutil
 

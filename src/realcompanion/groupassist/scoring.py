@@ -152,6 +152,8 @@ def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Ter
     """message_ids of `records` best first by BM25 (ties: most recent first); `records` is the visible history."""
     import bm25s
 
+    if records.empty:  # a cutoff that leaves no history (gate iv fails): nothing to rank, nothing to index
+        return []
     corpus = (terms or Terms(lang))(list(records[f"text_{lang}"]))
     retriever = bm25s.BM25(method=SETTINGS["bm25"]["method"], k1=SETTINGS["bm25"]["k1"], b=SETTINGS["bm25"]["b"])
     retriever.index(corpus, show_progress=False)
@@ -168,6 +170,8 @@ def embedded_texts(messages: pd.DataFrame, instances: pd.DataFrame, lang: str = 
 
 def dense_ranking(records: pd.DataFrame, query: str, embedder, lang: str = "zh") -> list[str]:
     """message_ids of `records` (the visible history) best first by embedding cosine with `query`."""
+    if records.empty:
+        return []
     return best_first(records, embedder.matrix(list(records[f"text_{lang}"])) @ embedder.matrix([query])[0])
 
 

@@ -266,6 +266,14 @@ def test_histories_no_longer_than_k_are_flagged():
                                        "k >= history: 2 instances (a, c)")
 
 
+def test_a_history_without_an_indexable_word_ranks_by_recency():
+    records = pd.DataFrame({"message_id": ["a", "b", "c"], "turn": [0, 1, 2], "speaker": ["x", "y", "x"],
+                            "text_zh": ["", " ", "。"], "text_en": ["the", "a", "of it"]})
+    assert bm25_ranking(records, "会议", "zh") == ["c", "b", "a"]  # all score 0: ties to the most recent
+    assert bm25_ranking(records, "the meeting", "en") == ["c", "b", "a"]
+    assert bm25_ranking(records.iloc[:0], "meeting", "en") == []
+
+
 def test_an_instance_without_history_scores_zero(tmp_path, embeddings):
     """A cutoff at turn 0 (gate iv fails) leaves nothing to rank: every ranker reaches none of the anchors
     (recall 0, the anchors lie at or after the cutoff) with no context tokens, and nothing is indexed."""

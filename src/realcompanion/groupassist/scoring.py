@@ -152,9 +152,9 @@ def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Ter
     """message_ids of `records` best first by BM25 (ties: most recent first); `records` is the visible history."""
     import bm25s
 
-    if records.empty:  # a cutoff that leaves no history (gate iv fails): nothing to rank, nothing to index
-        return []
     corpus = (terms or Terms(lang))(list(records[f"text_{lang}"]))
+    if not any(corpus):  # no history, or no indexable word in it: every message scores 0 (bm25s indexes no words)
+        return best_first(records, np.zeros(len(records)))
     retriever = bm25s.BM25(method=SETTINGS["bm25"]["method"], k1=SETTINGS["bm25"]["k1"], b=SETTINGS["bm25"]["b"])
     retriever.index(corpus, show_progress=False)
     words = [w for w in tokens([query], lang)[0] if w in retriever.vocab_dict]

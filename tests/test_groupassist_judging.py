@@ -82,8 +82,10 @@ def test_judge_then_score_on_the_specimen(tmp_path, judge_server, instances, cap
     capsys.readouterr()
     report_path = tmp_path / "score.json"
     assert main(["score", str(SPECIMEN), "--verdicts", str(out), "--json", str(report_path), "--resamples", "200"]) == 0
-    report = json.loads(report_path.read_text(encoding="utf-8"))
+    report = json.loads(report_path.read_text(encoding="utf-8"), parse_constant=pytest.fail)  # NaN is not JSON
     assert report["judged"]["judge"] == JUDGE
+    l1_row = next(r for r in report["judged"]["per_instance"] if r["level"] == "L1")
+    assert (l1_row["S"], l1_row["pass"]) == (None, None)
     assert report["parameters"]["release"]["score"] == GroupAssistRelease(SPECIMEN).params["score"]
     good, bad = report["judged"]["conditions"]["good"], report["judged"]["conditions"]["bad"]
     for dependency in ("M1", "M2", "M3", "all"):
@@ -126,6 +128,7 @@ def test_l1_atom_recall_and_factual_f1_by_hand(instances):
         "one atom twice": (["G01:I0003:T02", "G01:I0003:T02"], 1 / 2, 2 * 1 * (1 / 2) / 1.5),
         "only the distractor": (["G01:I0003:T03"], 0.0, 0.0),
         "nothing stated": ([], 0.0, 0.0),
+        "one fact naming no atom": ([None], 0.0, 0.0),
     }
     for named, recall, f1 in facts.values():
         scores = instance_scores(instances, verdicts_of(
@@ -163,6 +166,57 @@ def test_means_by_level_and_dependency_by_hand(instances):
     assert (m1["pooled"], m1["n"], m1["missing"]) == (0.5, 2, 14 - 2)
     assert table["L1"]["M3"]["factual_f1"]["pooled"] == pytest.approx(2 * 1 * 0.5 / 1.5)
     assert table["L2"]["all"]["S"]["n"] == 0 and table["L2"]["all"]["S"]["missing"] == 32
+
+
+def test_instances_that_define_no_score_are_unscored_not_missing_or_passed(instances):
+    """An L1 instance left with only its distractor atom, and an L2 rubric left with only its penalties (both
+    break the release's rules), define no Atom Recall and no S: their verdicts are counted as unscored, apart
+    from the instances without a verdict, and an empty rubric is never a pass."""
+    import copy
+
+    broken_release = copy.copy(instances)
+    broken_release.atoms = {**instances.atoms, "G01:I0003": instances.atoms["G01:I0003"].iloc[2:]}  # T03 only
+    criteria = instances.criteria["G01:I0006"]
+    broken_release.criteria = {**instances.criteria, "G01:I0006": criteria[criteria["kind"] == "penalty"]}
+    rows = [{"instance_id": "G01:I0003", "facts": [{"fact": "x", "atom": "G01:I0003:T03"}]},
+            {"instance_id": "G01:I0001", "facts": [{"fact": "x", "atom": "G01:I0001:T01"}]},
+            {"instance_id": "G01:I0006", "criteria": {c: False for c in criteria["criterion_id"]}}]
+    scores = instance_scores(broken_release, verdicts_of(rows))
+    assert scores["S"].isna().iloc[2] and scores["pass"].isna().iloc[2]
+    table = cells(broken_release, scores, seed=0, resamples=20)
+    l1, l2 = table["L1"]["all"]["atom_recall"], table["L2"]["all"]["S"]
+    assert (l1["pooled"], l1["n"], l1["unscored"], l1["missing"]) == (1.0, 1, 1, 40 - 2)
+    assert (l2["pooled"], l2["n"], l2["unscored"], l2["missing"]) == (None, 0, 1, 32 - 1)
+    assert table["L2"]["all"]["pass"]["n"] == 0
+
+
+def test_score_names_the_unscored_instances_in_one_line(tmp_path, capsys):
+    import shutil
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    path = copy / "data" / "criteria.jsonl"
+    kept = [line for line in path.read_text(encoding="utf-8").splitlines()
+            if not (line.startswith('{"criterion_id":"G01:I0006:') and '"penalty"' not in line)]
+    path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    verdicts = write_jsonl(tmp_path / "v.jsonl", [{**GOOD_L2, "criteria": {
+        f"G01:I0006:C0{k}": False for k in range(4, 7)}}])
+    assert main(["score", str(copy), "--verdicts", str(verdicts), "--resamples", "20"]) == 0
+    warning = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning: 1 instances")]
+    assert len(warning) == 1 and "G01:I0006" in warning[0] and "unscored" in warning[0]
+
+
+def test_the_terminal_rounds_figures_as_pencil_and_paper_do(tmp_path, instances, capsys):
+    """Eight L1 answers: G01:I0003 states one of its two atoms (recall 1/2), seven state nothing (0): Atom Recall
+    0.5 / 8 = 0.0625, shown as 0.063 (half up), not 0.062 (Python's half-even on the binary value)."""
+    others = [i for i in instances.eval if instances.rows[i]["level"] == "L1" and i != "G01:I0003"][:7]
+    rows = [{**GOOD_L1, "instance_id": "G01:I0003", "facts": [{"fact": "x", "atom": "G01:I0003:T01"}]}]
+    rows += [{**GOOD_L1, "instance_id": i, "facts": []} for i in others]
+    out = tmp_path / "s.json"
+    assert main(["score", str(SPECIMEN), "--verdicts", str(write_jsonl(tmp_path / "v.jsonl", rows)),
+                 "--resamples", "20", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["judged"]["conditions"]["A"]["L1"]["all"]["atom_recall"]["pooled"] == 0.0625
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("L1 all"))
+    assert row.split()[2] == "0.063"
 
 
 GOOD_L1 = {"instance_id": "G01:I0001", "condition": "A", "facts": [{"fact": "x", "atom": "G01:I0001:T01"}],

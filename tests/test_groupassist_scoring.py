@@ -97,6 +97,26 @@ def test_recall_at_k_by_hand():
     assert math.isnan(recall_at_k(["m1"], set(), 1))
 
 
+def test_baselines_aggregate_by_cell_by_level_and_overall_pooled_over_instances():
+    from realcompanion.groupassist.baselines import by_level_dependency
+
+    frame = pd.DataFrame({"instance_id": ["a", "b", "c", "d", "e"], "level": ["L1", "L1", "L1", "L2", "L2"],
+                          "dependency": ["M1", "M1", "M2", "M1", "M3"], "bm25_recall@20": [1.0, 0.0, 0.8, 1.0, 0.25],
+                          "bm25_tokens": [100, 200, 600, 50, 150]})
+    table = by_level_dependency(frame)
+    assert table.to_dict("index") == {
+        ("L1", "M1"): {"n": 2, "bm25_recall@20": 0.5, "bm25_tokens": 150.0},
+        ("L1", "M2"): {"n": 1, "bm25_recall@20": 0.8, "bm25_tokens": 600.0},
+        # pooled over the level's 3 instances: (1 + 0 + 0.8) / 3, not the mean of the cells (0.5 + 0.8) / 2
+        ("L1", "all"): {"n": 3, "bm25_recall@20": pytest.approx(0.6), "bm25_tokens": 300.0},
+        ("L2", "M1"): {"n": 1, "bm25_recall@20": 1.0, "bm25_tokens": 50.0},
+        ("L2", "M3"): {"n": 1, "bm25_recall@20": 0.25, "bm25_tokens": 150.0},
+        ("L2", "all"): {"n": 2, "bm25_recall@20": 0.625, "bm25_tokens": 100.0},
+        # every instance: (1 + 0 + 0.8 + 1 + 0.25) / 5 and (100 + 200 + 600 + 50 + 150) / 5
+        ("all", "all"): {"n": 5, "bm25_recall@20": pytest.approx(0.61), "bm25_tokens": 220.0},
+    }
+
+
 def test_chinese_is_segmented_into_words():
     words = tokens(["周末聚会就定在图书馆1001号吧"], "zh")[0]
     assert "图书馆" in words and "聚会" in words and "周末" in words
@@ -210,9 +230,79 @@ def test_baselines_command(tmp_path, capsys):
     assert report["release"]["synthetic"] is True and report["parameters"]["release"]["retrieval_k"] == 20
     shown = capsys.readouterr().out
     assert "recall" in shown and "dense: not run (no --dense-endpoint given)" in shown
+    assert "k >= history: 0 instances" in shown  # every specimen history exceeds k = 20
     assert main(["baselines", str(SPECIMEN), "--json", str(SPECIMEN / "data" / "report.json")]) == 2
     assert "refusing to write into the release" in capsys.readouterr().err
     assert not (SPECIMEN / "data" / "report.json").exists()
+
+
+def test_an_instance_without_anchors_has_null_recall_named_in_one_line(tmp_path, capsys):
+    import shutil
+
+    from realcompanion.groupassist.synth import stamp
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    anchors = GroupAssistRelease(SPECIMEN).frame("anchors")
+    anchors[anchors["instance_id"] != "G01:I0001"].to_json(copy / "data" / "anchors.jsonl", orient="records",
+                                                           lines=True, force_ascii=False)
+    stamp(copy)
+    out = tmp_path / "b.json"
+    assert main(["baselines", str(copy), "--json", str(out)]) == 0
+    warning = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1 and "1 eval instances cite no anchor message" in warning[0] and "G01:I0001" in warning[0]
+    report = json.loads(out.read_text(encoding="utf-8"), parse_constant=pytest.fail)  # NaN is not JSON
+    first = next(r for r in report["languages"]["zh"]["instances"] if r["instance_id"] == "G01:I0001")
+    assert first["full_recall"] is None and first["bm25_recall@20"] is None and first["full_tokens"] > 0
+    l1_m1 = next(c for c in report["languages"]["zh"]["by_level_dependency"]
+                 if (c["level"], c["dependency"]) == (first["level"], first["dependency"]))
+    assert l1_m1["full_recall"] == 1.0  # the other instances of the cell, every anchor in the full history
+
+
+def test_histories_no_longer_than_k_are_flagged():
+    from realcompanion.groupassist.baselines import history_line
+
+    frame = pd.DataFrame({"instance_id": ["a", "b", "c"], "history": [20, 21, 5]})
+    assert history_line(frame, 20) == ("history before the cutoff: min 5, median 20, max 21 records; "
+                                       "k >= history: 2 instances (a, c)")
+
+
+def test_a_history_without_an_indexable_word_ranks_by_recency():
+    records = pd.DataFrame({"message_id": ["a", "b", "c"], "turn": [0, 1, 2], "speaker": ["x", "y", "x"],
+                            "text_zh": ["", " ", "。"], "text_en": ["the", "a", "of it"]})
+    assert bm25_ranking(records, "会议", "zh") == ["c", "b", "a"]  # all score 0: ties to the most recent
+    assert bm25_ranking(records, "the meeting", "en") == ["c", "b", "a"]
+    assert bm25_ranking(records.iloc[:0], "meeting", "en") == []
+
+
+def test_an_instance_without_history_scores_zero(tmp_path, embeddings):
+    """A cutoff at turn 0 (gate iv fails) leaves nothing to rank: every ranker reaches none of the anchors
+    (recall 0, the anchors lie at or after the cutoff) with no context tokens, and nothing is indexed."""
+    import shutil
+
+    from realcompanion.groupassist.synth import stamp
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    inst = GroupAssistRelease(SPECIMEN).frame("instances")
+    inst.loc[inst["instance_id"] == "G01:I0001", "cutoff_turn"] = 0
+    inst.to_json(copy / "data" / "instances.jsonl", orient="records", lines=True, force_ascii=False)
+    stamp(copy)
+    frame = baselines(GroupAssistRelease(copy), embedder=Embedder(embeddings)).set_index("instance_id")
+    assert frame.loc["G01:I0001"].to_dict() == {
+        "level": "L1", "dependency": "M1", "history": 0, "full_recall": 0.0, "full_tokens": 0,
+        "bm25_recall@20": 0.0, "bm25_tokens": 0, "dense_recall@20": 0.0, "dense_tokens": 0}
+
+
+def test_a_release_without_eval_instances_is_one_line(tmp_path, capsys):
+    import shutil
+
+    from realcompanion.groupassist.synth import stamp
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    inst = GroupAssistRelease(SPECIMEN).frame("instances").assign(split="pool")
+    inst.to_json(copy / "data" / "instances.jsonl", orient="records", lines=True, force_ascii=False)
+    stamp(copy)
+    assert main(["baselines", str(copy)]) == 0
+    assert capsys.readouterr().out.strip() == "no eval instances (split eval): nothing to score"
 
 
 def test_baselines_command_with_dense(tmp_path, embeddings, capsys):
@@ -224,7 +314,7 @@ def test_baselines_command_with_dense(tmp_path, embeddings, capsys):
                                "requests": len(Embeddings.requests)}
     for lang in ("zh", "en"):
         cells = report["languages"][lang]["by_level_dependency"]
-        assert len(cells) == 6 and all(0 <= c["dense_recall@20"] <= 1 and c["dense_tokens"] > 0 for c in cells)
+        assert len(cells) == 6 + 3 and all(0 <= c["dense_recall@20"] <= 1 and c["dense_tokens"] > 0 for c in cells)
     assert "dense_recall@20" in capsys.readouterr().out
 
 

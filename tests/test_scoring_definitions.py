@@ -89,6 +89,8 @@ def test_recency_finds_the_thread_on_all_items_and_rarely_the_reference_on_dista
     assert recency["all"]["hit@5"]["macro"] == pytest.approx((1 + 3 / 4) / 2)
     assert recency["distant"]["n"] == 3 and recency["distant"]["hit@5"]["pooled"] == pytest.approx(1 / 3)
     assert recency["distant"]["hit@5"]["macro"] == pytest.approx(1 / 4)
+    # Table 38's per-participant n: U01:C0002 and U01:C0003; U02:C0002
+    assert recency["distant"]["hit@5"]["n_by_participant"] == {"U01": 2, "U02": 1}
     assert recency["distant_dependent"]["n"] == 2 and recency["distant_dependent"]["hit@5"]["pooled"] == 0
     # abstract: the share of every scored probe (8, one without a required message) whose required message is found
     assert report["found_share_top5"]["recency"] == {"found": 6.0, "probes": 8, "share": 0.75}
@@ -176,6 +178,27 @@ def test_misfire_is_scored_on_rows_that_need_no_memory(tiny, chat, tmp_path):
     # "all judged rows" (Tables 5, 40): the 8 scored rows (verdict 2) and the cold open (verdict 0)
     assert c1["content_match_judged"]["n"] == 9 and c1["content_match_judged"]["pooled"] == pytest.approx(16 / 9)
     assert c1["content_match"]["n"] == 8 and c1["content_match"]["pooled"] == 2.0
+
+
+def test_the_terminal_shows_pooled_and_macro_judged_means(tiny, chat, tmp_path, capsys):
+    """Tables 5, 39 and 40 print a mean over items and a mean over participants; the terminal shows both."""
+    judge = {"model": "m", "prompt_sha256": "0" * 64, "temperature": 0}
+    match = {"U01:C0002": 2, "U01:C0003": 1, "U02:C0002": 0}  # the dependent items (rho* = 1)
+    verdicts = write_jsonl(tmp_path / "v.jsonl", [
+        {"item_id": i.item_id, "condition": "C2", "content_match": match.get(i.item_id, 2), "used_memory": False,
+         "judge": judge} for i in chat.items if i.posed])
+    out = tmp_path / "s.json"
+    assert main(["score", str(tiny), "--track", "chat", "--verdicts", str(verdicts), "--json", str(out),
+                 "--resamples", "20"]) == 0
+    dependent = json.loads(out.read_text())["judged"]["conditions"]["C2"]["content_match_dependent"]
+    # pooled (2 + 1 + 0) / 3 = 1; macro: U01 (2 + 1) / 2 = 1.5, U02 0, (1.5 + 0) / 2 = 0.75
+    assert (dependent["pooled"], dependent["macro"]) == (1.0, 0.75)
+    lines = capsys.readouterr().out.splitlines()
+    for title, shown in (("pooled [95% CI", "1.000 [0.000, 1.500]"), ("averaged by participant (macro", "0.750")):
+        at = next(k for k, line in enumerate(lines) if line.startswith("Judged quantities by condition, " + title))
+        columns, row = lines[at + 1].split(), lines[at + 2]
+        assert row.startswith("C2") and shown in row
+        assert columns.index("content_match_dependent") == columns.index("content_match") + 2
 
 
 def test_table_7_quantities_read_optional_verdict_fields(tiny, chat, tmp_path):

@@ -144,3 +144,20 @@ def test_reconstruction_with_a_judge_matches_paraphrases(repo, tmp_path, endpoin
     assert report["parameters"]["judge"]["model"] == "matcher"
     assert report["parameters"]["judge"]["prompt_sha256"] == hashlib.sha256(
         (PROMPTS_DIR / "match.v1.txt").read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("$probe $reference $reply; it costs $5", "Invalid placeholder in string: line 1, col 36; write $$ for a dollar sign"),
+    ("$probe $refrence $reference $reply", "$refrence is not a placeholder this prompt is filled with ($probe, "
+                                           "$reference, $reply)"),
+    ("$probe $reply", "never shows $reference: the judge would answer without it"),
+])
+def test_a_prompt_that_cannot_be_filled_is_one_line(repo, tmp_path, endpoint, capsys, text, says):
+    track = load_track(Release(repo), "chat")
+    path, _ = replies(track, tmp_path)
+    prompt = tmp_path / "prompt.txt"
+    prompt.write_text(text + "\n")
+    assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint,
+                 "--model", "m", "--out", str(tmp_path / "v.jsonl"), "--prompt", str(prompt)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"error: {prompt}: {says}" and not Endpoint.requests

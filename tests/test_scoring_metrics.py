@@ -72,3 +72,12 @@ def test_auroc_interval_brackets_the_estimate():
     scores = labels + rng.normal(0, 0.8, 80)
     s = auroc_summary(scores, labels, np.repeat(list("ABCD"), 20), 0, 400)
     assert s["ci"]["low"] <= s["auroc"] <= s["ci"]["high"] and s["positives"] == int(labels.sum())
+
+
+def test_terminal_figures_round_half_up_on_their_decimal_value():
+    from realcompanion.scoring.report import fixed, share_with_wilson
+
+    # 1/16, 3/16 and 71/80 end in a 5 at the fourth decimal; 0.1 + 0.2 carries float noise
+    assert [fixed(v) for v in (1 / 16, 3 / 16, 71 / 80, 0.1 + 0.2, 2 / 3, 1.0)] == [
+        "0.063", "0.188", "0.888", "0.300", "0.667", "1.000"]
+    assert share_with_wilson(1 / 16, None) == "6.3"  # 6.25 percent

@@ -59,6 +59,36 @@ def test_profile_pairs_claims_one_to_one_within_a_field():
     assert s["f1"] == pytest.approx(1 / 3)
 
 
+def test_f1_when_one_side_is_empty():
+    """A run that predicts nothing has recall 0 and F1 0 (precision 0/0 is undefined); so does a run that fills
+    slots the reference leaves empty (recall 0/0); with nothing on either side F1 is undefined."""
+    nothing = prf(persona_units(REFERENCE_PERSONA, [], normalized_match, CATEGORIES))
+    assert (nothing["precision"], nothing["recall"], nothing["f1"]) == (None, 0.0, 0.0)
+    empty_reference = [{**r, "value": None} for r in REFERENCE_PERSONA]
+    guessed = prf(persona_units(empty_reference, [{"participant_id": "U01", "slot": "pets", "value": "A cat"}],
+                                normalized_match, CATEGORIES))
+    assert (guessed["precision"], guessed["recall"], guessed["f1"]) == (0.0, None, 0.0)
+    assert prf(persona_units(empty_reference, [], normalized_match, CATEGORIES))["f1"] is None
+
+
+def test_an_empty_run_counts_in_the_mean_over_runs(repo, tmp_path):
+    """Two runs, one the reference itself (F1 1) and one that predicts no persona slot (F1 0): the mean over
+    runs is 0.5 (min 0, max 1), overall and for every participant, not the mean of the perfect run alone."""
+    perfect, empty = tmp_path / "perfect", tmp_path / "empty"
+    perfect.mkdir()
+    empty.mkdir()
+    shutil.copy(repo / "data" / "persona.jsonl", perfect / "persona.jsonl")
+    (empty / "persona.jsonl").write_text("")
+    out = tmp_path / "r.json"
+    assert main(["score-reconstruction", str(repo), "--pred", str(perfect), "--pred", str(empty),
+                 "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["summary"]["persona"]["f1"] == {"mean": 0.5, "min": 0.0, "max": 1.0}
+    assert report["summary"]["persona"]["recall"] == {"mean": 0.5, "min": 0.0, "max": 1.0}
+    assert report["summary"]["persona"]["precision"] == {"mean": 1.0, "min": 1.0, "max": 1.0}  # 0/0 left out
+    assert set(report["size_correlation"]["persona"]["all"]["f1"].values()) == {0.5}
+
+
 def test_run_agreement_and_votes():
     def run(*matches):
         return [{"unit": f"u{k}", "reference": True, "match": m} for k, m in enumerate(matches)]

@@ -65,7 +65,9 @@ def run(args) -> int:
             R.grid({METHODS[m]: v for m, v in result["found_share_top5"].items()},
                    "Required message in the top 5, share of every scored probe (abstract)")]
     distant = {s["label"]: s["actual"]["distant"]["hit@5"]["by_participant"] for s in summaries.values()}
-    text.append(R.grid(distant, "hit@5 on distant items by participant (Table 38)"))
+    counts = next(iter(summaries.values()))["actual"]["distant"]["hit@5"]["n_by_participant"]
+    items = ", ".join(f"{p} {n}" for p, n in counts.items()) or "none"
+    text.append(R.grid(distant, f"hit@5 on distant items by participant (Table 38; items per participant: {items})"))
     if "detectability" in result:
         text.append("detectability, BM25 top-1 score: " + R.auroc_line(result["detectability"]["bm25_top1"]))
         text.append(R.grid({r: {"memory-bearing": d["memory_bearing"], "rows": d["rows"],

@@ -71,6 +71,8 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
             "not put to a system (withdrawn or unscored; ignored)"]
     text.append(R.grid({c: {k: R.with_ci(v) for k, v in q.items()} for c, q in judged["conditions"].items()},
                        "Judged quantities by condition, pooled [95% CI over participants]"))
+    text.append(R.grid({c: {k: v["macro"] for k, v in q.items() if "macro" in v} for c, q in judged["conditions"].items()},
+                       "Judged quantities by condition, averaged by participant (macro; Tables 5, 39, 40)"))
     text.append(R.grid({c: {k: v["n"] for k, v in q.items()} for c, q in judged["conditions"].items()},
                        "Items judged (n) per quantity"))
     text.append(R.grid({c: {k: R.share_with_wilson(v["pooled"], v["wilson"]) for k, v in q.items() if "wilson" in v}

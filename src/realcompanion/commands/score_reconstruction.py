@@ -46,9 +46,10 @@ def run(args) -> int:
     out.update(result, judge_failures=failures)
     rows = {}
     for layer, s in result["summary"].items():
-        rows[layer] = {m: f"{s[m]['mean']:.3f} ({s[m]['min']:.3f}-{s[m]['max']:.3f})" if s[m] else "-"
+        rows[layer] = {m: f"{R.fixed(s[m]['mean'])} ({R.fixed(s[m]['min'])}-{R.fixed(s[m]['max'])})" if s[m] else "-"
                        for m in ("f1", "precision", "recall")}
-        rows[layer]["runs agree"] = f"{s['agreement']['agreement']:.3f}" if s["agreement"] else "-"
+        agreement = s["agreement"]["agreement"] if s["agreement"] else None
+        rows[layer]["runs agree"] = R.fixed(agreement) if agreement is not None else "-"
     text = [R.grid(rows, f"Reconstruction over {len(args.pred)} run(s), match: {args.match}; mean (min-max)")]
     usage = {layer: {k: f"{v['mean']:,.0f}" for k, v in s["usage"].items()} for layer, s in result["summary"].items()
              if s["usage"]}

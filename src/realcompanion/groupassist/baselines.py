@@ -27,16 +27,25 @@ def run(args) -> int:
     out.update(tokenizer=release.params["tokenizer"], k=k,
                dense=embedder.stamp() if embedder else {"run": False, "reason": NOT_RUN}, languages={})
     text, cells = [] if embedder else [f"dense: {NOT_RUN}"], {}
+    if not (release.frame("instances")["split"] == "eval").any():
+        R.emit(release, "no eval instances (split eval): nothing to score", out, args.json)
+        return 0
     for lang in ("zh", "en"):
         with tqdm(total=0, unit="text", desc=f"embeddings ({lang})", disable=None if embedder else True) as bar, \
                 tqdm(total=0, unit="instance", desc=f"baselines ({lang})", disable=None) as instances_bar:
             frame = baselines(release, k, lang, embedder, bar, instances_bar)
         if embedder:
             embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
-        table = frame.groupby(["level", "dependency"]).mean(numeric_only=True)
-        out["languages"][lang] = {"instances": frame.to_dict("records"),
-                                  "by_level_dependency": table.reset_index().to_dict("records")}
-        text += [f"{lang}: anchor recall and context tokens by level x dependency", table.round(3).to_string(), ""]
+        table = by_level_dependency(frame)
+        out["languages"][lang] = {"instances": R.records(frame), "by_level_dependency": R.records(table.reset_index())}
+        if lang == "zh":
+            text.append(history_line(frame, k))
+        unanchored = frame.loc[frame["full_recall"].isna(), "instance_id"].tolist()
+        if unanchored and lang == "zh":
+            text.append(f"warning: {len(unanchored)} eval instances cite no anchor message, so have no anchor recall "
+                        f"(null, left out of the recall means; counted in n): {', '.join(unanchored)}; run "
+                        "`realcompanion validate`")
+        text += [f"{lang}: anchor recall and context tokens by level x dependency", table.to_string(float_format=R.fixed), ""]
         cells[lang] = {method: {f"{level} {dependency}": value for (level, dependency), value in table[column].items()}
                        for method, column in _recall_columns(table, k).items()}
     if embedder:
@@ -47,6 +56,25 @@ def run(args) -> int:
 
         bars_by_cell(cells, f"Anchor recall by level x dependency (eval instances, k = {k})", "anchor recall", plot)
     return 0
+
+
+def history_line(frame, k: int) -> str:
+    """History sizes, and the instances whose whole history fits in the top k (any ranker then reaches every
+    anchor: flagged, as RealCompanion flags pools of at most k messages)."""
+    sizes, short = frame["history"], frame.loc[frame["history"] <= k, "instance_id"].tolist()
+    return (f"history before the cutoff: min {sizes.min()}, median {sizes.median():g}, max {sizes.max()} records; "
+            f"k >= history: {len(short)} instances" + (f" ({', '.join(short)})" if short else ""))
+
+
+def by_level_dependency(frame):
+    """Mean of every per-instance figure, and the instance count n, over the instances of each level x dependency
+    cell, of each level ("L1 all": Table 3's "L1 avg."), and of every instance ("all all": its one context-token
+    figure per method); pooled over instances, so a level's mean is not the mean of its three cells."""
+    import pandas as pd
+
+    rows = pd.concat([frame, frame.assign(dependency="all"), frame.assign(level="all", dependency="all")])
+    grouped = rows.groupby(["level", "dependency"])  # sorted: L1 M1..M3, L1 all, L2 ..., all all
+    return grouped.size().rename("n").to_frame().join(grouped.mean(numeric_only=True))
 
 
 def _recall_columns(table, k: int) -> dict[str, str]:

@@ -11,8 +11,9 @@ naming the distractor or no atom is an error). L2 S and pass from the criteria j
 Aggregation, per condition: for L1 (Atom Recall, factual F1) and L2 (S, pass) the mean over the eval
 instances of each dependency M1-M3 and of all, with the RealCompanion scorer's machinery
 (`scoring.judged.mean_block`): pooled and macro means, per-group means, n, missing (eval instances of
-the cell without a verdict, left out), and percentile intervals from resampling groups, the unit whose
-instances share a history (as participants are for RealCompanion).
+the cell without a verdict, left out), unscored (verdicts on instances without a reference atom or a
+positive criterion, which define no score: left out and named), and percentile intervals from resampling
+groups, the unit whose instances share a history (as participants are for RealCompanion).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import pandas as pd
 
 from ..errors import ReadError
 from ..scoring.jsonl import field, rows
+from ..scoring.report import records
 from ..scoring.verdicts import Verdicts, judged_once, one_judge
 from ..stamp import sha256_of
 from .judging import ANSWER, Instances, verdict_problem
@@ -66,7 +68,7 @@ def instance_scores(instances: Instances, verdicts: Verdicts) -> pd.DataFrame:
         else:
             met = {c for c, is_met in row["criteria"].items() if is_met}
             score, passed = rubric_score(instances.criteria[row["instance_id"]], met)
-            scores |= {"S": score, "pass": float(passed)}
+            scores |= {"S": score, "pass": passed}
         out.append(scores)
     return pd.DataFrame(out)
 
@@ -85,14 +87,18 @@ def cells(instances: Instances, scores: pd.DataFrame, seed: int, resamples: int)
             out[level][dependency] = {}
             for q in quantities:
                 values = chosen[q].dropna() if q in chosen else pd.Series(dtype=float)
-                out[level][dependency][q] = mean_block(values.to_numpy(), chosen.loc[values.index, "group_id"].to_numpy(),
-                                                       len(wanted) - len(values), seed, resamples)
+                block = mean_block(values.to_numpy(), chosen.loc[values.index, "group_id"].to_numpy(),
+                                   len(wanted) - len(chosen), seed, resamples)
+                out[level][dependency][q] = block | {"unscored": len(chosen) - len(values)}
     return out
 
 
 def judged_report(instances: Instances, verdicts: Verdicts, seed: int, resamples: int, progress=None) -> dict:
     scores = instance_scores(instances, verdicts)
-    out = {"judge": verdicts.judge, "conditions": {}, "per_instance": scores.to_dict("records")}
+    per_instance = records(scores)  # a level's rows leave the other level's quantities null
+    quantities = [q for names in QUANTITIES.values() for q in names]
+    unscored = scores.loc[scores.reindex(columns=quantities).isna().all(axis=1), "instance_id"].unique().tolist()
+    out = {"judge": verdicts.judge, "conditions": {}, "per_instance": per_instance, "unscored": unscored}
     for condition, rows_ in scores.groupby("condition", sort=True):
         out["conditions"][condition] = cells(instances, rows_, seed, resamples)
         if progress:
@@ -129,6 +135,11 @@ def run(args) -> int:
     stamps = "; ".join(f"{level} judge {j['model']} (prompt {j['prompt_sha256'][:12]}, temperature {j['temperature']})"
                        for level, j in verdicts.judge.items())
     text = [f"verdicts: {len(verdicts.frame)} rows; {stamps}"]
+    unscored = sorted(judged["unscored"])
+    if unscored:
+        text.append(f"warning: {len(unscored)} instances judged have no reference atom (L1) or no positive criterion "
+                    f"(L2), so no score, and are left out (unscored): {', '.join(unscored)}; run `realcompanion "
+                    "validate`")
     for condition, levels in judged["conditions"].items():
         table = {f"{level} {dep}": {q: R.with_ci(block) for q, block in quantities.items()} | {
             "n": next(iter(quantities.values()))["n"], "missing": next(iter(quantities.values()))["missing"]}

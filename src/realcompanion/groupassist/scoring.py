@@ -34,9 +34,10 @@ SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.7
 
 
 def atom_recall(atoms: pd.DataFrame, found: set[str]) -> float:
-    """Share of an instance's non-distractor atoms (atom_id, distractor) that the judge found stated."""
-    targets = atoms.loc[~atoms["distractor"], "atom_id"]
-    return float(targets.isin(found).mean()) if len(targets) else float("nan")
+    """Share of an instance's non-distractor atoms (atom_id, distractor) that the judge found stated; NaN (unscored)
+    for an instance without one, which the L1 invariant rules out."""
+    targets = list(atoms.loc[~atoms["distractor"], "atom_id"])
+    return sum(a in found for a in targets) / len(targets) if targets else float("nan")
 
 
 def factual_f1(recall: float, correct: int, stated: int) -> float:
@@ -46,16 +47,18 @@ def factual_f1(recall: float, correct: int, stated: int) -> float:
     return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 
 
-def rubric_score(criteria: pd.DataFrame, met: set[str]) -> tuple[float, bool]:
-    """S and pass of one L2 response: criteria (criterion_id, kind, mandatory, weight), `met` the ids judged met
-    (for a penalty: the response commits the failure)."""
+def rubric_score(criteria: pd.DataFrame, met: set[str]) -> tuple[float, float]:
+    """S and pass (1.0 or 0.0) of one L2 response: criteria (criterion_id, kind, mandatory, weight), `met` the ids
+    judged met (for a penalty: the response commits the failure). A rubric without positive weight (gate v
+    fails) defines neither: both NaN, reported as unscored."""
     is_met = criteria["criterion_id"].isin(met)
     penalty = criteria["kind"] == "penalty"
     positive_total = criteria.loc[~penalty, "weight"].sum()
+    if not positive_total > 0:
+        return float("nan"), float("nan")
     gained = criteria.loc[is_met & ~penalty, "weight"].sum() + criteria.loc[is_met & penalty, "weight"].sum()
-    score = float(np.clip(gained / positive_total, 0.0, 1.0)) if positive_total > 0 else 0.0
     passed = bool(is_met[criteria["mandatory"] & ~penalty].all() and not is_met[penalty].any())
-    return score, passed
+    return float(np.clip(gained / positive_total, 0.0, 1.0)), float(passed)
 
 
 def recall_at_k(ranking: list[str], anchor_messages: set[str], k: int) -> float:
@@ -150,6 +153,8 @@ def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Ter
     import bm25s
 
     corpus = (terms or Terms(lang))(list(records[f"text_{lang}"]))
+    if not any(corpus):  # no history, or no indexable word in it: every message scores 0 (bm25s indexes no words)
+        return best_first(records, np.zeros(len(records)))
     retriever = bm25s.BM25(method=SETTINGS["bm25"]["method"], k1=SETTINGS["bm25"]["k1"], b=SETTINGS["bm25"]["b"])
     retriever.index(corpus, show_progress=False)
     words = [w for w in tokens([query], lang)[0] if w in retriever.vocab_dict]
@@ -165,6 +170,8 @@ def embedded_texts(messages: pd.DataFrame, instances: pd.DataFrame, lang: str = 
 
 def dense_ranking(records: pd.DataFrame, query: str, embedder, lang: str = "zh") -> list[str]:
     """message_ids of `records` (the visible history) best first by embedding cosine with `query`."""
+    if records.empty:
+        return []
     return best_first(records, embedder.matrix(list(records[f"text_{lang}"])) @ embedder.matrix([query])[0])
 
 
@@ -175,9 +182,10 @@ def top_records(visible: pd.DataFrame, ranked: list[str], k: int) -> pd.DataFram
 
 def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None,
               instances_bar=None) -> pd.DataFrame:
-    """Per evaluation instance (split `eval`, the set the paper reports): anchor recall@k and context tokens
-    of full context, BM25 top-k and, given an `embedder` (`scoring.embeddings.Embedder`), dense top-k;
-    `bar` (a tqdm bar) follows the embedding, `instances_bar` the instances (minutes at paper scale)."""
+    """Per evaluation instance (split `eval`, the set the paper reports): its history size (records before the
+    cutoff), anchor recall@k and context tokens of full context, BM25 top-k and, given an `embedder`
+    (`scoring.embeddings.Embedder`), dense top-k; `bar` (a tqdm bar) follows the embedding, `instances_bar` the
+    instances (minutes at paper scale)."""
     k = k or release.params["retrieval_k"]
     messages, inst, anchors = (release.frame(n) for n in ("messages", "instances", "anchors"))
     inst = inst[inst["split"] == "eval"]
@@ -199,7 +207,7 @@ def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, ba
         own = anchors[(anchors["instance_id"] == row.instance_id) & ~anchors["premise"]]
         wanted = set(own["message_id"])
         out = {"instance_id": row.instance_id, "level": row.level, "dependency": row.dependency,
-               "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
+               "history": len(visible), "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
                "full_tokens": count(visible)}
         for name, rank in rankers.items():
             ranked = rank(visible, getattr(row, f"query_{lang}"))

@@ -6,7 +6,8 @@ replacement and recomputes the statistic on all their items. Intervals are
 scipy's percentile bootstrap at `settings.CONFIDENCE_LEVEL`. A statistic that
 is undefined on some resamples (an AUROC whose resample lacks a class) gets
 the percentile interval of the defined resamples, and the report says how
-many were undefined. Fewer than two participants: no interval.
+many were undefined (scipy's own warning about them, which names the BCa method, is
+silenced). Fewer than two participants, or no defined resample: no interval.
 """
 from __future__ import annotations
 
@@ -17,14 +18,20 @@ from .settings import CONFIDENCE_LEVEL
 
 def participant_interval(n_participants: int, statistic, seed: int, resamples: int) -> dict | None:
     """Interval of `statistic(idx, axis)`, vectorized over resampled participant indices `idx`."""
-    from scipy.stats import bootstrap
+    import warnings
+
+    from scipy.stats import DegenerateDataWarning, bootstrap
 
     if n_participants < 2:
         return None
-    result = bootstrap((np.arange(n_participants),), statistic, vectorized=True, n_resamples=resamples,
-                       method="percentile", confidence_level=CONFIDENCE_LEVEL, rng=np.random.default_rng(seed))
+    with warnings.catch_warnings():  # undefined resamples are handled below; scipy's warning names BCa, not used here
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        result = bootstrap((np.arange(n_participants),), statistic, vectorized=True, n_resamples=resamples,
+                           method="percentile", confidence_level=CONFIDENCE_LEVEL, rng=np.random.default_rng(seed))
     low, high = result.confidence_interval
     undefined = int(np.isnan(result.bootstrap_distribution).sum())
+    if undefined == result.bootstrap_distribution.size:
+        return None
     if undefined:
         tail = 50 * (1 - CONFIDENCE_LEVEL)
         low, high = np.nanpercentile(result.bootstrap_distribution, [tail, 100 - tail])

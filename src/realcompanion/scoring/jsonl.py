@@ -7,6 +7,7 @@ declarations - (name, accepted types, required) - read by `field`.
 from __future__ import annotations
 
 import json
+import sys
 
 from ..jsonlines import objects
 from ..release import ReadError
@@ -23,6 +24,8 @@ def problem(value, kinds: tuple, choices=None) -> str | None:
         return "missing"
     if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
         return f"expected {' or '.join(k.__name__ for k in kinds)}, got {json.dumps(value)[:60]}"
+    if float in kinds and isinstance(value, int) and abs(value) > sys.float_info.max:
+        return f"{str(value)[:20]}... overflows a 64-bit float"
     if choices is not None and value not in choices:
         return f"{json.dumps(value)[:60]} is not one of {sorted(choices)}"
     return None

@@ -78,8 +78,21 @@ class Judge:
         return {"model": self.model, "prompt_sha256": prompt.sha256, "temperature": JUDGE_TEMPERATURE}
 
     def ask(self, prompt: Prompt, values: dict, fields: dict, optional: dict | None = None) -> dict:
-        """Fill the prompt with `values`, ask the model, and return the verdict fields it answered."""
-        text = prompt.template.substitute(values)
+        """Fill the prompt with `values`, ask the model, and return the verdict fields it answered. A prompt that
+        leaves a value out, names a placeholder no value fills or holds a stray '$' is a one-line error."""
+        template = prompt.template
+        shown = {m.group("named") or m.group("braced") for m in template.pattern.finditer(template.template)}
+        unseen = [name for name in values if name not in shown]
+        if unseen:
+            raise ReadError(prompt.path, f"never shows {', '.join('$' + name for name in unseen)}: the judge would "
+                                         "answer without it")
+        try:
+            text = template.substitute(values)
+        except KeyError as exc:
+            raise ReadError(prompt.path, f"${exc.args[0]} is not a placeholder this prompt is filled with "
+                                         f"({', '.join('$' + name for name in values)})") from None
+        except ValueError as exc:  # a '$' that starts no placeholder
+            raise ReadError(prompt.path, f"{exc}; write $$ for a dollar sign") from None
         with answering(self.endpoint):
             response = self.client.chat.completions.create(
                 model=self.model, messages=[{"role": "user", "content": text}], temperature=JUDGE_TEMPERATURE)

@@ -69,12 +69,14 @@ def wilson(successes: int, n: int) -> dict | None:
 
 
 def pooled_and_macro(values, participants) -> dict:
-    """Pooled mean, macro mean (participants weighted equally), per-participant means and n."""
+    """Pooled mean, macro mean (participants weighted equally), per-participant means and counts, and n."""
     import pandas as pd
 
     series = pd.Series(np.asarray(values, dtype=float), index=pd.Index(participants, name="participant_id"))
     if series.empty:
-        return {"n": 0, "pooled": None, "macro": None, "by_participant": {}}
-    means = series.groupby(level=0, sort=True).mean()
+        return {"n": 0, "pooled": None, "macro": None, "by_participant": {}, "n_by_participant": {}}
+    grouped = series.groupby(level=0, sort=True)
+    means = grouped.mean()
     return {"n": int(series.size), "pooled": float(series.mean()), "macro": float(means.mean()),
-            "by_participant": {str(k): float(v) for k, v in means.items()}}
+            "by_participant": {str(k): float(v) for k, v in means.items()},
+            "n_by_participant": {str(k): int(v) for k, v in grouped.size().items()}}

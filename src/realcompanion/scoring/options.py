@@ -76,8 +76,8 @@ def add_bm25_fallback(p) -> None:
 
 
 def add_resamples(p) -> None:
-    p.add_argument("--resamples", type=whole(1), default=BOOTSTRAP_RESAMPLES,
-                   help=f"participant bootstrap resamples (default {BOOTSTRAP_RESAMPLES})")
+    p.add_argument("--resamples", type=whole(2), default=BOOTSTRAP_RESAMPLES,  # one resample has no spread
+                   help=f"participant bootstrap resamples (default {BOOTSTRAP_RESAMPLES}; at least 2)")
 
 
 def add_outputs(p, plot_help: str) -> None:

@@ -114,13 +114,14 @@ def profile_units(reference: list[dict], predicted: list[dict], same) -> list[di
 
 
 def prf(units) -> dict:
-    """Precision, recall and F1 of a set of units (null where a denominator is zero)."""
+    """Precision, recall and F1 of a set of units. F1 = 2 matched / (predicted + reference), the harmonic mean of
+    the two where both are defined, and 0 when only one side has units (a run that predicts nothing misses
+    every reference unit); null where a denominator is zero (F1: neither side has a unit)."""
     matched = sum(u["match"] for u in units)
     predicted, reference = sum(u["predicted"] for u in units), sum(u["reference"] for u in units)
     precision = matched / predicted if predicted else None
     recall = matched / reference if reference else None
-    f1 = (2 * precision * recall / (precision + recall) if precision + recall else 0.0) \
-        if precision is not None and recall is not None else None
+    f1 = 2 * matched / (predicted + reference) if predicted + reference else None
     return {"precision": precision, "recall": recall, "f1": f1, "matched": matched, "predicted": predicted,
             "reference": reference}
 

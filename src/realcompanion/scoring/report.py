@@ -78,12 +78,26 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
         sys.stdout.write(payload)
 
 
+def fixed(value: float, places: int = 3) -> str:
+    """`value` to `places` decimals as pencil and paper round it: half away from zero on its decimal value
+    (0.0625 -> 0.063, 71/80 = 0.8875 -> 0.888), after dropping float noise beyond 12 significant digits.
+    Python's own formatting rounds the binary value half to even and prints 0.062 and 0.887."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    return str(Decimal(f"{value:.12g}").quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def records(frame) -> list[dict]:
+    """A frame's rows as JSON objects; an undefined figure (NaN) is null, since NaN is not JSON."""
+    return frame.astype(object).where(frame.notna(), None).to_dict("records")
+
+
 def grid(rows: dict[str, dict], title: str) -> str:
-    """A titled table: one row per key, one column per inner key; floats to three places."""
+    """A titled table: one row per key, one column per inner key; floats to three places (`fixed`)."""
     import pandas as pd
 
     frame = pd.DataFrame.from_dict(rows, orient="index").replace({None: float("nan")}).infer_objects()
-    body = frame.to_string(float_format=lambda v: f"{v:.3f}", na_rep="-") if len(frame) else "(no rows)"
+    body = frame.to_string(float_format=fixed, na_rep="-") if frame.size else "(no rows)"
     return f"{title}\n{body}\n"
 
 
@@ -107,14 +121,15 @@ def with_ci(block: dict) -> str:
         return "-"
     ci = block.get("ci")
     ci = ci["pooled"] if ci and "pooled" in ci else ci
-    return f"{value:.3f}" + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else "")
+    return fixed(value) + (f" [{fixed(ci['low'])}, {fixed(ci['high'])}]" if ci else "")
 
 
 def share_with_wilson(share: float | None, interval: dict | None) -> str:
     """'3.4 [2.5, 4.6]': a share and its Wilson interval, in percent as Tables 32 and 37 print them."""
     if share is None:
         return "-"
-    return f"{100 * share:.1f}" + (f" [{100 * interval['low']:.1f}, {100 * interval['high']:.1f}]" if interval else "")
+    return fixed(100 * share, 1) + (f" [{fixed(100 * interval['low'], 1)}, {fixed(100 * interval['high'], 1)}]"
+                                    if interval else "")
 
 
 def auroc_line(block: dict) -> str:

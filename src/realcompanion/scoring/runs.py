@@ -49,8 +49,10 @@ def read_run(path, track) -> Run:
             raise ReadError(path, "a message is ranked twice", line=line, field="ranking")
         scores = field(row, "scores", (list,), path, line, required=False)
         if scores is not None:
-            if len(scores) != len(ranking) or any(problem(s, (int, float)) for s in scores):
-                raise ReadError(path, "must hold one number per ranked message", line=line, field="scores")
+            why = next(filter(None, (problem(s, (int, float)) for s in scores)), None)
+            if len(scores) != len(ranking) or why:
+                raise ReadError(path, "must hold one number per ranked message" + (f" ({why})" if why else ""),
+                                line=line, field="scores")
             run.top_scores[item_id] = float(scores[0]) if scores else 0.0
         run.rankings[item_id] = np.array(positions, dtype=np.int64)
     return run

@@ -1,7 +1,7 @@
 """Run one `realcompanion` command in this process and report its peak memory summed over processes.
 
 `benchmarks/run.py` times `validate` through this wrapper (the same imports and work as the
-console script). On exit it writes to standard error, as its last line,
+console script, which it ends as `cli.end` does). On exit it writes to standard error, as its last line,
 `peak-rss-kb SELF CHILDREN`: the largest resident set of this process and of the largest
 child it waited for (the descriptor's judge or a rule worker), from `getrusage`. Their sum
 bounds what the run held at once when one child peaks at a time; RSS counts pages a
@@ -14,7 +14,7 @@ from __future__ import annotations
 import resource
 import sys
 
-from realcompanion.cli import main
+from realcompanion.cli import end, main
 
 
 def run(argv: list[str]) -> int:
@@ -27,4 +27,4 @@ def run(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run(sys.argv[1:]))
+    end(run(sys.argv[1:]))  # as the console script ends

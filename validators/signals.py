@@ -22,11 +22,11 @@ def referent(ctx) -> pd.DataFrame:
     grouped = turns.group_by("idx", use_threads=False).aggregate([("text", "list")])
     corpus = np.full(len(chat), "", dtype=object)
     corpus[grouped["idx"].to_numpy()] = pc.binary_join(grouped["text_list"], " ").to_pylist()
-    corpus = pd.Series(corpus, index=chat.index).str.lower()
     referent_text = ctx.series("chat", "trace.A.referent_text")
-    has = referent_text.notna()
-    present = [r.lower() in c for r, c in zip(referent_text[has].tolist(), corpus[has].tolist())]  # Python strs
-    bad = has.copy()
+    has = referent_text.notna().to_numpy()
+    wanted = ctx.column("chat", "trace.A.referent_text").filter(has).to_pylist()  # Arrow to Python in one call
+    present = [r.lower() in c.lower() for r, c in zip(wanted, corpus[has])]  # Python's lower on both sides
+    bad = pd.Series(has, index=chat.index)
     bad[has] = ~np.array(present, dtype=bool)
     return failures("chat", chat["item_id"][bad], "trace.A.referent_text", referent_text[bad],
                     "referent not found in the turns the row cites")

@@ -25,10 +25,17 @@ def test_help(command, capsys):
 
 
 def test_registering_the_commands_imports_no_heavy_library():
-    """Every command's parser is built on each run, so what registration imports every command pays for."""
+    """`--help` and an unknown command build every command's parser, so what registration imports they pay for."""
     code = ("import sys; from realcompanion.cli import parser; parser(); "
             "print(sorted({'numpy', 'pandas', 'pyarrow', 'frictionless', 'pandera', 'datasets'} & set(sys.modules)))")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
+
+
+@pytest.mark.parametrize("command", commands())
+def test_a_run_builds_only_its_own_commands_parser(command):
+    """Each command's module is named as the command, so a run imports that module alone."""
+    sub = next(a for a in parser(command)._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(sub.choices) == [command]
 
 
 def test_every_command_is_covered():

@@ -60,31 +60,22 @@ def row_counts(ctx) -> pd.DataFrame:
                   for name in ctx.release.resources if declared.get(name) != ctx.table(name).num_rows])
 
 
-def _outside(path: str, root, resolved) -> bool:
-    return "://" in path or path.startswith("/") or not resolved.is_relative_to(root)
-
-
 def escapes(release) -> list[tuple[str, str, str]]:
-    """(name, path, why) of each path that leaves the package folder: a resource's path or schema, the
-    vocabulary, or any file the release would publish that is a link to outside. Checked before any file is read."""
+    """(name, path, why) of each path that leaves the package folder (`paths.leaves`): a resource's path or
+    schema, the vocabulary, the declared rules, or any file the release would publish that is a link to outside.
+    Checked before any file is read."""
+    from realcompanion.paths import leaves
     from realcompanion.publish.plan import release_paths
 
-    root = release.root.resolve()
-    out = []
-    for res in release.descriptor.get("resources", []):
-        for key in ("path", "schema"):
-            path = res.get(key)
-            if isinstance(path, str) and _outside(path, root, (release.root / path).resolve()):
-                out.append((res.get("name", "?"), path, f"resource {key} leaves the package folder"))
-    vocabulary = release.params.get("vocabulary", "")
-    if _outside(vocabulary, root, (release.root / vocabulary).resolve()):
-        out.append(("", vocabulary, "vocabulary path leaves the package folder"))
-    named = {p for _, p, _ in out}
-    for path in release_paths(release):
-        full = release.root / path
-        if path not in named and (full.exists() or full.is_symlink()) and not full.resolve().is_relative_to(root):
-            out.append(("", path, f"links to {full.resolve()}, outside the package folder"))
-    return out
+    named = [(res.get("name", "?"), res.get(key), f"resource {key}") for res in release.descriptor.get("resources", [])
+             if isinstance(res, dict) for key in ("path", "schema")]
+    named += [("", release.params.get(key), f"{key} path") for key in ("vocabulary", "rules")]
+    out = [(name, path, f"{what} is {why}, outside the package folder") for name, path, what in named
+           if isinstance(path, str) and (why := leaves(release.root, path))]
+    if out:  # the files to publish are listed from these paths: the first escape is reason enough
+        return out
+    return [("", path, f"is {why}, outside the package folder") for path in release_paths(release)
+            if (why := leaves(release.root, path))]
 
 
 @release_rule("INT3", "error", "integrity", (),

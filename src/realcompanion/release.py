@@ -21,6 +21,7 @@ from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
+from .paths import own_file
 from .schemas import RESOURCES, Schemas, read_json, schema_reason
 
 _SCALARS = {
@@ -191,12 +192,13 @@ class Release:
         raise ReadError(self.root / "datapackage.json", f"no resource '{name}'", field="resources")
 
     def path(self, name: str) -> Path:
-        return self.root / self.resource(name)["path"]
+        return own_file(self.root, self.resource(name)["path"], f"resources.{name}.path")
 
     def table_schema(self, name: str) -> dict:
         if name not in self._table_schemas:
             schema = self.resource(name)["schema"]
-            path = self.root / schema if isinstance(schema, str) else self.root / "datapackage.json"
+            path = own_file(self.root, schema, f"resources.{name}.schema") if isinstance(schema, str) else \
+                self.root / "datapackage.json"
             schema = read_json(path) if isinstance(schema, str) else schema
             check_table_schema(schema, path)
             self._table_schemas[name] = schema

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from .descriptor import check_block, check_table_schema
@@ -107,6 +108,17 @@ class _Hashed:
 
     def close(self) -> None:
         self.handle.close()
+
+
+def _valueless_row(table: pa.Table) -> bool:
+    """Whether a row holds no value at all: Arrow reads a `null` line, which is not a record, as one (so does `{}`),
+    and the line-by-line read says which. A column without nulls settles it at once."""
+    if table.num_rows == 0 or any(column.null_count == 0 for column in table.columns):
+        return False
+    empty = pc.is_null(table.column(0))
+    for column in table.columns[1:]:
+        empty = pc.and_(empty, pc.is_null(column))
+    return pc.any(empty).as_py()
 
 
 class Release:
@@ -248,7 +260,7 @@ class Release:
         if source.head.startswith(codecs.BOM_UTF8):  # Arrow, Frictionless and datasets skip it; json.loads does not
             raise ReadError(path, "starts with a UTF-8 byte order mark, which JSON text must not carry (RFC 8259 "
                                   "§8.1): save the file as UTF-8 without one", line=1, field="encoding")
-        if table is not None and source.utf8() and table.num_rows == source.lines():
+        if table is not None and source.utf8() and table.num_rows == source.lines() and not _valueless_row(table):
             self.sha256[name], self.heads[name] = source.sha256.hexdigest(), source.head
             return table
         data = read_bytes(path)
@@ -271,7 +283,10 @@ class Release:
     @staticmethod
     def _first_problem(validate, row: dict, schema: pa.Schema) -> dict | None:
         """The first field of a record that breaks its JSON Schema or does not fit its Arrow type."""
-        errors = sorted(validate.iter_errors(row), key=lambda e: [str(p) for p in e.instance_path])
+        try:
+            errors = sorted(validate.iter_errors(row), key=lambda e: [str(p) for p in e.instance_path])
+        except ValueError as exc:  # jsonschema-rs: nesting past its recursion limit, a lone surrogate in a key
+            return {"field": "", "message": f"cannot be checked against its schema ({exc})"}
         if errors:
             error = errors[0]
             quoted = re.search(r"""['"]([^'"]+)['"]""", error.message)

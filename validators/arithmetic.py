@@ -116,7 +116,7 @@ def multi_hop(ctx) -> pd.DataFrame:
         pd.Series(gap_sessions(ctx).to_numpy()[evidence["position"]], index=evidence.index))
     sessions = evidence.groupby("idx")["session"].nunique()
     spans = pd.Series(range(len(qa))).map(sessions).fillna(0)
-    bad = (qa["category"] == "multi_hop") & (spans.to_numpy() < 2)
+    bad = (qa["category"] == "multi_hop").fillna(False) & (spans.to_numpy() < 2)
     return failures("qa", qa["item_id"][bad], "evidence", spans[bad.to_numpy()].astype(int).astype(str),
                     "evidence spans fewer than 2 sessions")
 
@@ -136,7 +136,7 @@ def long_range(ctx) -> pd.DataFrame:
     first = earliest.reindex(range(len(qa)))  # not .map: an empty mapper loses the datetime type
     asked = pd.to_datetime(ctx.at(ctx.positions("qa", "asked_after"), "date"))
     span = (asked.to_numpy() - first.to_numpy()) / np.timedelta64(1, "D")
-    bad = (qa["category"] == "long_range").to_numpy() & ~(span >= ctx.format["long_range_min_days"])
+    bad = (qa["category"] == "long_range").fillna(False).to_numpy(bool) & ~(span >= ctx.format["long_range_min_days"])
     return failures("qa", qa["item_id"][bad], "evidence", [f"{s:.0f} days" for s in span[bad]],
                     f"span shorter than {ctx.format['long_range_min_days']} days")
 

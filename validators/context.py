@@ -193,15 +193,14 @@ class Context:
 
     @cached_property
     def stream(self) -> pd.DataFrame:
-        """The messages in stream order, by participant and turn; a message without a turn (set aside) keeps its
-        line's place, just after the message before it in the file."""
+        """The messages in stream order, by participant and turn; a message without a turn or participant (set
+        aside) keeps its line's place, just after the message before it in the file."""
         m = self.messages
+        pid = m["participant_id"].ffill().bfill()  # one without a participant (set aside) stays with the one before
         turn = m["turn"].astype("float64")
         if turn.isna().any():
-            turn = turn.fillna(turn.groupby(m["participant_id"]).ffill() + 0.5).fillna(-0.5)
-        participant, _ = pd.factorize(m["participant_id"], sort=True)  # codes in the ids' order: sorted 8x faster
-        if (participant < 0).any():
-            raise ValueError("a message has no participant_id: the stream has no order")
+            turn = turn.fillna(turn.groupby(pid).ffill() + 0.5).fillna(-0.5)
+        participant, _ = pd.factorize(pid, sort=True)  # codes in the ids' order: sorted 8x faster
         return m.iloc[np.lexsort((turn.to_numpy(), participant))]
 
     @cached_property

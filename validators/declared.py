@@ -25,6 +25,7 @@ import pandas as pd
 import pyarrow as pa
 
 from realcompanion.errors import ReadError
+from realcompanion.files import loads, read_text
 from realcompanion.refresh import STALE
 from realcompanion.schemas import enum_of
 
@@ -50,16 +51,16 @@ def _kind(name: str):
 # -- reading the declarations ---------------------------------------------------
 
 def _load(path: Path):
-    if not path.is_file():
-        raise ReadError(path, "no such file (named by realcompanion.rules)")
-    text = path.read_text(encoding="utf-8")
-    try:
-        if path.suffix in (".yaml", ".yml"):
-            import yaml
+    """The rules file, read as every package file is (`files.read_text`: a regular file, UTF-8); JSON strictly
+    (`files.loads`: no key twice, no NaN), YAML safely."""
+    text = read_text(path)
+    if path.suffix not in (".yaml", ".yml"):
+        return loads(text, path)
+    import yaml
 
-            return yaml.safe_load(text)
-        return json.loads(text)
-    except Exception as exc:  # noqa: BLE001 - YAML and JSON parse errors alike make the file unreadable
+    try:
+        return yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:  # a date YAML cannot construct is a ValueError
         raise ReadError(path, f"not readable ({str(exc).splitlines()[0]})") from None
 
 
@@ -121,8 +122,8 @@ def _check_names(release, path: Path, rules: list[dict]) -> None:
 
 
 def read_declarations(release) -> list[dict]:
-    """The rules the release declares (none when datapackage.json names no rules file, or names one outside the
-    package folder: that is never read, and INT3 reports it)."""
+    """The rules the release declares (none when datapackage.json names no rules file, or when a path of the
+    release leaves its folder: nothing is read then, and INT3 reports the path)."""
     import jsonschema
 
     named = release.params.get("rules")
@@ -130,9 +131,9 @@ def read_declarations(release) -> list[dict]:
         return []
     if not isinstance(named, str):
         raise ReadError(release.root / "datapackage.json", "must name one file (a string)", field=f"{release.BLOCK}.rules")
-    path = release.root / named
-    if not path.resolve().is_relative_to(release.root.resolve()):
+    if release.escapes():  # nothing of a release whose paths leave its folder is read: INT3 (GI3) reports them
         return []
+    path = release.root / named
     data = _load(path)
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path)))

@@ -42,7 +42,8 @@ def gate_a(ctx) -> pd.DataFrame:
               "Table 24, gate B")
 def gate_b(ctx) -> pd.DataFrame:
     m = ctx.stream.reset_index(drop=True)
-    pid = pd.factorize(m["participant_id"])[0]  # every message of the stream has one; grouped by number, fast
+    pid = pd.factorize(m["participant_id"].ffill().bfill())[0]  # grouped by number, fast; one without a participant
+    # (set aside) counts with the one before it in the stream, where the stream keeps it
     position = m.groupby(pid, sort=False).cumcount()
     dayid = pa.array(m["dayid"].array)  # the pattern fixes the tail: ...:dDDD:SSS (SCH2 reports any other)
     day, seq = (_number(pc.utf8_slice_codeunits(dayid, *span)) for span in ((-7, -4), (-3, None)))

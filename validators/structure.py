@@ -139,7 +139,8 @@ def own_participant(ctx) -> pd.DataFrame:
         if not pa.types.is_string(ids.type):
             continue
         prefix = pc.list_element(pc.split_pattern(ids, ":", max_splits=1), 0)
-        bad = pc.not_equal(prefix, ctx.table(name).column("participant_id")).to_numpy(zero_copy_only=False)
+        bad = pc.fill_null(pc.not_equal(prefix, ctx.table(name).column("participant_id")), False).to_numpy(
+            zero_copy_only=False)  # a null id or participant_id is SCH2's
         frame = ctx.frame(name)
         parts.append(failures(name, frame[key][bad], key, frame["participant_id"][bad],
                               "identifier prefix differs from participant_id"))

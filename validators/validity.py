@@ -36,9 +36,9 @@ def verdict_where_needed(ctx, frame):
               "Table 9, V3 (one unconditioned stratum); Table 21 (proportional: 40 of 1,169); Table 32")
 def unconditioned_stratum(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
-    recorded = ctx.series("chat", "memory_bearing.recorded").astype(bool)
-    prop = chat["stratum"] == "proportional"
-    counts = recorded[prop].groupby(chat["participant_id"][prop]).agg(["sum", "count"])
+    recorded = ctx.series("chat", "memory_bearing.recorded")
+    prop = (chat["stratum"] == "proportional").fillna(False) & recorded.notna()  # a null is SCH2's, not counted
+    counts = recorded[prop].astype(bool).groupby(chat["participant_id"][prop]).agg(["sum", "count"])
     bad = counts[2 * counts["sum"] >= counts["count"]]  # a minority is strictly fewer than half
     return failures("chat", bad.index, "stratum", [f"{m} of {n}" for m, n in zip(bad["sum"], bad["count"])],
                     "memory-bearing rows are not a minority of the proportional stratum")

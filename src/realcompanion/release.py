@@ -17,12 +17,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
+from .paths import own_file
 from .schemas import RESOURCES, Schemas, read_json, schema_reason
 
 _SCALARS = {
@@ -110,8 +112,15 @@ class _Hashed:
         self.handle.close()
 
 
-def _outside(path: str, root: Path, resolved: Path) -> bool:
-    return "://" in path or path.startswith("/") or not resolved.is_relative_to(root)
+def _valueless_row(table: pa.Table) -> bool:
+    """Whether a row holds no value at all: Arrow reads a `null` line, which is not a record, as one (so does `{}`),
+    and the line-by-line read says which. A column without nulls settles it at once."""
+    if table.num_rows == 0 or any(column.null_count == 0 for column in table.columns):
+        return False
+    empty = pc.is_null(table.column(0))
+    for column in table.columns[1:]:
+        empty = pc.and_(empty, pc.is_null(column))
+    return pc.any(empty).as_py()
 
 
 class Release:
@@ -199,12 +208,13 @@ class Release:
         raise ReadError(self.root / "datapackage.json", f"no resource '{name}'", field="resources")
 
     def path(self, name: str) -> Path:
-        return self.root / self.resource(name)["path"]
+        return own_file(self.root, self.resource(name)["path"], f"resources.{name}.path")
 
     def table_schema(self, name: str) -> dict:
         if name not in self._table_schemas:
             schema = self.resource(name)["schema"]
-            path = self.root / schema if isinstance(schema, str) else self.root / "datapackage.json"
+            path = own_file(self.root, schema, f"resources.{name}.schema") if isinstance(schema, str) else \
+                self.root / "datapackage.json"
             schema = read_json(path) if isinstance(schema, str) else schema
             check_table_schema(schema, path)
             self._table_schemas[name] = schema
@@ -229,27 +239,21 @@ class Release:
         return lines[position] if lines else position + 1
 
     def escapes(self) -> list[tuple[str, str, str]]:
-        """(name, path, why) of each path that leaves the package folder: a resource's path or schema, the
-        vocabulary, or any file the release would publish that is a link to outside (rule INT3, checked before any
-        file is read)."""
+        """(name, path, why) of each path that leaves the package folder (`paths.leaves`): a resource's path or
+        schema, the vocabulary, the declared rules, or any file the release would publish that is a link to outside
+        (rule INT3, checked before any file is read)."""
+        from .paths import leaves
         from .publish.plan import release_paths
 
-        root = self.root.resolve()
-        out = []
-        for res in self.descriptor.get("resources", []):
-            for key in ("path", "schema"):
-                path = res.get(key)
-                if isinstance(path, str) and _outside(path, root, (self.root / path).resolve()):
-                    out.append((res.get("name", "?"), path, f"resource {key} leaves the package folder"))
-        vocabulary = self.params.get("vocabulary", "")
-        if _outside(vocabulary, root, (self.root / vocabulary).resolve()):
-            out.append(("", vocabulary, "vocabulary path leaves the package folder"))
-        named = {p for _, p, _ in out}
-        for path in release_paths(self):
-            full = self.root / path
-            if path not in named and (full.exists() or full.is_symlink()) and not full.resolve().is_relative_to(root):
-                out.append(("", path, f"links to {full.resolve()}, outside the package folder"))
-        return out
+        named = [(res.get("name", "?"), res.get(key), f"resource {key}") for res in self.descriptor.get("resources", [])
+                 if isinstance(res, dict) for key in ("path", "schema")]
+        named += [("", self.params.get(key), f"{key} path") for key in ("vocabulary", "rules")]
+        out = [(name, path, f"{what} is {why}, outside the package folder") for name, path, what in named
+               if isinstance(path, str) and (why := leaves(self.root, path))]
+        if out:  # the files to publish are listed from these paths: the first escape is reason enough
+            return out
+        return [("", path, f"is {why}, outside the package folder") for path in release_paths(self)
+                if (why := leaves(self.root, path))]
 
     @contextmanager
     def reading_ahead(self):
@@ -314,7 +318,7 @@ class Release:
         if source.head.startswith(codecs.BOM_UTF8):  # Arrow, Frictionless and datasets skip it; json.loads does not
             raise ReadError(path, "starts with a UTF-8 byte order mark, which JSON text must not carry (RFC 8259 "
                                   "§8.1): save the file as UTF-8 without one", line=1, field="encoding")
-        if table is not None and source.utf8() and table.num_rows == source.lines():
+        if table is not None and source.utf8() and table.num_rows == source.lines() and not _valueless_row(table):
             self.sha256[name], self.heads[name] = source.sha256.hexdigest(), source.head
             return table
         data = read_bytes(path)
@@ -337,7 +341,10 @@ class Release:
     @staticmethod
     def _first_problem(validate, row: dict, schema: pa.Schema) -> dict | None:
         """The first field of a record that breaks its JSON Schema or does not fit its Arrow type."""
-        errors = sorted(validate.iter_errors(row), key=lambda e: [str(p) for p in e.instance_path])
+        try:
+            errors = sorted(validate.iter_errors(row), key=lambda e: [str(p) for p in e.instance_path])
+        except ValueError as exc:  # jsonschema-rs: nesting past its recursion limit, a lone surrogate in a key
+            return {"field": "", "message": f"cannot be checked against its schema ({exc})"}
         if errors:
             error = errors[0]
             quoted = re.search(r"""['"]([^'"]+)['"]""", error.message)

@@ -17,6 +17,7 @@ from pathlib import Path
 from .descriptor import check_vocabulary
 from .errors import ReadError
 from .files import read_json, read_text
+from .paths import own_file
 
 RESOURCES = ("source", "profile", "persona", "chat", "qa")
 # RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the format carries it
@@ -69,8 +70,9 @@ class Schemas:
         path = read_json(descriptor).get(self.block, {}).get("vocabulary")
         if not isinstance(path, str):
             raise ReadError(descriptor, "no vocabulary path (a string)", field=f"{self.block}.vocabulary")
-        vocabulary = read_json(self.root / path)
-        check_vocabulary(vocabulary, self.root / path)
+        path = own_file(self.root, path, f"{self.block}.vocabulary")
+        vocabulary = read_json(path)
+        check_vocabulary(vocabulary, path)
         return vocabulary
 
     def table_path(self, resource: str) -> Path:
@@ -79,7 +81,8 @@ class Schemas:
     def table_paths(self) -> list[Path]:
         """The Table Schema file of every resource datapackage.json lists (any format; a fork's resources too)."""
         resources = read_json(self.root / "datapackage.json").get("resources", [])
-        return [self.root / r["schema"] for r in resources if isinstance(r, dict) and isinstance(r.get("schema"), str)]
+        return [own_file(self.root, r["schema"], f"resources.{r.get('name')}.schema") for r in resources
+                if isinstance(r, dict) and isinstance(r.get("schema"), str)]
 
     def nested_paths(self) -> list[Path]:
         return sorted((self.root / "schemas" / "nested").glob("*.schema.json"))

@@ -1,0 +1,117 @@
+"""Paths a release names that lead outside its folder, or nowhere: refused before anything is read, by every command.
+
+`validate` reports such a path as INT3 (GI3) alone; every other command refuses it in one line naming
+the descriptor field, so no command reads or fetches a file that is not the release's own.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+from test_fuzz import check_contract, digest, run_quietly
+
+from realcompanion.paths import REPO_ROOT
+
+GROUPASSIST = REPO_ROOT / "specimens" / "groupassist"
+DOCUMENTS = ("README.md", "DATASHEET.md", "CITATION.cff", "CHANGELOG.md")
+
+
+@pytest.fixture
+def documented(specimen):
+    """The specimen copy with its documents, as a release ships."""
+    for name in DOCUMENTS:
+        shutil.copy2(REPO_ROOT / name, specimen / name)
+    return specimen
+
+
+def edit_descriptor(root, change) -> None:
+    path = root / "datapackage.json"
+    package = json.loads(path.read_text(encoding="utf-8"))
+    change(package)
+    path.write_text(json.dumps(package, indent=2), encoding="utf-8")
+
+
+def rc_block(key, value):
+    return lambda d: d["realcompanion"].update({key: value})
+
+
+def first_resource(key, value):
+    return lambda d: d["resources"][0].update({key: value})
+
+
+@pytest.mark.parametrize("change,named", [
+    (first_resource("schema", "/etc/passwd"), "/etc/passwd"),
+    (first_resource("path", "file:///etc/passwd"), "file:///etc/passwd"),
+    (rc_block("rules", "../rules.json"), "../rules.json"),  # missing outside: the declared rules were dropped
+    (rc_block("rules", "/etc/passwd"), "/etc/passwd"),
+    (rc_block("rules", "https://example.invalid/rules.json"), "https://example.invalid/rules.json"),
+], ids=["absolute-schema", "file-url", "rules-outside", "rules-absolute", "rules-url"])
+def test_a_path_out_of_the_folder_is_int3_alone(specimen, change, named):
+    edit_descriptor(specimen, change)
+    before = digest(specimen)
+    code, out, err = run_quietly(["validate", str(specimen), "--json", "-"])
+    assert code == 1, err
+    report = json.loads(out)
+    assert [(f["rule"], f["value"]) for f in report["failures"]] == [("INT3", named)], report["failures"]
+    assert "outside the package folder" in report["failures"][0]["message"]
+    assert digest(specimen) == before
+
+
+@pytest.mark.parametrize("change,named", [
+    (first_resource("schema", "/etc/passwd"), "/etc/passwd"),  # GM5 names messages: its schema was read
+    (lambda d: d["groupassist"].update(rules="../rules.json"), "../rules.json"),
+], ids=["absolute-schema", "rules-outside"])
+def test_a_groupassist_path_out_of_the_folder_is_gi3_alone(tmp_path, change, named):
+    root = shutil.copytree(GROUPASSIST, tmp_path / "release")
+    edit_descriptor(root, change)
+    code, out, err = run_quietly(["validate", str(root), "--json", "-"])
+    assert code == 1, err
+    assert [(f["rule"], f["value"]) for f in json.loads(out)["failures"]] == [("GI3", named)]
+
+
+@pytest.mark.parametrize("command", [["stamp"], ["card"], ["datasheet"], ["schemas"],
+                                     ["baselines", "--track", "chat", "--resamples", "10"]])
+def test_every_command_refuses_a_url_or_absolute_path_in_one_line(documented, command):
+    specimen = documented
+    edit_descriptor(specimen, lambda d: [d["resources"][0].update(schema="/etc/passwd"),
+                                         d["resources"][1].update(path="https://example.invalid/x.jsonl")])
+    before = digest(specimen)
+    code, out, err = run_quietly([command[0], str(specimen), *command[1:]])
+    assert code == 2, out + err
+    check_contract(code, out, err, "datapackage.json field 'resources.")
+    assert "outside the package folder" in err and digest(specimen) == before
+
+
+@pytest.mark.parametrize("relpath", ["data/qa.jsonl", "schemas/rules.json"])
+def test_a_link_that_loops_is_one_line(specimen, relpath):
+    (specimen / relpath).unlink()
+    os.symlink(os.path.basename(relpath), specimen / relpath)
+    code, out, err = run_quietly(["validate", str(specimen)])
+    assert code == 2, out + err
+    check_contract(code, out, err, f"{relpath}: cannot open")
+
+
+def rules_file(make):
+    def mutate(root):
+        path = root / "schemas" / "rules.json"
+        text = path.read_bytes()
+        path.unlink()
+        make(path, text)
+    return mutate
+
+
+@pytest.mark.parametrize("mutate,needle", [
+    (rules_file(lambda p, t: os.mkfifo(p)), "rules.json: is a FIFO (named pipe)"),
+    (rules_file(lambda p, t: p.mkdir()), "rules.json: is a directory"),
+    (rules_file(lambda p, t: p.write_bytes(t.replace(b"cold_open is", b"cold\xe9open is"))),
+     "rules.json:8 field 'encoding': not UTF-8"),
+    (rules_file(lambda p, t: p.write_bytes(t.replace(b'"id": "SIG1",', b'"id": "SIG1", "id": "SIG9",'))),
+     "rules.json field 'id': duplicate key 'id'"),
+], ids=["fifo", "directory", "latin-1", "duplicate-key"])
+def test_the_rules_file_is_read_as_strictly_as_every_package_file(specimen, mutate, needle):
+    mutate(specimen)
+    code, out, err = run_quietly(["validate", str(specimen)])
+    assert code == 2, out + err
+    check_contract(code, out, err, needle)

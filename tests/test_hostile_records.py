@@ -1,0 +1,75 @@
+"""Records that are not what they claim: a `null` line, a row with no value, nesting past the schema checker's
+limit, a lone surrogate in a key. Each is named once, by the reader or by a structure rule, and every other rule
+still evaluates every other row (none ends "could not be evaluated")."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from realcompanion.validators.run import validate
+from test_fuzz import check_contract, edit_line, restamp, run_quietly
+
+from realcompanion.paths import REPO_ROOT
+
+GROUPASSIST = REPO_ROOT / "specimens" / "groupassist"
+
+
+@pytest.mark.parametrize("resource", ["qa", "chat"])
+def test_a_null_line_is_not_a_record(specimen, resource):
+    """Arrow reads `null` as a row of nulls; it is a line that holds no object, as `[1, 2]` is."""
+    edit_line(resource, 3, lambda line: b"null\n")(specimen)
+    restamp(specimen)
+    code, out, err = run_quietly(["validate", str(specimen)])
+    assert code == 2, out
+    check_contract(code, out, err, f"{resource}.jsonl:3: a line must hold one JSON object")
+
+
+def test_a_null_line_in_a_groupassist_release(tmp_path):
+    root = shutil.copytree(GROUPASSIST, tmp_path / "release")
+    path = root / "data" / "atoms.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join([*lines[:2], b"null\n", *lines[2:]]))
+    code, out, err = run_quietly(["validate", str(root)])
+    assert code == 2, out
+    check_contract(code, out, err, "atoms.jsonl:3: a line must hold one JSON object")
+
+
+def fields_to(value, *names):
+    """Line 3's record with the named fields (every field when none is named) set to `value`."""
+    def change(line):
+        row = json.loads(line)
+        row.update({name: value for name in names or row})
+        return json.dumps(row, ensure_ascii=False).encode() + b"\n"
+    return change
+
+
+RECORDS = [  # (resource, change of its line 3, the structure rule that names it)
+    ("qa", lambda line: b"{}\n", "SCH1"),
+    ("qa", fields_to(None), "SCH1"),
+    ("qa", fields_to(None, "category"), "SCH2"),
+    ("qa", fields_to(5, "participant_id"), "SCH1"),
+    ("profile", fields_to(None), "SCH1"),
+    ("chat", fields_to(None), "SCH1"),
+    ("chat", fields_to(5, "participant_id", "stratum", "memory_bearing"), "SCH1"),
+    ("source", fields_to(5, "participant_id"), "SCH1"),
+    ("source", fields_to(None, "participant_id"), "SCH2"),
+    ("qa", lambda line: line.replace(b'"question":', b'"question":' + b"[" * 500 + b"]" * 500 + b',"deep":', 1),
+     "SCH1"),
+    ("qa", lambda line: b'{"\\ud800":1,' + line[1:], "SCH1"),
+]
+
+
+@pytest.mark.parametrize("resource,change,rule", RECORDS, ids=[
+    "empty-object", "every-field-null", "category-null", "participant-a-number", "profile-every-field-null",
+    "chat-every-field-null", "chat-fields-numbers", "message-participant-a-number", "message-participant-null",
+    "nested-500-deep", "lone-surrogate-in-a-key"])
+def test_a_record_without_values_is_named_once_and_every_rule_still_runs(specimen, resource, change, rule):
+    edit_line(resource, 3, change)(specimen)
+    restamp(specimen)
+    report = validate(specimen)
+    assert not [(o.rule.id, o.skipped) for o in report.outcomes if o.crashed]
+    found = report.failure_frame()
+    errors = found[found["severity"] == "error"]
+    assert set(errors["rule"]) == {rule}, errors.to_string()
+    assert len(errors) == 1 or rule == "SCH2", errors.to_string()  # SCH2 names each null required field

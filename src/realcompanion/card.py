@@ -16,6 +16,7 @@ from functools import partial, reduce
 from operator import getitem
 from typing import Callable
 
+from .files import read_text
 from .generated import block_body, fill_blocks, markdown_table
 from .publish.documents import CITATION, cff, dump_cff
 from .release import ReadError, Release
@@ -232,10 +233,9 @@ def _render(release: Release) -> tuple[str, list[str], dict | None]:
     from huggingface_hub import DatasetCard
 
     path = release.root / CARD
-    if not path.is_file():
-        raise ReadError(path, "no such file")
+    before = read_text(path)
     try:
-        card = DatasetCard.load(path)
+        card = DatasetCard(before)
     except (yaml.YAMLError, ValueError) as exc:
         raise ReadError(path, f"YAML header unreadable ({str(exc).splitlines()[0]})") from None
     generated = header(release)
@@ -248,7 +248,7 @@ def _render(release: Release) -> tuple[str, list[str], dict | None]:
     fixes = _cff_fixes(release, cited)
     stale += [f"{CITATION}: {key}" for key in fixes]
     text = str(card)
-    if text != path.read_text(encoding="utf-8") and not stale:
+    if text != before and not stale:
         stale.append(f"{CARD} header: layout")
     return text, stale, cited | fixes if fixes else None
 

@@ -51,6 +51,11 @@ def check_acknowledged(listed, path) -> None:
     _check(listed, path, "", "#/$defs/acknowledged")
 
 
+def check_citation(citation, path) -> None:
+    """CITATION.cff's data, read from `path`, has the parts the citation renderers read (`$defs/citation`)."""
+    _check(citation, path, "", "#/$defs/citation")
+
+
 def check_table_schema(schema, path) -> None:
     """The Table Schema at `path` has the shape of `$defs/table_schema` of descriptor.schema.json."""
     _check(schema, path, "", "#/$defs/table_schema")

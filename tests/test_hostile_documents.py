@@ -73,3 +73,16 @@ def test_a_croissant_file_that_is_not_strict_json_is_one_line(documented):
     code, out, err = run_quietly([PUBLISH[0], str(documented), *PUBLISH[1:]])
     assert code == 2, out + err
     check_contract(code, out, err, "croissant.json field 'name': duplicate key 'name'")
+
+
+def test_a_card_without_a_header_is_stale_in_one_line(documented):
+    """huggingface_hub logs its own warning for a card with no YAML header; the refusal is the one line."""
+    import subprocess
+    import sys
+
+    card = documented / "README.md"
+    card.write_text(card.read_text(encoding="utf-8").split("\n---\n", 1)[1], encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "realcompanion.cli", PUBLISH[0], str(documented), *PUBLISH[1:]],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and done.stderr.startswith("refused: card out of date"), done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr

@@ -11,6 +11,7 @@ datapackage.json; `card --write` keeps them in step.
 """
 from __future__ import annotations
 
+import logging
 import re
 from functools import partial, reduce
 from operator import getitem
@@ -234,10 +235,14 @@ def _render(release: Release) -> tuple[str, list[str], dict | None]:
 
     path = release.root / CARD
     before = read_text(path)
+    quiet = logging.getLogger("huggingface_hub.repocard")  # a card without a header is stale below, in its line
+    level, quiet.level = quiet.level, logging.ERROR
     try:
         card = DatasetCard(before)
-    except (yaml.YAMLError, ValueError) as exc:
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
         raise ReadError(path, f"YAML header unreadable ({str(exc).splitlines()[0]})") from None
+    finally:
+        quiet.setLevel(level)
     generated = header(release)
     stale = [f"{CARD} header: {key}" for key, value in generated.items() if card.data.get(key) != value]
     for key, value in generated.items():

@@ -73,3 +73,11 @@ def test_a_record_without_values_is_named_once_and_every_rule_still_runs(specime
     errors = found[found["severity"] == "error"]
     assert set(errors["rule"]) == {rule}, errors.to_string()
     assert len(errors) == 1 or rule == "SCH2", errors.to_string()  # SCH2 names each null required field
+
+
+def test_a_hostile_key_in_the_readers_one_line_is_escaped(specimen):
+    """The reader's message quotes the release (a key here): it is escaped as the report is, and stays one line."""
+    edit_line("qa", 2, lambda line: b'{"\\u001b[2J\\u2028k":1,"\\u001b[2J\\u2028k":2,' + line[1:])(specimen)
+    code, out, err = run_quietly(["validate", str(specimen)])
+    assert code == 2 and "\x1b" not in err and "\u2028" not in err, repr(err)
+    check_contract(code, out, err, r"qa.jsonl:2 field '\x1b[2J\u2028k': duplicate key '\x1b[2J\u2028k'")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import json
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 import pandas as pd
@@ -64,10 +64,69 @@ def _load(path: Path):
         raise ReadError(path, f"not readable ({str(exc).splitlines()[0]})") from None
 
 
+INT_BITS = 1 << 14  # the longest integer an expression may compute: a rule needs far less, 99999 ** 3999999 far more
+
+
+def _capped(operation, bits):
+    """simpleeval's `operation`, refusing an integer result of more than INT_BITS bits (`bits(a, b)` estimates it):
+    simpleeval bounds the operands of `**` only, and 99999 ** 3999999 takes half a minute, on every row."""
+    def apply(a, b):
+        if type(a) is int and type(b) is int and bits(a, b) > INT_BITS:
+            import simpleeval
+
+            raise simpleeval.NumberTooHigh(f"the result would have more than {INT_BITS} bits")
+        return operation(a, b)
+    return apply
+
+
+@cache
+def _evaluator_class():
+    """simpleeval's evaluator without what lets one row's expression take the machine's memory or time: attribute
+    access (a method such as `text.ljust(10**10)`) and comprehensions (each item may build a 100,000-item list)."""
+    import simpleeval
+
+    class Evaluator(simpleeval.EvalWithCompoundTypes):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            for node in (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
+                self.nodes.pop(node, None)
+
+        def _eval_attribute(self, node):
+            raise simpleeval.FeatureNotAvailable(f"attribute access (.{node.attr}) is not available: use the "
+                                                 "functions")
+
+    return Evaluator
+
+
 def _evaluator():
     import simpleeval
 
-    return simpleeval.EvalWithCompoundTypes(functions=FUNCTIONS)
+    operators = {**simpleeval.DEFAULT_OPERATORS,
+                 ast.Pow: _capped(simpleeval.DEFAULT_OPERATORS[ast.Pow],
+                                  lambda a, b: b * a.bit_length() if b > 0 and abs(a) > 1 else 0),
+                 ast.Mult: _capped(simpleeval.DEFAULT_OPERATORS[ast.Mult], lambda a, b: a.bit_length() + b.bit_length())}
+    return _evaluator_class()(functions=FUNCTIONS, operators=operators)
+
+
+def _parsed(expression: str, path: Path, field: str, names) -> ast.AST:
+    """The one expression `expression` is, parsed as simpleeval parses it; one that does not parse, holds more than
+    one statement (simpleeval would evaluate the first alone) or names something that is neither a field of the
+    resource (`names`), `params` nor a function is one line naming `field`. A name starting with `_` is left to
+    simpleeval, which refuses it on every row."""
+    try:
+        body = ast.parse(expression.strip()).body
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+        raise ReadError(path, f"expression does not parse ({getattr(exc, 'msg', None) or type(exc).__name__})",
+                        field=field) from None
+    if len(body) != 1 or not isinstance(body[0], ast.Expr):
+        raise ReadError(path, "must be one expression (no statement, no `;`)", field=field)
+    bound = {n.id for n in ast.walk(body[0]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    known = set(names) | bound | set(FUNCTIONS) | {"params"}
+    unknown = sorted({n.id for n in ast.walk(body[0]) if isinstance(n, ast.Name) and n.id not in known
+                      and not n.id.startswith("_")})
+    if unknown:
+        raise ReadError(path, f"names '{unknown[0]}', which is not a field of the resource", field=field)
+    return body[0]
 
 
 def _fields_named(rule: dict) -> list[tuple[str, str]]:
@@ -105,20 +164,38 @@ def _check_names(release, path: Path, rules: list[dict]) -> None:
         if release.BLOCK != "realcompanion" and (rule["kind"] in STREAM_KINDS or rule.get("same_participant")):
             raise ReadError(path, f"kind '{rule['kind']}'{' with same_participant' if rule.get('same_participant') else ''}"
                             " reads the RealCompanion message stream; not available to this format", field=where)
-        for resource, field in _fields_named(rule):
+        for resource, field in [(rule["resource"], None), *_fields_named(rule)]:
             if resource not in release.resources:
                 raise ReadError(path, f"no resource '{resource}' in datapackage.json", field=f"{where}.resource")
-            names = [f["name"] for f in release.table_schema(resource)["fields"]]
-            if field.split(".")[0] not in names:
+            if field is not None and not _has_field(release.arrow_schema(resource), field):
                 raise ReadError(path, f"resource '{resource}' has no field '{field}'", field=where)
         if "vocabulary" in rule and rule["vocabulary"] not in release.schemas.vocabulary:
             raise ReadError(path, f"no vocabulary '{rule['vocabulary']}'", field=f"{where}.vocabulary")
         for key in ("expression", "where"):
             if key in rule:
-                try:
-                    _evaluator().parse(rule[key])
-                except SyntaxError as exc:
-                    raise ReadError(path, f"expression does not parse ({exc.msg})", field=f"{where}.{key}") from None
+                _parsed(rule[key], path, f"{where}.{key}",
+                        [f["name"] for f in release.table_schema(rule["resource"])["fields"]])
+
+
+def _has_field(schema: pa.Schema, dotted: str) -> bool:
+    """Whether the resource typed by `schema` has the field, or struct member by dotted path (`trace.C.tier`)."""
+    head, *rest = dotted.split(".")
+    if head not in schema.names:
+        return False
+    kind = schema.field(head).type
+    for part in rest:
+        if not pa.types.is_struct(kind) or kind.get_field_index(part) < 0:
+            return False
+        kind = kind.field(part).type
+    return True
+
+
+def _relevance(error):
+    """How telling a schema error is: `unevaluatedProperties` last, since it only says that, once another part of a
+    rule failed, its properties were left unaccepted; then jsonschema's own order."""
+    from jsonschema.exceptions import relevance
+
+    return error.validator != "unevaluatedProperties", *relevance(error)
 
 
 def read_declarations(release) -> list[dict]:
@@ -138,8 +215,8 @@ def read_declarations(release) -> list[dict]:
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path)))
     if errors:
-        error = jsonschema.exceptions.best_match(errors)
-        raise ReadError(path, error.message[:200], field=error.json_path.removeprefix("$.") or None)
+        error = jsonschema.exceptions.best_match(errors, key=_relevance)
+        raise ReadError(path, error.message, field=error.json_path.removeprefix("$.") or None)
     _check_names(release, path, data["rules"])
     return data["rules"]
 

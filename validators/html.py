@@ -21,6 +21,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
+from realcompanion.errors import visible
+
 from .catalogue import FAILURE_COLUMNS
 
 PLUGINS = Path(__file__).parent / "assets"
@@ -87,7 +89,7 @@ def _expectation_type():
                 return []
             return [RenderedStringTemplateContent(content_block_type="string_template", string_template={
                 "template": template, "tag": "p", "styling": {"classes": [f"text-{kind}"], "params": {}},
-                "params": {"reason": info.get("exception_message"), "shown": SHOWN, "count": count}})]
+                "params": {"reason": visible(info.get("exception_message")), "shown": SHOWN, "count": count}})]
 
         @classmethod
         @renderer(renderer_type=LegacyDiagnosticRendererType.UNEXPECTED_TABLE)
@@ -216,9 +218,10 @@ def _drop_unreferenced(out_dir: Path) -> None:
 
 
 def _text(value, **styling) -> dict:
-    """A table cell: GE HTML-escapes template params (not bare strings), and cells carry release data."""
+    """A table cell: GE HTML-escapes template params (not bare strings), and cells carry release data, whose
+    unprintable characters are escaped as in the terminal report (`\x1b`, `\u2028`)."""
     return {"content_block_type": "string_template", "string_template": {
-        "template": "$value", "params": {"value": "" if value is None else str(value)},
+        "template": "$value", "params": {"value": "" if value is None else visible(value)},
         "styling": {"params": {"value": styling}}}}
 
 
@@ -251,7 +254,8 @@ def _index(report, suites, failures: dict[str, list[dict]]) -> str:
         content_block_type="header",
         header=RenderedStringTemplateContent(content_block_type="string_template", string_template={
             "template": "$package $version (format $format)", "tag": "h4", "styling": {"params": {}},
-            "params": {"package": report.package, "version": report.version, "format": report.format_version}}),
+            "params": {"package": visible(report.package), "version": visible(report.version),
+                       "format": visible(report.format_version)}}),
         subheader=RenderedStringTemplateContent(content_block_type="string_template", string_template={
             "template": "$status $errors error(s), $warnings warning(s)", "tag": "p",
             "params": {"status": "release is VALID" if valid else "release is INVALID",

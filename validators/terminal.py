@@ -8,13 +8,7 @@ from __future__ import annotations
 
 import shutil
 
-
-def visible(value) -> str:
-    """`value` as text on one line: each unprintable character as its escape (`\\n`, `\\x1b`, `\\u2028`)."""
-    text = str(value)
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+from realcompanion.errors import visible
 
 
 def _mark(o) -> str:

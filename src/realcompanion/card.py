@@ -11,11 +11,13 @@ datapackage.json; `card --write` keeps them in step.
 """
 from __future__ import annotations
 
+import logging
 import re
 from functools import partial, reduce
 from operator import getitem
 from typing import Callable
 
+from .files import read_text
 from .generated import block_body, fill_blocks, markdown_table
 from .publish.documents import CITATION, cff, dump_cff
 from .release import ReadError, Release
@@ -232,12 +234,15 @@ def _render(release: Release) -> tuple[str, list[str], dict | None]:
     from huggingface_hub import DatasetCard
 
     path = release.root / CARD
-    if not path.is_file():
-        raise ReadError(path, "no such file")
+    before = read_text(path)
+    quiet = logging.getLogger("huggingface_hub.repocard")  # a card without a header is stale below, in its line
+    level, quiet.level = quiet.level, logging.ERROR
     try:
-        card = DatasetCard.load(path)
-    except (yaml.YAMLError, ValueError) as exc:
+        card = DatasetCard(before)
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
         raise ReadError(path, f"YAML header unreadable ({str(exc).splitlines()[0]})") from None
+    finally:
+        quiet.setLevel(level)
     generated = header(release)
     stale = [f"{CARD} header: {key}" for key, value in generated.items() if card.data.get(key) != value]
     for key, value in generated.items():
@@ -248,7 +253,7 @@ def _render(release: Release) -> tuple[str, list[str], dict | None]:
     fixes = _cff_fixes(release, cited)
     stale += [f"{CITATION}: {key}" for key in fixes]
     text = str(card)
-    if text != path.read_text(encoding="utf-8") and not stale:
+    if text != before and not stale:
         stale.append(f"{CARD} header: layout")
     return text, stale, cited | fixes if fixes else None
 

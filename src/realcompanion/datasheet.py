@@ -13,9 +13,10 @@ from functools import partial
 from typing import Callable
 
 from .card import members, status
+from .files import read_text
 from .formats import constants
 from .generated import fill_blocks, markdown_table
-from .release import ReadError, Release
+from .release import Release
 from .schemas import enum_of
 from .stamp import declared
 
@@ -171,12 +172,9 @@ def renderers(release: Release) -> dict[str, Callable[[], str]]:
 
 def _render(release: Release) -> tuple[str, list[str]]:
     """DATASHEET.md with its generated blocks filled by the renderers of the release's format."""
-    path = release.root / DATASHEET
-    if not path.is_file():
-        raise ReadError(path, "no such file")
     from .formats import part
 
-    return fill_blocks(path.read_text(encoding="utf-8"), part(release.BLOCK, "renderers")(release))
+    return fill_blocks(read_text(release.root / DATASHEET), part(release.BLOCK, "renderers")(release))
 
 
 def check(release: Release) -> list[str]:

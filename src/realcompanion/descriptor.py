@@ -32,7 +32,7 @@ def _check(instance, path, where: str, ref: str = "", schema_file: Path = SCHEMA
     error = best_match(_validator(ref, schema_file).iter_errors(instance))
     if error is not None:
         field = ".".join([where, *map(str, error.absolute_path)]) if where else ".".join(map(str, error.absolute_path))
-        raise ReadError(path, error.message[:200], field=field or None)
+        raise ReadError(path, error.message, field=field or None)
 
 
 def check_block(block, path, name: str = "realcompanion", schema_file: Path = SCHEMA_FILE) -> None:
@@ -49,6 +49,11 @@ def check_vocabulary(vocabulary, path) -> None:
 def check_acknowledged(listed, path) -> None:
     """The acknowledged personal-data findings at `path` meet `$defs/acknowledged` of descriptor.schema.json."""
     _check(listed, path, "", "#/$defs/acknowledged")
+
+
+def check_citation(citation, path) -> None:
+    """CITATION.cff's data, read from `path`, has the parts the citation renderers read (`$defs/citation`)."""
+    _check(citation, path, "", "#/$defs/citation")
 
 
 def check_table_schema(schema, path) -> None:

@@ -1,9 +1,24 @@
 """The one exception every command turns into a one-line message and exit code 2."""
 
+LONGEST = 400  # characters of a message; a longer one keeps its start and its end (where jsonschema says what is wrong)
+
+
+def visible(value) -> str:
+    """`value` as text on one line: each unprintable character as its escape (`\\n`, `\\x1b`, `\\u2028`), so that
+    a value from a release cannot draw a line of its own, nor send escape sequences to the terminal."""
+    text = str(value)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
 
 class ReadError(Exception):
-    """The package cannot be read; the message is one line naming file, line and field."""
+    """The package cannot be read; the message is one line naming file, line and field, every unprintable
+    character of it escaped (`visible`) and at most LONGEST characters."""
 
     def __init__(self, file, message, line=None, field=None):
         where = str(file) + (f":{line}" if line else "") + (f" field '{field}'" if field else "")
-        super().__init__(" ".join(f"{where}: {message}".split("\n")).encode("utf-8", "backslashreplace").decode())
+        text = visible(" ".join(f"{where}: {message}".split("\n")))  # a library's message of several lines: one
+        if len(text) > LONGEST:
+            text = f"{text[:LONGEST // 2]} ... {text[-LONGEST // 2:]}"
+        super().__init__(text)

@@ -31,7 +31,7 @@ def refresh(root, check: bool = True, progress=None) -> list[str]:
     from .card import open_release
     from .formats import part
     from .publish.croissant import FILE, build
-    from .schemas import Schemas, dump_json, read_json
+    from .schemas import Schemas, dump_json, read_json, read_text
     from .stamp import blocking_rules
 
     release = open_release(root)  # a folder that is no release is named before anything is written
@@ -51,7 +51,7 @@ def refresh(root, check: bool = True, progress=None) -> list[str]:
     croissant = root / FILE
     if croissant.is_file():
         text = dump_json(build(open_release(root)))
-        if croissant.read_text(encoding="utf-8") != text:
+        if read_text(croissant) != text:
             croissant.write_text(text, encoding="utf-8")
             changed.append(FILE)
     return changed

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ..argtypes import whole
+from ..errors import visible
 
 
 def register(sub):
@@ -70,7 +71,7 @@ def run(args) -> int:
         try:
             total = len(planned_rules(args.path, args.rules, release))
         except KeyError as exc:
-            print(f"error: unknown rule or family: {exc.args[0]}", file=sys.stderr)
+            print(f"error: unknown rule or family: {visible(exc.args[0])}", file=sys.stderr)
             return 2
         if args.json not in (None, "-"):
             output_file(args.json)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import visible
 from ..release import ReadError, Release
 
 
@@ -48,8 +49,11 @@ def _rows(release: Release, name: str, key: list[str]) -> dict[tuple, dict]:
         raise ReadError(release.path(name), f"does not match its schema ({bad[0]['message']}); "
                         "run `realcompanion validate` first", line=bad[0]["line"], field=bad[0]["field"])
     rows = {}
-    for row in table.to_pylist():
+    for position, row in enumerate(table.to_pylist()):
         ident = tuple(row[k] for k in key)
+        if None in ident:  # SCH2's to report; a null key matches nothing, and does not sort among the others
+            raise ReadError(release.path(name), "has no primary key value: rows cannot be matched; run `realcompanion "
+                            "validate` first", line=release.line(name, position), field="/".join(key))
         if ident in rows:
             raise ReadError(release.path(name), f"primary key {'/'.join(map(str, ident))} is not unique",
                             field="/".join(key))
@@ -113,7 +117,7 @@ def diff(old_root, new_root, progress=None) -> ReleaseDiff:
 
 
 def _ident(key: tuple) -> str:
-    return "/".join(map(str, key))
+    return visible("/".join(map(str, key)))
 
 
 def render(d: ReleaseDiff) -> str:
@@ -125,7 +129,7 @@ def render(d: ReleaseDiff) -> str:
         head = f"{r.name}: +{len(r.added)} added, -{len(r.removed)} removed, ~{len(r.changed)} changed"
         notes = ([f"resource only in {r.only_in}"] if r.only_in else []) + \
                 [f"field {f} added" for f in r.fields_added] + [f"field {f} removed" for f in r.fields_removed]
-        lines.append(head + (f" ({'; '.join(notes)})" if notes else ""))
+        lines.append(visible(head + (f" ({'; '.join(notes)})" if notes else "")))
         lines += [f"  + {_ident(k)}" for k in r.added] + [f"  - {_ident(k)}" for k in r.removed]
-        lines += [f"  ~ {_ident(k)}: {', '.join(fields)}" for k, fields in r.changed.items()]
+        lines += [f"  ~ {_ident(k)}: {visible(', '.join(fields))}" for k, fields in r.changed.items()]
     return "\n".join(lines)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ReadError
+from ..files import read_text
 
 if TYPE_CHECKING:
     from ..release import Release
@@ -24,23 +25,21 @@ _RELEASED = re.compile(r"^## \[(?P<version>[^\]]+)\]", re.M)
 UNRELEASED = "Unreleased"
 
 
-def read_text(path: Path) -> str:
-    if not path.is_file():
-        raise ReadError(path, "no such file")
-    return path.read_text(encoding="utf-8")
-
-
 def cff(root) -> dict:
-    """CITATION.cff as data; versions and dates read as YAML may be numbers or dates, so compare them as text."""
+    """CITATION.cff as data, of the shape `$defs/citation` of descriptor.schema.json gives the parts read; versions
+    and dates read as YAML may be numbers or dates, so compare them as text."""
     import yaml
+
+    from ..descriptor import check_citation
 
     path = Path(root) / CITATION
     try:
         data = yaml.safe_load(read_text(path))
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:  # a date YAML cannot construct is a ValueError
         raise ReadError(path, f"not valid YAML ({exc})") from None
     if not isinstance(data, dict):
         raise ReadError(path, "not a CFF mapping")
+    check_citation(data, path)
     return data
 
 

@@ -9,10 +9,10 @@ the documents are found, and every check reads that one `Release`.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..card import open_release
+from ..files import read_json
 from ..refresh import COMMAND
 from ..release import Release
 from .plan import DOCUMENTS
@@ -53,7 +53,7 @@ def croissant_stale(release: Release, version: str) -> str | None:
     path = release.root / FILE
     if not path.is_file():
         return None
-    current = json.loads(path.read_text(encoding="utf-8")) == build(release)
+    current = read_json(path) == build(release)
     return None if current else f"{FILE} out of date: run `{COMMAND}`"
 
 

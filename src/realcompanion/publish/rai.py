@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import ReadError
+from ..files import read_text
 
 # mlcroissant.Metadata keyword -> card headings quoted (one text per heading).
 SECTIONS = {
@@ -41,9 +42,7 @@ def sections(text: str) -> dict[str, str]:
 
 def statements(card: Path) -> dict[str, str | list[str]]:
     """The RAI keyword arguments of `mlcroissant.Metadata`, quoted from the card at `card`."""
-    if not card.is_file():
-        raise ReadError(card, "no such file (the RAI statements are quoted from it)")
-    found = sections(card.read_text(encoding="utf-8"))
+    found = sections(read_text(card))
     out = {}
     for key, headings in SECTIONS.items():
         missing = [h for h in headings if not found.get(h)]

@@ -1,0 +1,64 @@
+"""A fork's declared rules, written carelessly or to harm: each is one line at reading (exit 2), or fails its rows
+(exit 1), and never runs for ever, takes the machine's memory, or silently checks nothing."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from realcompanion.validators.declared import _evaluator
+from test_fuzz import check_contract, run_quietly
+
+QUICK = 20  # seconds a whole validation may take with any of these rules (a clean one takes about one)
+
+
+def declare(root, **rule) -> None:
+    path = root / "schemas" / "rules.json"
+    rules = json.loads(path.read_text(encoding="utf-8"))
+    rules["rules"].append({"id": "X1", "severity": "error", "statement": "declared by the test", **rule})
+    path.write_text(json.dumps(rules, indent=2), encoding="utf-8")
+
+
+@pytest.mark.parametrize("expression", [
+    "99999 ** 3999999 > 0",  # within simpleeval's operand limits; half a minute on every row
+    "(2 ** 9000) * (2 ** 9000) > 0",
+    "question.ljust(10 ** 8) != ''",  # a method: with 10 ** 10, a 10 GB string
+    "[[1] * 9999 for x in [1] * 999] != []",  # each item a list: with 99999 and 9999, 8 GB of them
+])
+def test_a_pathological_expression_fails_its_rows_at_once(specimen, expression):
+    declare(specimen, kind="expression", resource="qa", field="question", expression=expression)
+    start = time.monotonic()
+    code, out, err = run_quietly(["validate", str(specimen), "--json", "-"])
+    assert time.monotonic() - start < QUICK
+    assert code == 1, err
+    mine = [f for f in json.loads(out)["failures"] if f["rule"] == "X1"]
+    assert len(mine) == 136 and all(f["message"].startswith("cannot be evaluated") for f in mine), mine[:1]
+
+
+@pytest.mark.parametrize("expression", ["2 ** 64 == 18446744073709551616", "3 * 7 == 21", "len('ab' * 3) == 6",
+                                        "max([1, 2]) == 2", "-2 ** 3 == -8"])
+def test_ordinary_arithmetic_still_evaluates(expression):
+    assert _evaluator().eval(expression) is True
+
+
+@pytest.mark.parametrize("rule,field,needle", [
+    ({"kind": "not_null", "fields": ["question"], "where": "nofield == 1"}, "rules[4].where",
+     "names 'nofield', which is not a field"),  # the rule would check no row, and pass
+    ({"kind": "expression", "expression": "nofield > 1"}, "rules[4].expression", "names 'nofield'"),
+    ({"kind": "expression", "expression": "answerable; False"}, "rules[4].expression", "must be one expression"),
+    ({"kind": "expression", "expression": "x = 1"}, "rules[4].expression", "must be one expression"),
+    ({"kind": "expression", "expression": "(" * 300 + "1" + ")" * 300}, "rules[4].expression", "does not parse"),
+    ({"kind": "expression", "expression": "1 == " + "-" * 5000 + "1"}, "rules[4].expression", "is too long"),
+    ({"kind": "not_null", "fields": ["trace.Z.tier"], "resource": "chat"}, "rules[4]", "has no field 'trace.Z.tier'"),
+    ({"kind": "expression", "expression": "True", "resource": "nowhere"}, "rules[4].resource", "no resource"),
+    ({"kind": "not_null", "fields": ["question"], "family": "../../x"}, "rules[4].family", "does not match"),
+    ({"kind": "not_null", "fields": ["question"], "statement": "ok\x1b[2J\u2028VALID"}, "rules[4].statement",
+     "does not match"),
+], ids=["where-unknown-field", "expression-unknown-field", "two-expressions", "assignment", "too-deep",
+        "too-long", "unknown-struct-member", "expression-unknown-resource", "family-a-path", "statement-escapes"])
+def test_a_careless_declaration_is_one_line(specimen, rule, field, needle):
+    declare(specimen, **{"resource": "qa", **rule})
+    code, out, err = run_quietly(["validate", str(specimen)])
+    assert code == 2, out + err
+    check_contract(code, out, err, f"rules.json field '{field}'")
+    assert needle in err and "\x1b" not in err, err

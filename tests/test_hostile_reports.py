@@ -1,0 +1,39 @@
+"""A hostile value in every report form: the terminal report, the JSON report and the HTML report carry it escaped,
+never as a terminal escape sequence, a line of its own, or markup."""
+from __future__ import annotations
+
+import json
+
+from test_fuzz import edit_line, restamp, run_quietly
+
+HOSTILE = "x\x1b[2J\x1b]0;owned\x07\r\u2028\u202e<script>alert(1)</script>\x00"
+RAW = ("\x1b", "\x07", "\x00", "\u2028", "\u202e", "\r")
+
+
+def test_a_hostile_value_is_escaped_in_every_report(specimen, tmp_path):
+    edit_line("chat", 3, lambda line: json.dumps({**json.loads(line), "probe": HOSTILE}).encode() + b"\n")(specimen)
+    restamp(specimen)
+    code, out, err = run_quietly(["validate", str(specimen)])
+    assert code == 1 and not [c for c in RAW if c in out + err], repr(out[-300:])
+    code, out, _ = run_quietly(["validate", str(specimen), "--json", "-"])
+    assert code == 1 and HOSTILE in [f["value"] for f in json.loads(out)["failures"]]  # JSON escapes it itself
+    code, _, _ = run_quietly(["validate", str(specimen), "--html", str(tmp_path / "docs")])
+    pages = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "docs").rglob("*.html"))
+    assert code == 1 and "\\x1b[2J" in pages and not [c for c in (*RAW, "<script>alert") if c in pages]
+
+
+def test_diff_escapes_a_hostile_key_and_refuses_a_null_one(specimen, tmp_path):
+    from conftest import copy_release
+
+    old = copy_release(specimen, tmp_path / "old")
+    edit_line("qa", 1, lambda line: line.replace(b'"item_id":"', b'"item_id":"\\u001b[2J\\u2028', 1))(specimen)
+    code, out, err = run_quietly(["diff", str(old), str(specimen)])
+    assert code == 0 and "+ \\x1b[2J\\u2028U01:Q0001" in out and not [c for c in RAW if c in out], repr(out)
+    edit_line("qa", 2, lambda line: json.dumps({**json.loads(line), "item_id": None}).encode() + b"\n")(specimen)
+    code, out, err = run_quietly(["diff", str(old), str(specimen)])
+    assert code == 2 and "qa.jsonl:2 field 'item_id': has no primary key value" in err, err
+
+
+def test_an_unknown_rule_named_on_the_command_line_is_escaped(specimen):
+    code, out, err = run_quietly(["validate", str(specimen), "--rules", "\x1b[2Jx"])
+    assert code == 2 and err == "error: unknown rule or family: \\x1b[2Jx\n", repr(err)

@@ -71,6 +71,16 @@ def test_validation_never_writes_to_its_input(specimen, capsys, breakage, code):
         assert not report.exists()
 
 
+@pytest.mark.parametrize("option,target", [("--json", "datapackage.json"), ("--json", "data/report.json"),
+                                           ("--html", "schemas/report"), ("--html", "data")])
+def test_validate_refuses_to_write_into_the_release_it_reads(specimen, capsys, option, target):
+    before = digest(specimen)
+    assert main(["validate", str(specimen), option, str(specimen / target)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "refusing to write into the release" in err and "\n" not in err
+    assert digest(specimen) == before
+
+
 def test_missing_file_exits_2_with_one_line(specimen, capsys):
     (specimen / "data" / "persona.jsonl").unlink()
     assert main(["validate", str(specimen)]) == 2

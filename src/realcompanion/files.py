@@ -107,9 +107,10 @@ def read_json(path):
     return loads(read_text(path), path)
 
 
-def output_file(path) -> Path:
-    """`path` if a file can be written there (its folder exists; it is not a folder), checked before any work."""
-    path = Path(path)
+def output_file(path, release=None) -> Path:
+    """`path` if a file can be written there (its folder exists; it is not a folder), checked before any work;
+    never into `release`, the folder being read (`_into`)."""
+    path = _into(release, path)
     if path.is_dir():
         raise ReadError(path, "is a directory: give a file path to write")
     if not path.parent.is_dir():
@@ -119,9 +120,21 @@ def output_file(path) -> Path:
     return path
 
 
-def output_folder(path) -> Path:
-    """`path` if a folder can be written there: an existing folder, or a new one (parents made as needed)."""
-    path = Path(path)
+def output_folder(path, release=None) -> Path:
+    """`path` if a folder can be written there: an existing folder, or a new one (parents made as needed); never
+    inside `release`'s data/ or schemas/ (`_into`)."""
+    path = _into(release, path)
     if path.exists() and not path.is_dir():
         raise ReadError(path, "exists and is not a directory: give a folder to write into")
+    return path
+
+
+def _into(release, path) -> Path:
+    """`path`, refused when it is the descriptor or lies under data/ or schemas/ of the release folder `release`
+    (None: no release is read): a command never writes to the files it reads."""
+    path = Path(path)
+    if release is not None:
+        target, root = path.resolve(), Path(release).resolve()
+        if target == root / "datapackage.json" or any(target.is_relative_to(root / p) for p in ("data", "schemas")):
+            raise ReadError(path, "refusing to write into the release being read (its data/, schemas/ or descriptor)")
     return path

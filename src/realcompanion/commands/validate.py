@@ -74,9 +74,9 @@ def run(args) -> int:
             print(f"error: unknown rule or family: {visible(exc.args[0])}", file=sys.stderr)
             return 2
         if args.json not in (None, "-"):
-            output_file(args.json)
+            output_file(args.json, args.path)
         if args.html:
-            output_folder(args.html)
+            output_folder(args.html, args.path)
         with validation_bar(args.path, total=total) as bar:
             report = validate(args.path, args.rules, progress=bar.update, opened=release)
     if args.json == "-":

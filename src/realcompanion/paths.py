@@ -8,6 +8,8 @@ import os
 import re
 from pathlib import Path
 
+from .errors import ReadError
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")  # https:, file:, s3:, a drive letter (C:)
 
@@ -35,8 +37,6 @@ def own_file(root, path: str, field: str) -> Path:
     that folder: every command reads a release's files through this, so none reads or fetches another's."""
     why = leaves(root, path)
     if why:
-        from .errors import ReadError
-
         raise ReadError(Path(root) / "datapackage.json", f"'{path}' is {why}, outside the package folder: a "
                         "release reads only its own files", field=field)
     return Path(root) / path

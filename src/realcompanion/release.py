@@ -23,7 +23,7 @@ from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
-from .paths import own_file
+from .paths import leaves, own_file
 from .schemas import RESOURCES, Schemas, read_json, schema_reason
 
 _SCALARS = {
@@ -243,7 +243,6 @@ class Release:
         """(name, path, why) of each path that leaves the package folder (`paths.leaves`): a resource's path or
         schema, the vocabulary, the declared rules, or any file the release would publish that is a link to outside
         (rule INT3, checked before any file is read)."""
-        from .paths import leaves
         from .publish.plan import release_paths
 
         named = [(res.get("name", "?"), res.get(key), f"resource {key}") for res in self.descriptor.get("resources", [])

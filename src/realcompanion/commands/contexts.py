@@ -20,14 +20,15 @@ def run(args) -> int:
 
     from tqdm import tqdm
 
+    from ..files import output_file
     from ..release import Release
     from ..scoring.contexts import build_contexts, skipped
     from ..scoring.gold import load_track
-    from ..scoring.report import exclusions_line, invalid_rows, output_path
+    from ..scoring.report import exclusions_line, invalid_rows
 
     release = Release(args.path)
     track = load_track(release, "chat")
-    out = output_path(release, args.out)
+    out = output_file(args.out, release.root)
     written, short = 0, []
     with open(out, "w", encoding="utf-8", newline="\n") as handle, \
             tqdm(total=len(track.items), unit="item", desc=args.condition, disable=None) as bar:

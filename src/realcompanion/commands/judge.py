@@ -27,16 +27,16 @@ def run(args) -> int:
     if code is not None:
         return code
 
+    from ..files import output_file
     from ..release import Release
     from ..scoring.gold import load_track
     from ..scoring.judge_client import judge_from, load_prompt
     from ..scoring.replies import judge_replies, read_replies
-    from ..scoring.report import output_path
     from ..scoring.verdicts import write_verdicts
 
     release = Release(args.path)
     track = load_track(release, args.track)
-    out = output_path(release, args.out)
+    out = output_file(args.out, release.root)
     replies = read_replies(args.replies, track)
     prompt = load_prompt(args.track, args.prompt)
     judge = judge_from(args)

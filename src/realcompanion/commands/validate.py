@@ -28,7 +28,7 @@ def planned_rules(path, rules: str | None = None, release=None) -> list:
     from ..formats import format_of, part
     from ..validators.declared import declared_rules
 
-    fmt = format_of(path)
+    fmt = release.BLOCK if release else format_of(path)
     release = release or part(fmt, "release")(path, check=False)  # validate has Frictionless judge it beside the reading
     try:
         return part(fmt, "planned")(rules, declared_rules(release))

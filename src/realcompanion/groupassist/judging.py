@@ -138,13 +138,13 @@ def run(args) -> int:
     """`realcompanion judge <GroupAssistBench folder> --replies R --endpoint URL --model NAME --out V`."""
     from tqdm import tqdm
 
+    from ..files import output_file
     from ..scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
-    from ..scoring.report import output_path
     from ..scoring.verdicts import write_verdicts
     from . import GroupAssistRelease
 
     release = GroupAssistRelease(args.path)
-    out = output_path(release, args.out)
+    out = output_file(args.out, release.root)
     instances = Instances(release)
     responses = read_responses(args.replies, instances)
     prompts = {level: load_prompt(level, PROMPTS_DIR / name) for level, name in PROMPTS.items()}

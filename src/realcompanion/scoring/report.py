@@ -32,16 +32,11 @@ def envelope(release, command: str, release_parameters=("recent_window",), scori
     }
 
 
-def output_path(release, path) -> Path:
-    """`path`, unless it would write into the release being read (then a one-line error)."""
-    return output_file(path, release.root)
-
-
 def checked_outputs(release, args) -> Path | None:
     """Check --json and --plot before any work; return the plot path (or None)."""
     if args.json not in (None, "-"):
-        output_path(release, args.json)
-    return output_path(release, args.plot) if args.plot else None
+        output_file(args.json, release.root)
+    return output_file(args.plot, release.root) if args.plot else None
 
 
 def invalid_rows(release) -> tuple[dict[str, int], str | None]:
@@ -67,7 +62,7 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
         text = warning + "\n" + text
     payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):
-        output_path(release, json_dest).write_text(payload, encoding="utf-8")
+        output_file(json_dest, release.root).write_text(payload, encoding="utf-8")
     print(text, file=sys.stderr if json_dest == "-" else sys.stdout)
     if json_dest == "-":
         sys.stdout.write(payload)

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from realcompanion.validators import run
-
+from realcompanion.cli import main
 from realcompanion.stamp import stamp
+from realcompanion.validators import run
 
 
 def on_two_cores(monkeypatch) -> list[str]:
@@ -52,3 +53,40 @@ def test_a_view_the_release_cannot_yield_is_reported_not_raised(specimen, monkey
     assert parallel == sequential
     assert [(f["rule"], f["row"]) for f in parallel["failures"] if f["severity"] == "error"] == [
         ("FLD2", rows[7]["dayid"])]
+
+
+def test_the_workers_check_constraints_with_the_judged_models(specimen, monkeypatch):
+    """The workers start before the judging process has built pandera's models; SCH2's unit is sent with them."""
+    sequential, parallel, rows = both_ways(specimen, monkeypatch, "source",
+                                           lambda rows: rows[4].update(sender="narrator"))
+    assert parallel == sequential
+    assert [(f["row"], f["field"]) for f in parallel["failures"] if f["rule"] == "SCH2"] == [
+        (rows[4]["dayid"], "sender")]
+
+
+def licence_without_a_name(specimen) -> Path:
+    """A descriptor only Frictionless rejects (a licence's name must be a string)."""
+    path = specimen / "datapackage.json"
+    package = json.loads(path.read_text(encoding="utf-8"))
+    package["licenses"] = [{"name": 5}]
+    path.write_text(json.dumps(package, indent=2), encoding="utf-8")
+    return path
+
+
+def test_a_descriptor_frictionless_rejects_ends_a_run_whose_workers_started(specimen, monkeypatch, capsys):
+    path = licence_without_a_name(specimen)
+    started = on_two_cores(monkeypatch)
+    assert main(["validate", str(specimen)]) == 2
+    err = capsys.readouterr().err
+    assert started == ["fork"]
+    assert err.splitlines() == [f"error: {path}: The data package has an error: 5 is not of type 'string' at "
+                                f"property 'licenses/0/name'"]
+
+
+def test_a_descriptor_frictionless_rejects_is_reported_before_an_unreadable_file(specimen, capsys):
+    """The judging process is forked once pandera is imported; a read that fails before then still yields to it."""
+    path = licence_without_a_name(specimen)
+    (specimen / "data" / "qa.jsonl").unlink()
+    (specimen / "data" / "qa.jsonl").mkdir()
+    assert main(["validate", str(specimen)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {path}: The data package has an error: ")

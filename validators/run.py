@@ -259,17 +259,24 @@ class Judgement:
     Importing frictionless costs far more than the judgement (about 0.15 s against 0.01 s),
     and in a thread that import would hold the GIL the rules need. pandera builds its models
     with frictionless's Table Schema reader (SCH2), so the child builds them too and sends
-    them back as pandera's JSON: the parent never imports frictionless.
+    them back as pandera's JSON: the parent never imports frictionless. The child is forked
+    (`start`) once the parent has imported pandera, so that it inherits it rather than
+    importing it again (0.3 s of CPU the rules need), and when no other thread runs.
     """
 
     def __init__(self, release: Release):
-        self.path, self._verdict = release.root / "datapackage.json", None
+        self.release, self.path, self._verdict, self.pid = release, release.root / "datapackage.json", None, None
+
+    def start(self) -> None:
+        """Fork the judging process (once)."""
+        if self.pid is not None:
+            return
         read, write = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:  # pragma: no cover - the child; it reports through the pipe and never returns
             os.close(read)
             with os.fdopen(write, "w", encoding="utf-8") as out:
-                out.write(json.dumps(_judged(release)))
+                out.write(json.dumps(_judged(self.release)))
             os._exit(0)
         os.close(write)
         self.pipe = read
@@ -279,8 +286,10 @@ class Judgement:
         return self.result().get(name)
 
     def result(self) -> dict[str, str]:
-        """Wait for the verdict (once); a rejected descriptor is a `ReadError` (exit 2). Returns the models built."""
+        """Wait for the verdict (once, forking the judging process if nothing has); a rejected descriptor is a
+        `ReadError` (exit 2). Returns the models built."""
         if self._verdict is None:
+            self.start()
             with os.fdopen(self.pipe, encoding="utf-8") as verdict:
                 text = verdict.read()
             os.waitpid(self.pid, 0)
@@ -334,12 +343,13 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     comma-separated list of ids or families; `restamped` judges it as `stamp` would leave it (declared counts,
     hashes and relabels taken from the files, in memory only).
 
-    Frictionless judges the descriptor in a forked process (`Judgement`, which also builds the
-    pandera models of the Table Schemas) and pandera is imported
-    in a thread beside the reading and checking (the GIL-free Arrow reads and compute leave
-    room for it). Both are awaited before any rule runs (two threads importing pandera at once can deadlock)
-    and any worker forks; the verdict before the report is
-    returned: a descriptor Frictionless rejects is reported (exit 2) in preference to anything else.
+    pandera is imported in a thread beside the reading and the shared views (the GIL-free Arrow
+    reads and compute leave room for it), and awaited before any rule runs (two threads importing
+    pandera at once can deadlock) and anything forks. Then Frictionless judges the descriptor in a
+    forked process (`Judgement`, which also builds the pandera models of the Table Schemas) while
+    the rules run; the rule reading the models waits for them. The verdict is awaited before the
+    report is returned: a descriptor Frictionless rejects is reported (exit 2) in preference to
+    anything else, a read that failed before it was forked included.
     """
     ctx = runner.context(opened or runner.release(path))
     if restamped:
@@ -367,7 +377,8 @@ def _validate(ctx: Context, rules: str | None, progress, imported: Future, judge
     parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
     if parallel:
         ctx.warm()
-    imported.result()  # pandera whole before a rule uses it; no other thread running when the workers fork
+    imported.result()  # pandera whole before a rule uses it; no other thread running when anything forks
+    judgement.start()
     ctx.models = judgement
     structure_ids = set(runner.structure)
     plan = planned(rules, declared, runner)

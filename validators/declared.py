@@ -270,8 +270,11 @@ def _scope(ctx, rule: dict) -> pd.Index:
 
 
 def _column(ctx, resource: str, field: str, rows: pd.Index) -> pd.Series:
-    """A (dotted) field's values at `rows`, as Python objects (lists stay lists)."""
-    return pd.Series(ctx.column(resource, field).to_pylist(), dtype=object).loc[rows]
+    """A (dotted) field's values at `rows`, as Python objects (lists stay lists), indexed by row."""
+    column = ctx.column(resource, field)
+    if len(rows) < len(column):  # only these rows become Python objects
+        column = column.take(pa.array(rows, type=pa.int64()))
+    return pd.Series(column.to_pylist(), index=rows, dtype=object)
 
 
 def _items(values: pd.Series) -> pd.Series:
@@ -342,13 +345,14 @@ def relationships(rule: dict, ctx) -> pd.DataFrame:
 
 @_kind("expression")
 def expression(rule: dict, ctx) -> pd.DataFrame:
-    rows = _scope(ctx, rule)
-    values = pd.Series(evaluate(ctx, rule["resource"], rule["expression"]), dtype=object).loc[rows]
-    failed = values[values.map(lambda v: isinstance(v, Exception) or not v)]
-    why = [f"cannot be evaluated: {v}" if isinstance(v, Exception) else f"false: {rule['expression']}" for v in failed]
+    values = evaluate(ctx, rule["resource"], rule["expression"])
+    failed = pd.Index([n for n in _scope(ctx, rule) if values[n] is not True
+                       and (isinstance(values[n], Exception) or not values[n])], dtype=int)
+    why = [f"cannot be evaluated: {values[n]}" if isinstance(values[n], Exception) else
+           f"false: {rule['expression']}" for n in failed]
     field = rule.get("field", "")
-    shown = _column(ctx, rule["resource"], field, failed.index) if field else failed.map(repr)
-    return _report(ctx, rule, failed.index, field, shown, why)
+    shown = _column(ctx, rule["resource"], field, failed) if field else [repr(values[n]) for n in failed]
+    return _report(ctx, rule, failed, field, shown, why)
 
 
 @_kind("cites_before")

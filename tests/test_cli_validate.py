@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 
 import pytest
 from realcompanion.validators.catalogue import select
@@ -111,6 +113,15 @@ def test_nothing_is_read_ahead_when_a_path_leaves_the_folder(specimen, monkeypat
     seen = _reads(monkeypatch)
     assert main(["validate", str(specimen)]) == 1
     assert seen == [] and "INT3" in capsys.readouterr().out
+
+
+def test_the_path_check_before_the_read_imports_no_document_writer(repo):
+    """INT3 runs before the read starts, on the critical path: it lists the release's files without importing
+    the card, datasheet, Croissant or publishing modules that write them."""
+    code = (f"import sys; from realcompanion.release import Release; print(Release({str(repo)!r}).escapes()); "
+            "print(sorted(m for m in sys.modules if m.split('.')[1:2] in (['card'], ['datasheet']) "
+            "or m.startswith(('realcompanion.publish.plan', 'realcompanion.publish.croissant'))))")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n[]\n"
 
 
 def test_malformed_line_exits_2_naming_file_and_line(specimen, capsys):

@@ -19,7 +19,7 @@ from test_rules import read, write
 from realcompanion.cli import main
 from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
 from realcompanion.paths import REPO_ROOT
-from realcompanion.publish.plan import DOCUMENTS
+from realcompanion.publish.listing import DOCUMENTS
 from realcompanion.release import Release
 
 REPO_ID = "org/fork"

@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from realcompanion.validators import run
+
 from realcompanion.cli import main
 from realcompanion.stamp import stamp
-from realcompanion.validators import run
 
 
 def on_two_cores(monkeypatch) -> list[str]:

@@ -20,9 +20,9 @@ from typing import Callable
 from .files import read_text
 from .generated import block_body, fill_blocks, markdown_table
 from .publish.documents import CITATION, cff, dump_cff
+from .publish.listing import CARD
 from .release import ReadError, Release
 
-CARD = "README.md"
 SPLIT = "test"
 MAX_LISTED = 13  # vocabularies up to this size are spelled out in the field tables
 GENERATED_KEYS = ("pretty_name", "license", "tags", "size_categories", "configs", "dataset_info")

@@ -16,11 +16,11 @@ from .card import members, status
 from .files import read_text
 from .formats import constants
 from .generated import fill_blocks, markdown_table
+from .publish.listing import DATASHEET
 from .release import Release
 from .schemas import enum_of
 from .stamp import declared
 
-DATASHEET = "DATASHEET.md"
 NULL = "null"
 
 

@@ -15,7 +15,7 @@ from ..card import open_release
 from ..files import read_json
 from ..refresh import COMMAND
 from ..release import Release
-from .plan import DOCUMENTS
+from .listing import DOCUMENTS
 
 
 def missing_documents(root: Path) -> str | None:
@@ -58,7 +58,7 @@ def croissant_stale(release: Release, version: str) -> str | None:
 
 
 def unread_files(release: Release, version: str) -> str | None:
-    from .plan import unread_schema_files
+    from .listing import unread_schema_files
 
     stray = unread_schema_files(release)
     return f"file(s) under schemas/ that no resource reads would ship unvalidated: {', '.join(stray)}" if stray else None

@@ -81,22 +81,25 @@ class Context(CoreContext):
         return codes, order, np.searchsorted(code[order], np.arange(len(codes)))
 
     @cached_property
-    def _turn_keys(self) -> tuple[pd.Index, float, float, np.ndarray]:
-        """The groups, the lowest turn, the span of turns and every message's key (group code x span + turn),
-        sorted: a message with no group or turn (set aside) has none."""
+    def _turn_keys(self) -> tuple[pd.Index, np.ndarray, int, np.ndarray]:
+        """The groups, the distinct turns (sorted), their number plus one (`width`) and every message's key (group
+        code x width + its turn's rank among the distinct turns), sorted: integers, exact whatever the turns (keys
+        built from the turns themselves lose every group's counts to one huge turn); a message with no group or
+        turn (set aside) has none."""
         m = self.frame("messages")
         known = (m["group_id"].notna() & m["turn"].notna()).to_numpy()
         groups = m["group_id"].to_numpy()[known]
         codes = pd.Index(pd.unique(groups))
-        turn = m["turn"].to_numpy(dtype=float)[known]
-        low, span = (turn.min(), turn.max() - turn.min() + 2) if len(turn) else (0.0, 2.0)
-        return codes, low, span, np.sort(codes.get_indexer(groups) * span + turn - low)
+        distinct, rank = np.unique(m["turn"].to_numpy(dtype=float)[known], return_inverse=True)
+        width = len(distinct) + 1
+        return codes, distinct, width, np.sort(codes.get_indexer(groups).astype(np.int64) * width + rank)
 
     def before(self, groups: pd.Series, turns: pd.Series, side: str = "left") -> np.ndarray:
         """For each (group, turn), how many messages of the group have a turn below it (`side="right"`: at most
         it); null where the turn is null (set aside: not judged). One search of the sorted keys."""
-        codes, low, span, keys = self._turn_keys
-        code = codes.get_indexer(groups)
-        at = np.clip(turns.to_numpy(dtype=float) - low, -0.5, span - 1.5)
-        found = np.searchsorted(keys, code * span + at, side) - np.searchsorted(keys, code * span - 0.5)
+        codes, distinct, width, keys = self._turn_keys
+        code = codes.get_indexer(groups).astype(np.int64)
+        at = turns.to_numpy(dtype=float)
+        rank = np.searchsorted(distinct, at, side)  # how many distinct turns lie below it (or at most it)
+        found = np.searchsorted(keys, code * width + rank) - np.searchsorted(keys, code * width)
         return np.where(np.isnan(at), np.nan, np.where(code >= 0, found, 0))

@@ -18,12 +18,16 @@ def word_pattern(words: dict) -> str:
 
 
 @rule("GA1", "error", "gate", ("anchors", "instances", "messages"),
-      "gate i: every anchor and cited premise lies before the cutoff (turn < cutoff_turn)",
-      "App. A.6, gate i; GROUPASSIST.md §3 (i)")
+      "gate i: every anchor and cited premise lies in its group's history before the cutoff (turn < cutoff_turn)",
+      "App. A.6, gate i; App. E.1 (the history a system sees); GROUPASSIST.md §3 (i)")
 def before_cutoff(ctx) -> pd.DataFrame:
     a = ctx.anchors
-    bad = a["turn"].notna() & a["cutoff_turn"].notna() & ~(a["turn"] < a["cutoff_turn"])
-    return failures("anchors", a["anchor_id"][bad], "message_id", a["message_id"][bad], "cited message is at or after the cutoff")
+    elsewhere = a["message_group"].notna() & a["group_id"].notna() & (a["message_group"] != a["group_id"])
+    late = a["turn"].notna() & a["cutoff_turn"].notna() & ~(a["turn"] < a["cutoff_turn"]) & ~elsewhere
+    return combined([failures("anchors", a["anchor_id"][elsewhere], "message_id", a["message_id"][elsewhere],
+                              "cited message is of another group's history"),
+                     failures("anchors", a["anchor_id"][late], "message_id", a["message_id"][late],
+                              "cited message is at or after the cutoff")])
 
 
 @rule("GA2", "error", "gate", ("anchors", "messages"),
@@ -34,10 +38,11 @@ def verbatim(ctx) -> pd.DataFrame:
     parts = []
     for lang in ("zh", "en"):
         spans, texts = a[f"span_{lang}"].tolist(), a[f"text_{lang}"].fillna("").tolist()
-        found = np.fromiter((s in t if isinstance(s, str) else True for s, t in zip(spans, texts)), bool, len(a))
+        found = np.fromiter((bool(s) and s in t if isinstance(s, str) else True for s, t in zip(spans, texts)), bool,
+                            len(a))  # an empty span is found anywhere, so it is evidence of nothing
         found |= a[f"text_{lang}"].isna().to_numpy()  # a null (set aside) is not judged
         parts.append(failures("anchors", a["anchor_id"][~found], f"span_{lang}", a[f"span_{lang}"][~found],
-                              f"span not in the message's text_{lang}"))
+                              f"span empty or not in the message's text_{lang}"))
     return combined(parts)
 
 

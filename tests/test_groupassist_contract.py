@@ -2,6 +2,7 @@
 exactly that item's rule, naming the row."""
 from __future__ import annotations
 
+import pytest
 from realcompanion.validators.groupassist.run import validate
 from test_groupassist_rules import Copy
 
@@ -15,6 +16,53 @@ def judged(copy):
     return report.fired(), set(zip(found["rule"], found["row"]))
 
 
+def without(copy, dropped):
+    """The copy without the instances `dropped` selects, and their anchors, atoms and criteria."""
+    gone = {i["instance_id"] for i in copy.rows["instances"] if dropped(i)}
+    for name in ("instances", "anchors", "atoms", "criteria"):
+        copy.rows[name] = [r for r in copy.rows[name] if r["instance_id"] not in gone]
+
+
+@pytest.mark.parametrize("dropped", [lambda i: i["origin"] == "native", lambda i: i["dependency"] == "M3",
+                                     lambda i: i["origin"] == "authored", lambda i: i["dependency"] != "M3"],
+                         ids=["no native", "no M3", "no authored", "M3 only"])
+def test_a_release_without_some_kind_of_instance_is_judged(tmp_path, dropped):
+    copy = Copy(tmp_path / "release")
+    without(copy, dropped)
+    assert judged(copy) == (set(), set())
+
+
+def request_shares_its_turn(copy, instance):
+    """Another member's record opens the native request's turn: the request becomes the turn's record `.1`."""
+    messages = copy.rows["messages"]
+    request = copy.message(f"{instance['group_id']}:m{instance['cutoff_turn']:06d}")
+    other = next(m["member_id"] for m in copy.rows["members"]
+                 if m["group_id"] == instance["group_id"] and m["member_id"] != request["speaker"])
+    messages.insert(messages.index(request), request | {"speaker": other, "reply_to": None, "text_zh": "好的",
+                                                         "text_en": "OK"})
+    old, request["message_id"] = request["message_id"], request["message_id"] + ".1"
+    for m in messages[messages.index(request) + 1:]:
+        m["reply_to"] = request["message_id"] if m["reply_to"] == old else m["reply_to"]
+    for row in copy.rows["anchors"] + copy.rows["feedback"]:
+        row["message_id"] = request["message_id"] if row["message_id"] == old else row["message_id"]
+    for row in copy.rows["criteria"]:
+        row["evidence"] = request["message_id"] if row["evidence"] == old else row["evidence"]
+
+
+def test_a_native_request_may_be_a_later_record_of_its_cutoff_turn(tmp_path):
+    copy = Copy(tmp_path / "release")
+    request_shares_its_turn(copy, copy.instance(origin="native", dependency="M1"))
+    assert judged(copy) == (set(), set())
+
+
+def test_a_native_query_no_record_of_its_turn_holds_fails(tmp_path):
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(origin="native", dependency="M1")
+    request_shares_its_turn(copy, instance)
+    instance["query_en"] = "Where?"
+    assert judged(copy) == ({"GC7"}, {("GC7", instance["instance_id"])})
+
+
 def test_an_anchor_in_another_groups_history_fails_gate_i(tmp_path):
     """Its turn is before the cutoff, its span is in the message: it is still not in the instance's history."""
     copy = Copy(tmp_path / "release")
@@ -26,6 +74,14 @@ def test_an_anchor_in_another_groups_history_fails_gate_i(tmp_path):
     elsewhere["text_en"] += anchor["span_en"]
     anchor["message_id"] = elsewhere["message_id"]
     assert judged(copy) == ({"GA1"}, {("GA1", anchor["anchor_id"])})
+
+
+def test_a_penalty_citing_another_groups_message_fails(tmp_path):
+    copy = Copy(tmp_path / "release")
+    penalty = next(c for c in copy.rows["criteria"] if c["kind"] == "penalty" and c["pattern"] != "superseded_value")
+    penalty["evidence"] = copy.free_filler("G04" if not penalty["instance_id"].startswith("G04") else "G03",
+                                           before=5)["message_id"]
+    assert judged(copy) == ({"GC9"}, {("GC9", penalty["criterion_id"])})
 
 
 def test_an_empty_evidence_span_fails_gate_ii(tmp_path):

@@ -153,15 +153,22 @@ def authored(ctx) -> pd.DataFrame:
 
 @rule("GC7", "error", "invariant", ("instances", "messages"),
       "native: the cutoff is the requester's request message and the query is its text, verbatim in both languages",
-      "App. A.5 (native: the request is the cutoff, the query its text); GROUPASSIST.md §3")
+      "App. A.5 (native: the request is the cutoff, the query its text); App. D (records sharing a turn); "
+      "GROUPASSIST.md §3")
 def native(ctx) -> pd.DataFrame:
+    """The request is any record of the cutoff turn (records may share a turn): the one the requester sent."""
     inst = ctx.frame("instances")
     nat = inst[(inst["origin"] == "native") & inst["group_id"].notna() & inst["cutoff_turn"].notna()]  # else set aside
-    ids = nat["group_id"] + ":m" + nat["cutoff_turn"].astype(int).map("{:06d}".format)
-    msg = ctx.messages.reindex(ids)
-    bad = ((msg["speaker"].to_numpy() != nat["requester"].to_numpy()) | (msg["text_zh"].to_numpy() != nat["query_zh"].to_numpy())
-           | (msg["text_en"].to_numpy() != nat["query_en"].to_numpy()))
-    return failures("instances", nat["instance_id"][bad], "query_zh", ids[bad], "not the requester's message at the cutoff")
+    m = ctx.messages[["group_id", "turn", "speaker", "text_zh", "text_en"]].reset_index(drop=True)
+    at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh", "query_en"]].astype(
+        {"cutoff_turn": float}).merge(m.astype({"turn": float}), left_on=["group_id", "cutoff_turn"],
+                                      right_on=["group_id", "turn"])
+    asked = at.loc[(at["speaker"] == at["requester"]) & (at["text_zh"] == at["query_zh"])
+                   & (at["text_en"] == at["query_en"]), "instance_id"]
+    bad = nat[~among(nat["instance_id"], asked)]
+    first = [f"{g}:m{int(t):06d}" for g, t in zip(bad["group_id"], bad["cutoff_turn"])]
+    return failures("instances", bad["instance_id"], "query_zh", first,
+                    "no record of the cutoff turn is the requester's message holding the query")
 
 
 @rule("GC8", "error", "invariant", ("atoms", "anchors", "instances", "criteria"),
@@ -201,13 +208,13 @@ def l1_atoms(ctx) -> pd.DataFrame:
 
 @rule("GC9", "error", "invariant", ("criteria", "anchors", "instances", "messages"),
       "L2: M3 has a superseded_value penalty citing the superseded message, which no other criterion cites; penalties cite "
-      "a message before the cutoff; only penalties have a pattern",
+      "a message of their group's history before the cutoff; only penalties have a pattern",
       "App. B (superseded-value penalty citing its message); GROUPASSIST.md §3")
 def l2_rubric(ctx) -> pd.DataFrame:
-    c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "level", "dependency", "cutoff_turn"]],
-                                    on="instance_id", how="left")
-    sup = ctx.anchors[ctx.anchors["m3_role"] == "superseded"]
-    c["superseded"] = taken(sup["message_id"], position_in(c["instance_id"], sup["instance_id"]))
+    c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "group_id", "level", "dependency",
+                                                             "cutoff_turn"]], on="instance_id", how="left")
+    sup = ctx.anchors[ctx.anchors["m3_role"] == "superseded"].drop_duplicates("instance_id")
+    c["superseded"] = c["instance_id"].map(sup.set_index("instance_id")["message_id"])
     cites = c["evidence"] == c["superseded"]
     penalty = c["kind"] == "penalty"
     parts = [failures("criteria", c["criterion_id"][cites & ~penalty], "evidence", c["evidence"][cites & ~penalty],
@@ -216,10 +223,11 @@ def l2_rubric(ctx) -> pd.DataFrame:
     inst = ctx.frame("instances")
     m3 = inst[((inst["level"] == "L2") & (inst["dependency"] == "M3")).to_numpy() & ~among(inst["instance_id"], has)]
     parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
-    turn = taken(ctx.messages["turn"], position_in(c["evidence"], ctx.messages["message_id"]))
-    late = penalty & c["cutoff_turn"].notna() & ~(turn < c["cutoff_turn"])
+    cited = position_in(c["evidence"], ctx.messages["message_id"])
+    turn, group = taken(ctx.messages["turn"], cited), taken(ctx.messages["group_id"], cited)
+    late = penalty & c["cutoff_turn"].notna() & c["group_id"].notna() & ~((turn < c["cutoff_turn"]) & (group == c["group_id"]))
     parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
-                          "penalty evidence missing or not before the cutoff"))
+                          "penalty evidence missing or not in its group's history before the cutoff"))
     pattern = c["pattern"].notna() != penalty
     parts.append(failures("criteria", c["criterion_id"][pattern], "pattern", c["pattern"][pattern].astype(str),
                           "a pattern belongs to penalties and every penalty has one"))

@@ -89,3 +89,23 @@ def test_an_empty_evidence_span_fails_gate_ii(tmp_path):
     anchor = copy.rows["anchors"][0]
     anchor["span_en"] = ""
     assert judged(copy) == ({"GA2"}, {("GA2", anchor["anchor_id"])})
+
+
+def moved_to_the_end(copy, group="G01", n=5):
+    """The group's last `n` records moved after every other group's: its records in two runs, still in order."""
+    tail = [m for m in copy.rows["messages"] if m["group_id"] == group][-n:]
+    copy.rows["messages"] = [m for m in copy.rows["messages"] if m not in tail] + tail
+    return tail
+
+
+def test_a_groups_records_may_lie_in_two_runs(tmp_path):
+    copy = Copy(tmp_path / "release")
+    moved_to_the_end(copy)
+    assert judged(copy) == (set(), set())
+
+
+def test_order_is_judged_across_a_groups_runs(tmp_path):
+    copy = Copy(tmp_path / "release")
+    first = moved_to_the_end(copy)[0]
+    first["timestamp"] = "2025-03-01T00:00:00+08:00"  # before the group's first run
+    assert judged(copy) == ({"GM2"}, {("GM2", first["message_id"])})

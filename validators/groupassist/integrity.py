@@ -6,7 +6,7 @@ import pandas as pd
 from realcompanion.groupassist import RESOURCES
 
 from ..catalogue import failure_rows
-from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, screened
+from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, schema_copies, screened
 from .catalogue import rule
 
 PII_PATTERNS_ZH = {"mainland mobile number": r"(?<!\d)1[3-9]\d{9}(?!\d)", "resident ID number": r"(?<!\d)\d{17}[\dXx](?!\d)"}
@@ -15,6 +15,9 @@ rule("GI3", "error", "integrity", (), "no resource path escapes the package fold
       "GROUPASSIST.md §3 (no path escapes; SPEC §4)")(contained)
 rule("GI4", "error", "integrity", (), "no data file is code or a pickle, and the release has no loading script",
       "GROUPASSIST.md §3 (no code; SPEC §4)")(data_not_code)
+rule("GI6", "error", "integrity", (),
+     "the enum and pattern copies in schemas/ are those of the vocabulary (the check `realcompanion schemas` runs)",
+     "GROUPASSIST.md §3 (integrity as in the RealCompanion format; one vocabulary file, SPEC §1)")(schema_copies)
 
 
 rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupassist.sha256 and its resource's Data "

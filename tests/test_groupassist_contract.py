@@ -109,3 +109,13 @@ def test_order_is_judged_across_a_groups_runs(tmp_path):
     first = moved_to_the_end(copy)[0]
     first["timestamp"] = "2025-03-01T00:00:00+08:00"  # before the group's first run
     assert judged(copy) == ({"GM2"}, {("GM2", first["message_id"])})
+
+
+def test_declared_counts_per_group_are_judged(tmp_path):
+    copy = Copy(tmp_path / "release")
+    descriptor = copy.descriptor()
+    descriptor["groupassist"]["groups"]["G02"]["instances"] += 1
+    copy.save(restamp=False, descriptor=descriptor)
+    report = validate(copy.root)
+    found = report.failure_frame()
+    assert report.fired() == {"GI2"} and set(zip(found["row"], found["field"])) == {("G02", "groups")}

@@ -26,12 +26,18 @@ rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupass
 
 
 @rule("GI2", "error", "integrity", RESOURCES,
-      "row counts match groupassist.rows, and instances by split and level match groupassist.instances",
-      "App. D, Table 10 (counts); GROUPASSIST.md §3")
+      "row counts match groupassist.rows, messages and instances per group groupassist.groups, and instances by "
+      "split and level groupassist.instances", "App. D, Table 10 (counts, per group); GROUPASSIST.md §3")
 def counts(ctx) -> pd.DataFrame:
     rows = ctx.params.get("rows", {})
     out = [(n, n, "rows", ctx.table(n).num_rows, f"declared {rows.get(n)}") for n in ctx.release.resources
            if rows.get(n) != ctx.table(n).num_rows]
+    groups = ctx.params.get("groups", {})
+    for name in ("messages", "instances"):
+        have = {c["values"]: c["counts"] for c in ctx.table(name).column("group_id").drop_null().value_counts().to_pylist()}
+        want = {g: per[name] for g, per in groups.items() if name in per}
+        out += [(name, g, "groups", have.get(g, 0), f"declared {want.get(g)} {name} for the group")
+                for g in sorted(set(have) | set(want)) if have.get(g, 0) != want.get(g)]
     inst = ctx.frame("instances")
     have = inst.groupby(["split", "level"]).size().to_dict()
     declared = {(s, lv): n for s, levels in ctx.params.get("instances", {}).items() for lv, n in levels.items()}

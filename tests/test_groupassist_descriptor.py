@@ -46,6 +46,9 @@ CASES = {
                                  "'recalled_fact' is a required property", "groupassist.weights.penalty"),
     "another score formula": (_set("score.S", "mean of the met weights"), "was expected", "groupassist.score.S"),
     "no score formula": (lambda b: _drop(b, "score"), "'score' is a required property", None),
+    "longer messages than the paper's": (_set("max_message_chars", 2001), "2001 is greater than the maximum of 2000",
+                                         "groupassist.max_message_chars"),
+    "a tokenizer the counter lacks": (_set("tokenizer", "gpt2"), "'gpt2' is not one of", "groupassist.tokenizer"),
 }
 
 

@@ -63,17 +63,27 @@ def test_a_native_query_no_record_of_its_turn_holds_fails(tmp_path):
     assert judged(copy) == ({"GC7"}, {("GC7", instance["instance_id"])})
 
 
-def test_an_anchor_in_another_groups_history_fails_gate_i(tmp_path):
-    """Its turn is before the cutoff, its span is in the message: it is still not in the instance's history."""
+@pytest.mark.parametrize("dependency,role", [("M1", None), ("M3", "current"), ("M3", "superseded")])
+def test_an_anchor_in_another_groups_history_fails_gate_i_alone(tmp_path, dependency, role):
+    """Its turn is before the cutoff, its span is in the message: it is still not in the instance's history, and
+    the invariants that place or attribute anchors do not judge its instance again."""
     copy = Copy(tmp_path / "release")
-    instance = copy.instance(group_id="G02", origin="authored", dependency="M1", level="L2")
-    anchor = next(a for a in copy.anchors(instance["instance_id"]) if a["unit"])
-    turn = copy.message(anchor["message_id"])["turn"]
-    elsewhere = copy.free_filler("G03", after=turn - 1, before=turn + 1)
+    instance = copy.instance(group_id="G02", origin="authored", dependency=dependency, level="L2")
+    anchor = next(a for a in copy.anchors(instance["instance_id"]) if a["unit"] and a["m3_role"] == role)
+    elsewhere = copy.free_filler("G03", after=10)
     elsewhere["text_zh"] += anchor["span_zh"]
     elsewhere["text_en"] += anchor["span_en"]
     anchor["message_id"] = elsewhere["message_id"]
-    assert judged(copy) == ({"GA1"}, {("GA1", anchor["anchor_id"])})
+    if role == "superseded":  # the penalty follows the superseded message, as a faithful rubric's would
+        for criterion in copy.rows["criteria"]:
+            if criterion["instance_id"] == instance["instance_id"] and criterion["pattern"] == "superseded_value":
+                criterion["evidence"] = elsewhere["message_id"]
+        expected = {("GA1", anchor["anchor_id"])} | {
+            ("GC9", c["criterion_id"]) for c in copy.rows["criteria"]
+            if c["instance_id"] == instance["instance_id"] and c["pattern"] == "superseded_value"}
+    else:
+        expected = {("GA1", anchor["anchor_id"])}
+    assert judged(copy) == ({rule for rule, _ in expected}, expected)
 
 
 def test_a_penalty_citing_another_groups_message_fails(tmp_path):

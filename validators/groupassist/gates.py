@@ -17,14 +17,20 @@ def word_pattern(words: dict) -> str:
                     [rf"\b{re.escape(w)}\b" for w in words.get("en", [])])
 
 
+def elsewhere(a: pd.DataFrame) -> pd.Series:
+    """Anchors citing a message of another group than their instance's: outside its history (gate i names them),
+    so the construction invariants judge no position or speaker of theirs."""
+    return a["message_group"].notna() & a["group_id"].notna() & (a["message_group"] != a["group_id"])
+
+
 @rule("GA1", "error", "gate", ("anchors", "instances", "messages"),
       "gate i: every anchor and cited premise lies in its group's history before the cutoff (turn < cutoff_turn)",
       "App. A.6, gate i; App. E.1 (the history a system sees); GROUPASSIST.md §3 (i)")
 def before_cutoff(ctx) -> pd.DataFrame:
     a = ctx.anchors
-    elsewhere = a["message_group"].notna() & a["group_id"].notna() & (a["message_group"] != a["group_id"])
-    late = a["turn"].notna() & a["cutoff_turn"].notna() & ~(a["turn"] < a["cutoff_turn"]) & ~elsewhere
-    return combined([failures("anchors", a["anchor_id"][elsewhere], "message_id", a["message_id"][elsewhere],
+    other = elsewhere(a)
+    late = a["turn"].notna() & a["cutoff_turn"].notna() & ~(a["turn"] < a["cutoff_turn"]) & ~other
+    return combined([failures("anchors", a["anchor_id"][other], "message_id", a["message_id"][other],
                               "cited message is of another group's history"),
                      failures("anchors", a["anchor_id"][late], "message_id", a["message_id"][late],
                               "cited message is at or after the cutoff")])

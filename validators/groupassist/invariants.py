@@ -10,7 +10,7 @@ from ..catalogue import combined, failures
 from ..screen import search
 from .catalogue import rule
 from .context import among, position_in, taken
-from .gates import word_pattern
+from .gates import elsewhere, word_pattern
 
 
 def _units(ctx) -> pd.Series:
@@ -18,6 +18,11 @@ def _units(ctx) -> pd.Series:
     a = ctx.anchors
     return a[a["unit"].notna()].groupby("instance_id")["unit"].nunique().reindex(
         ctx.frame("instances")["instance_id"], fill_value=0)
+
+
+def _displaced(a: pd.DataFrame) -> set:
+    """Instances with an anchor outside their group's history (GA1): where their anchors lie is not judged."""
+    return set(a.loc[elsewhere(a), "instance_id"])
 
 
 def _units_unknown(ctx) -> set:
@@ -61,7 +66,7 @@ def m3_pair(ctx) -> pd.DataFrame:
         inst["instance_id"]).fillna({"sup": 0, "cur": 0})
     m3 = (inst["dependency"] == "M3").to_numpy()
     ok = (both["sup"] == 1) & (both["cur"] == 1) & (both["cur_at"] > both["sup_at"])
-    unplaced = set(a.loc[a["m3_role"].notna() & a["seq"].isna(), "instance_id"])  # its message unknown: order unjudged
+    unplaced = set(a.loc[a["m3_role"].notna() & a["seq"].isna(), "instance_id"]) | _displaced(a)  # order unjudged
     bad = np.where(m3, ~ok.to_numpy() & ~among(inst["instance_id"], unplaced),
                    ((both["sup"] + both["cur"]) > 0).to_numpy())
     return failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
@@ -72,7 +77,8 @@ def m3_pair(ctx) -> pd.DataFrame:
       "an M3 instance has at least two anchors from members other than the one who made the update",
       "App. A.4 (M3: anchors from other members); GROUPASSIST.md §3")
 def m3_others(ctx) -> pd.DataFrame:
-    a = ctx.anchors[ctx.anchors["dependency"] == "M3"]
+    a = ctx.anchors[(ctx.anchors["dependency"] == "M3").to_numpy() & ~among(ctx.anchors["instance_id"],
+                                                                           _displaced(ctx.anchors))]
     updater = a[a["m3_role"] == "current"].groupby("instance_id")["speaker"].first()
     others = a[(a["role"] == "member") & (a["speaker"] != a["instance_id"].map(updater))].groupby("instance_id").size()
     ids = pd.Index(a["instance_id"].unique())
@@ -110,7 +116,7 @@ def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.n
       "no message after an M3 update and before the cutoff re-uses the superseded value's span (still current at the cutoff)",
       "App. A.4 (current at the cutoff; declared approximation); GROUPASSIST.md §3")
 def m3_still_current(ctx) -> pd.DataFrame:
-    a = ctx.anchors
+    a = ctx.anchors[~among(ctx.anchors["instance_id"], _displaced(ctx.anchors))]
     sup = a[a["m3_role"] == "superseded"].set_index("instance_id")
     cur = a[a["m3_role"] == "current"].set_index("instance_id")
     pairs = cur[["group_id", "seq", "cutoff_turn"]].join(sup[["span_zh", "span_en"]], how="inner").dropna(
@@ -137,7 +143,8 @@ def authored(ctx) -> pd.DataFrame:
     inst, a = ctx.frame("instances"), ctx.anchors
     last = a[~a["premise"].eq(True)].groupby("instance_id")["turn"].max()  # a premise is no memory: no distance to keep
     parts, lo, hi = [], ctx.params["delta_min"], ctx.params["delta_max"]
-    own = inst[(inst["origin"] == "authored") & inst["group_id"].isin(ctx.frame("messages")["group_id"].unique())]
+    own = inst[(inst["origin"] == "authored") & inst["group_id"].isin(ctx.frame("messages")["group_id"].unique())
+               & ~among(inst["instance_id"], _displaced(a))]
     gap = pd.Series(ctx.before(own["group_id"], own["cutoff_turn"]) - ctx.before(
         own["group_id"], own["instance_id"].map(last).fillna(-1), "right"), index=own.index)
     bad = gap.notna() & ~gap.between(lo, hi)  # a cutoff set aside (null) is not judged

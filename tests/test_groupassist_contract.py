@@ -129,3 +129,15 @@ def test_declared_counts_per_group_are_judged(tmp_path):
     report = validate(copy.root)
     found = report.failure_frame()
     assert report.fired() == {"GI2"} and set(zip(found["row"], found["field"])) == {("G02", "groups")}
+
+
+def test_an_authored_anchor_at_the_cutoff_fails_gate_i_alone(tmp_path):
+    """The distance rule has no distance to judge: the anchor is not before the cutoff at all."""
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(origin="authored", dependency="M1", level="L2")
+    anchor = next(a for a in copy.anchors(instance["instance_id"]) if a["unit"])
+    late = copy.free_filler(instance["group_id"], after=instance["cutoff_turn"] - 1)
+    late["text_zh"] += anchor["span_zh"]
+    late["text_en"] += anchor["span_en"]
+    anchor["message_id"] = late["message_id"]
+    assert judged(copy) == ({"GA1"}, {("GA1", anchor["anchor_id"])})

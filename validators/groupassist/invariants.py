@@ -147,7 +147,8 @@ def authored(ctx) -> pd.DataFrame:
                & ~among(inst["instance_id"], _displaced(a))]
     gap = pd.Series(ctx.before(own["group_id"], own["cutoff_turn"]) - ctx.before(
         own["group_id"], own["instance_id"].map(last).fillna(-1), "right"), index=own.index)
-    bad = gap.notna() & ~gap.between(lo, hi)  # a cutoff set aside (null) is not judged
+    bad = gap.notna() & ~gap.between(lo, hi) & (gap >= 0)  # null: a cutoff set aside; < 0: an anchor at or after
+    # the cutoff, which gate i names
     parts.append(failures("instances", own.loc[bad, "instance_id"], "cutoff_turn", gap[bad].astype(int),
                           f"messages between last anchor and cutoff outside {lo}-{hi}"))
     typed = inst["query_type"].notna() != (inst["origin"] == "authored")

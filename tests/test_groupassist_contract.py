@@ -141,3 +141,16 @@ def test_an_authored_anchor_at_the_cutoff_fails_gate_i_alone(tmp_path):
     late["text_en"] += anchor["span_en"]
     anchor["message_id"] = late["message_id"]
     assert judged(copy) == ({"GA1"}, {("GA1", anchor["anchor_id"])})
+
+
+def test_an_m3_instance_needs_two_memory_anchors_from_other_members(tmp_path):
+    """A member's profile is no memory of the matter (it counts toward no unit), so it cannot stand in for the second
+    anchor from another member."""
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(instance_id="G02:I0006")
+    anchors = copy.anchors(instance["instance_id"])
+    updater = copy.message(next(a for a in anchors if a["m3_role"] == "current")["message_id"])["speaker"]
+    from_others = [a for a in anchors if a["unit"] and copy.message(a["message_id"])["speaker"] != updater]
+    assert any(a["profile_only"] for a in anchors) and len(from_others) == 2
+    copy.message(from_others[0]["message_id"])["speaker"] = updater  # one memory anchor from others, and a profile
+    assert judged(copy) == ({"GC4"}, {("GC4", instance["instance_id"])})

@@ -74,17 +74,20 @@ def m3_pair(ctx) -> pd.DataFrame:
 
 
 @rule("GC4", "error", "invariant", ("anchors", "messages"),
-      "an M3 instance has at least two anchors from members other than the one who made the update",
-      "App. A.4 (M3: anchors from other members); GROUPASSIST.md §3")
+      "an M3 instance has at least two memory anchors (neither profile-only nor premises) from members other than "
+      "the one who made the update", "App. A.4 (M3: anchors on the same matter from other members, keeping M2's "
+      "structure; profile-only anchors count toward no unit); GROUPASSIST.md §3")
 def m3_others(ctx) -> pd.DataFrame:
     a = ctx.anchors[(ctx.anchors["dependency"] == "M3").to_numpy() & ~among(ctx.anchors["instance_id"],
                                                                            _displaced(ctx.anchors))]
     updater = a[a["m3_role"] == "current"].groupby("instance_id")["speaker"].first()
-    others = a[(a["role"] == "member") & (a["speaker"] != a["instance_id"].map(updater))].groupby("instance_id").size()
+    memory = ~a["profile_only"].eq(True) & ~a["premise"].eq(True)  # a profile or the query's premise is no memory
+    others = a[memory & (a["role"] == "member") & (a["speaker"] != a["instance_id"].map(updater))].groupby(
+        "instance_id").size()
     ids = pd.Index(a["instance_id"].unique())
     count = others.reindex(ids, fill_value=0)
     bad = count < 2
-    return failures("instances", ids[bad], "dependency", count[bad], "fewer than two anchors from other members")
+    return failures("instances", ids[bad], "dependency", count[bad], "fewer than two memory anchors from other members")
 
 
 def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.ndarray, hi: np.ndarray) -> list:

@@ -38,6 +38,17 @@ CASES = {
     "rubric range": (_set("rubric.positive_min", 7), "rubric.positive_min 7 exceeds rubric.positive_max 6",
                      "groupassist.rubric.positive_min"),
     "other format": (_set("format", "realcompanion"), "'groupassist' was expected", "groupassist.format"),
+    "word list without a word": (_set("words.change_hint", {"zh": [], "en": []}), "should be non-empty",
+                                 "groupassist.words.change_hint"),
+    "M3 superseded weight not the paper's": (_set("weights.m3_superseded_value", -3), "-2 was expected",
+                                             "groupassist.weights.m3_superseded_value"),
+    "pattern without a weight": (lambda b: _drop(b["weights"]["penalty"], "recalled_fact"),
+                                 "'recalled_fact' is a required property", "groupassist.weights.penalty"),
+    "another score formula": (_set("score.S", "mean of the met weights"), "was expected", "groupassist.score.S"),
+    "no score formula": (lambda b: _drop(b, "score"), "'score' is a required property", None),
+    "longer messages than the paper's": (_set("max_message_chars", 2001), "2001 is greater than the maximum of 2000",
+                                         "groupassist.max_message_chars"),
+    "a tokenizer the counter lacks": (_set("tokenizer", "gpt2"), "'gpt2' is not one of", "groupassist.tokenizer"),
 }
 
 

@@ -274,6 +274,15 @@ def gi4(c):
     return None, "data/helper.py"
 
 
+def gi6(c):
+    """An edited enum copy lets a level outside the vocabulary through the Table Schema's check."""
+    path = c.root / "schemas" / "instances.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    next(f for f in schema["fields"] if f["name"] == "level")["constraints"]["enum"].append("L3")
+    path.write_text(json.dumps(schema, ensure_ascii=False), encoding="utf-8")
+    return None, "schemas/instances.schema.json"
+
+
 def gi5(c):
     m = c.free_filler("G02")
     m["text_en"] += " call 13812345678"

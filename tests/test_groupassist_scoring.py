@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shutil
 import zlib
 
 import numpy as np
@@ -128,24 +129,39 @@ def test_bm25_finds_the_anchor_in_chinese():
     assert bm25_ranking(messages, "周末聚会的地点在哪里？")[0] == "x:1"
 
 
-def test_context_tokens_from_line_counts_equal_the_whole_text():
+@pytest.mark.parametrize("tokenizer", ["o200k_base", "cl100k_base"])
+def test_context_tokens_from_line_counts_equal_the_whole_text(tokenizer):
     release = GroupAssistRelease(SPECIMEN)
     messages, inst = release.frame("messages"), release.frame("instances")
     tricky = pd.DataFrame({"turn": [0, 1, 2, 3], "speaker": ["a", "b", "a", "b"],
                            "text_zh": ["句末有标点？", "trailing space ", "多行\n/第二行", "12345"]})
     for lang in ("zh", "en"):
-        count, frame = ContextTokens(lang), tricky.rename(columns={"text_zh": f"text_{lang}"})
-        assert count(frame) == context_tokens(frame, lang) and count(frame.iloc[:0]) == 0
+        count, frame = ContextTokens(tokenizer, lang), tricky.rename(columns={"text_zh": f"text_{lang}"})
+        assert count(frame) == context_tokens(frame, tokenizer, lang) and count(frame.iloc[:0]) == 0
         for row in inst.itertuples():
             visible = history(messages, row.group_id, row.cutoff_turn)
-            assert count(visible) == context_tokens(visible, lang), (row.instance_id, lang)
+            assert count(visible) == context_tokens(visible, tokenizer, lang), (row.instance_id, lang)
             sample = visible.iloc[::7]
-            assert count(sample) == context_tokens(sample, lang)
+            assert count(sample) == context_tokens(sample, tokenizer, lang)
 
 
-def test_context_tokens_count_offline_with_o200k_base():
-    records = pd.DataFrame({"turn": [0], "speaker": ["member_01"], "text_zh": ["你好"]})
-    assert context_tokens(records) > 0
+def test_context_tokens_count_offline_with_the_declared_tokenizer():
+    records = pd.DataFrame({"turn": [0], "speaker": ["member_01"], "text_zh": ["你好，大家今天的安排是什么"]})
+    assert context_tokens(records, "o200k_base") != context_tokens(records, "cl100k_base")
+
+
+def test_baselines_count_context_tokens_with_the_declared_tokenizer(tmp_path):
+    root = tmp_path / "release"
+    shutil.copytree(SPECIMEN, root)
+    descriptor = json.loads((root / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["groupassist"]["tokenizer"] = "cl100k_base"
+    (root / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False), encoding="utf-8")
+    frame = baselines(GroupAssistRelease(root)).set_index("instance_id")
+    messages = GroupAssistRelease(root).frame("messages")
+    first = GroupAssistRelease(root).frame("instances").query("split == 'eval'").iloc[0]
+    visible = history(messages, first["group_id"], first["cutoff_turn"])
+    assert frame.loc[first["instance_id"], "full_tokens"] == context_tokens(visible, "cl100k_base")
+    assert frame.loc[first["instance_id"], "full_tokens"] != context_tokens(visible, "o200k_base")
 
 
 def test_dense_ranking_and_recall_by_hand(embeddings):
@@ -187,8 +203,6 @@ def test_a_broken_embeddings_endpoint_is_one_line_and_exit_2(embeddings, mode, s
 
 
 def test_messages_at_or_after_the_cutoff_change_nothing(tmp_path, embeddings):
-    import shutil
-
     from realcompanion.groupassist.synth import stamp
 
     release = GroupAssistRelease(SPECIMEN)

@@ -17,13 +17,23 @@ def word_pattern(words: dict) -> str:
                     [rf"\b{re.escape(w)}\b" for w in words.get("en", [])])
 
 
+def elsewhere(a: pd.DataFrame) -> pd.Series:
+    """Anchors citing a message of another group than their instance's: outside its history (gate i names them),
+    so the construction invariants judge no position or speaker of theirs."""
+    return a["message_group"].notna() & a["group_id"].notna() & (a["message_group"] != a["group_id"])
+
+
 @rule("GA1", "error", "gate", ("anchors", "instances", "messages"),
-      "gate i: every anchor and cited premise lies before the cutoff (turn < cutoff_turn)",
-      "App. A.6, gate i; GROUPASSIST.md §3 (i)")
+      "gate i: every anchor and cited premise lies in its group's history before the cutoff (turn < cutoff_turn)",
+      "App. A.6, gate i; App. E.1 (the history a system sees); GROUPASSIST.md §3 (i)")
 def before_cutoff(ctx) -> pd.DataFrame:
     a = ctx.anchors
-    bad = a["turn"].notna() & a["cutoff_turn"].notna() & ~(a["turn"] < a["cutoff_turn"])
-    return failures("anchors", a["anchor_id"][bad], "message_id", a["message_id"][bad], "cited message is at or after the cutoff")
+    other = elsewhere(a)
+    late = a["turn"].notna() & a["cutoff_turn"].notna() & ~(a["turn"] < a["cutoff_turn"]) & ~other
+    return combined([failures("anchors", a["anchor_id"][other], "message_id", a["message_id"][other],
+                              "cited message is of another group's history"),
+                     failures("anchors", a["anchor_id"][late], "message_id", a["message_id"][late],
+                              "cited message is at or after the cutoff")])
 
 
 @rule("GA2", "error", "gate", ("anchors", "messages"),
@@ -34,10 +44,11 @@ def verbatim(ctx) -> pd.DataFrame:
     parts = []
     for lang in ("zh", "en"):
         spans, texts = a[f"span_{lang}"].tolist(), a[f"text_{lang}"].fillna("").tolist()
-        found = np.fromiter((s in t if isinstance(s, str) else True for s, t in zip(spans, texts)), bool, len(a))
+        found = np.fromiter((bool(s) and s in t if isinstance(s, str) else True for s, t in zip(spans, texts)), bool,
+                            len(a))  # an empty span is found anywhere, so it is evidence of nothing
         found |= a[f"text_{lang}"].isna().to_numpy()  # a null (set aside) is not judged
         parts.append(failures("anchors", a["anchor_id"][~found], f"span_{lang}", a[f"span_{lang}"][~found],
-                              f"span not in the message's text_{lang}"))
+                              f"span empty or not in the message's text_{lang}"))
     return combined(parts)
 
 

@@ -25,15 +25,14 @@ def message_ids(ctx) -> pd.DataFrame:
 
 
 @rule("GM2", "error", "history", ("messages",),
-      "within a group, records are in order: turn and timestamp never decrease",
+      "within a group, records are in order: turn and timestamp never decrease (a group's records may lie in several runs)",
       "GROUPASSIST.md §2 (turn, timestamp); App. E.1 (cutoffs by turn index)")
 def in_order(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
     instant = pd.to_datetime(m["timestamp"], utc=True, errors="coerce")
-    same = m["group_id"] == m["group_id"].shift()
     parts = [failures("messages", m["message_id"][bad], field, m[field][bad].astype(str), f"{field} goes back")
-             for field, bad in (("turn", same & (m["turn"] < m["turn"].shift())),
-                                ("timestamp", same & (instant < instant.shift())))]
+             for field, values in (("turn", m["turn"]), ("timestamp", instant))
+             for bad in [values < values.groupby(m["group_id"]).shift()]]  # the group's previous record, in any run
     return combined(parts)
 
 

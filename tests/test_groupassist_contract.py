@@ -1,0 +1,156 @@
+"""Releases shaped unlike the specimen but faithful to GROUPASSIST.md pass; each broken in one contract item fails
+exactly that item's rule, naming the row."""
+from __future__ import annotations
+
+import pytest
+from realcompanion.validators.groupassist.run import validate
+from test_groupassist_rules import Copy
+
+
+def judged(copy):
+    """(rules fired, (rule, row) of each failure) of the saved copy; no rule may crash."""
+    copy.save()
+    report = validate(copy.root)
+    assert not [o.rule.id for o in report.outcomes if o.crashed]
+    found = report.failure_frame()
+    return report.fired(), set(zip(found["rule"], found["row"]))
+
+
+def without(copy, dropped):
+    """The copy without the instances `dropped` selects, and their anchors, atoms and criteria."""
+    gone = {i["instance_id"] for i in copy.rows["instances"] if dropped(i)}
+    for name in ("instances", "anchors", "atoms", "criteria"):
+        copy.rows[name] = [r for r in copy.rows[name] if r["instance_id"] not in gone]
+
+
+@pytest.mark.parametrize("dropped", [lambda i: i["origin"] == "native", lambda i: i["dependency"] == "M3",
+                                     lambda i: i["origin"] == "authored", lambda i: i["dependency"] != "M3"],
+                         ids=["no native", "no M3", "no authored", "M3 only"])
+def test_a_release_without_some_kind_of_instance_is_judged(tmp_path, dropped):
+    copy = Copy(tmp_path / "release")
+    without(copy, dropped)
+    assert judged(copy) == (set(), set())
+
+
+def request_shares_its_turn(copy, instance):
+    """Another member's record opens the native request's turn: the request becomes the turn's record `.1`."""
+    messages = copy.rows["messages"]
+    request = copy.message(f"{instance['group_id']}:m{instance['cutoff_turn']:06d}")
+    other = next(m["member_id"] for m in copy.rows["members"]
+                 if m["group_id"] == instance["group_id"] and m["member_id"] != request["speaker"])
+    messages.insert(messages.index(request), request | {"speaker": other, "reply_to": None, "text_zh": "好的",
+                                                         "text_en": "OK"})
+    old, request["message_id"] = request["message_id"], request["message_id"] + ".1"
+    for m in messages[messages.index(request) + 1:]:
+        m["reply_to"] = request["message_id"] if m["reply_to"] == old else m["reply_to"]
+    for row in copy.rows["anchors"] + copy.rows["feedback"]:
+        row["message_id"] = request["message_id"] if row["message_id"] == old else row["message_id"]
+    for row in copy.rows["criteria"]:
+        row["evidence"] = request["message_id"] if row["evidence"] == old else row["evidence"]
+
+
+def test_a_native_request_may_be_a_later_record_of_its_cutoff_turn(tmp_path):
+    copy = Copy(tmp_path / "release")
+    request_shares_its_turn(copy, copy.instance(origin="native", dependency="M1"))
+    assert judged(copy) == (set(), set())
+
+
+def test_a_native_query_no_record_of_its_turn_holds_fails(tmp_path):
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(origin="native", dependency="M1")
+    request_shares_its_turn(copy, instance)
+    instance["query_en"] = "Where?"
+    assert judged(copy) == ({"GC7"}, {("GC7", instance["instance_id"])})
+
+
+@pytest.mark.parametrize("dependency,role", [("M1", None), ("M3", "current"), ("M3", "superseded")])
+def test_an_anchor_in_another_groups_history_fails_gate_i_alone(tmp_path, dependency, role):
+    """Its turn is before the cutoff, its span is in the message: it is still not in the instance's history, and
+    the invariants that place or attribute anchors do not judge its instance again."""
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(group_id="G02", origin="authored", dependency=dependency, level="L2")
+    anchor = next(a for a in copy.anchors(instance["instance_id"]) if a["unit"] and a["m3_role"] == role)
+    elsewhere = copy.free_filler("G03", after=10)
+    elsewhere["text_zh"] += anchor["span_zh"]
+    elsewhere["text_en"] += anchor["span_en"]
+    anchor["message_id"] = elsewhere["message_id"]
+    if role == "superseded":  # the penalty follows the superseded message, as a faithful rubric's would
+        for criterion in copy.rows["criteria"]:
+            if criterion["instance_id"] == instance["instance_id"] and criterion["pattern"] == "superseded_value":
+                criterion["evidence"] = elsewhere["message_id"]
+        expected = {("GA1", anchor["anchor_id"])} | {
+            ("GC9", c["criterion_id"]) for c in copy.rows["criteria"]
+            if c["instance_id"] == instance["instance_id"] and c["pattern"] == "superseded_value"}
+    else:
+        expected = {("GA1", anchor["anchor_id"])}
+    assert judged(copy) == ({rule for rule, _ in expected}, expected)
+
+
+def test_a_penalty_citing_another_groups_message_fails(tmp_path):
+    copy = Copy(tmp_path / "release")
+    penalty = next(c for c in copy.rows["criteria"] if c["kind"] == "penalty" and c["pattern"] != "superseded_value")
+    penalty["evidence"] = copy.free_filler("G04" if not penalty["instance_id"].startswith("G04") else "G03",
+                                           before=5)["message_id"]
+    assert judged(copy) == ({"GC9"}, {("GC9", penalty["criterion_id"])})
+
+
+def test_an_empty_evidence_span_fails_gate_ii(tmp_path):
+    copy = Copy(tmp_path / "release")
+    anchor = copy.rows["anchors"][0]
+    anchor["span_en"] = ""
+    assert judged(copy) == ({"GA2"}, {("GA2", anchor["anchor_id"])})
+
+
+def moved_to_the_end(copy, group="G01", n=5):
+    """The group's last `n` records moved after every other group's: its records in two runs, still in order."""
+    tail = [m for m in copy.rows["messages"] if m["group_id"] == group][-n:]
+    copy.rows["messages"] = [m for m in copy.rows["messages"] if m not in tail] + tail
+    return tail
+
+
+def test_a_groups_records_may_lie_in_two_runs(tmp_path):
+    copy = Copy(tmp_path / "release")
+    moved_to_the_end(copy)
+    assert judged(copy) == (set(), set())
+
+
+def test_order_is_judged_across_a_groups_runs(tmp_path):
+    copy = Copy(tmp_path / "release")
+    first = moved_to_the_end(copy)[0]
+    first["timestamp"] = "2025-03-01T00:00:00+08:00"  # before the group's first run
+    assert judged(copy) == ({"GM2"}, {("GM2", first["message_id"])})
+
+
+def test_declared_counts_per_group_are_judged(tmp_path):
+    copy = Copy(tmp_path / "release")
+    descriptor = copy.descriptor()
+    descriptor["groupassist"]["groups"]["G02"]["instances"] += 1
+    copy.save(restamp=False, descriptor=descriptor)
+    report = validate(copy.root)
+    found = report.failure_frame()
+    assert report.fired() == {"GI2"} and set(zip(found["row"], found["field"])) == {("G02", "groups")}
+
+
+def test_an_authored_anchor_at_the_cutoff_fails_gate_i_alone(tmp_path):
+    """The distance rule has no distance to judge: the anchor is not before the cutoff at all."""
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(origin="authored", dependency="M1", level="L2")
+    anchor = next(a for a in copy.anchors(instance["instance_id"]) if a["unit"])
+    late = copy.free_filler(instance["group_id"], after=instance["cutoff_turn"] - 1)
+    late["text_zh"] += anchor["span_zh"]
+    late["text_en"] += anchor["span_en"]
+    anchor["message_id"] = late["message_id"]
+    assert judged(copy) == ({"GA1"}, {("GA1", anchor["anchor_id"])})
+
+
+def test_an_m3_instance_needs_two_memory_anchors_from_other_members(tmp_path):
+    """A member's profile is no memory of the matter (it counts toward no unit), so it cannot stand in for the second
+    anchor from another member."""
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(instance_id="G02:I0006")
+    anchors = copy.anchors(instance["instance_id"])
+    updater = copy.message(next(a for a in anchors if a["m3_role"] == "current")["message_id"])["speaker"]
+    from_others = [a for a in anchors if a["unit"] and copy.message(a["message_id"])["speaker"] != updater]
+    assert any(a["profile_only"] for a in anchors) and len(from_others) == 2
+    copy.message(from_others[0]["message_id"])["speaker"] = updater  # one memory anchor from others, and a profile
+    assert judged(copy) == ({"GC4"}, {("GC4", instance["instance_id"])})

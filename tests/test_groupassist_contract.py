@@ -2,6 +2,8 @@
 exactly that item's rule, naming the row."""
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from realcompanion.validators.groupassist.run import validate
 from test_groupassist_rules import Copy
@@ -154,3 +156,32 @@ def test_an_m3_instance_needs_two_memory_anchors_from_other_members(tmp_path):
     assert any(a["profile_only"] for a in anchors) and len(from_others) == 2
     copy.message(from_others[0]["message_id"])["speaker"] = updater  # one memory anchor from others, and a profile
     assert judged(copy) == ({"GC4"}, {("GC4", instance["instance_id"])})
+
+
+def cite_placeholder(copy, kind: str, text: tuple[str, str], span: tuple[str, str]) -> dict:
+    """The message of a memory anchor nothing else cites becomes a placeholder of `kind`, its text `text`, the
+    anchor's spans `span` (verbatim in it: gate ii holds)."""
+    cited = Counter(a["message_id"] for a in copy.rows["anchors"])
+    cited.update(c["evidence"] for c in copy.rows["criteria"])
+    cited.update(f["message_id"] for f in copy.rows["feedback"])
+    anchor = next(a for a in copy.rows["anchors"] if cited[a["message_id"]] == 1 and not a["from_assistant"]
+                  and not a["profile_only"] and not a["premise"] and a["m3_role"] is None)
+    copy.message(anchor["message_id"]).update(placeholder=kind, text_zh=text[0], text_en=text[1])
+    anchor.update(span_zh=span[0], span_en=span[1])
+    return anchor
+
+
+def test_an_anchor_may_cite_an_attachment_placeholder(tmp_path):
+    """App. A.1: attachments are kept as placeholders that name them; sharing one can be what a member remembers."""
+    copy = Copy(tmp_path / "release")
+    cite_placeholder(copy, "attachment", ("[文件] 旅行预算.xlsx", "[file] trip_budget.xlsx"),
+                     ("旅行预算.xlsx", "trip_budget.xlsx"))
+    assert judged(copy) == (set(), set())
+
+
+def test_an_anchor_citing_a_safety_placeholder_fails(tmp_path):
+    """A safety placeholder's text is the filter's notice (App. A.1): a span found in it is evidence of nothing."""
+    copy = Copy(tmp_path / "release")
+    notice = ("[该消息已被安全过滤]", "[message removed by the safety filter]")
+    anchor = cite_placeholder(copy, "safety", notice, notice)
+    assert judged(copy) == ({"GC10"}, {("GC10", anchor["anchor_id"])})

@@ -246,12 +246,18 @@ def l2_rubric(ctx) -> pd.DataFrame:
 
 
 @rule("GC10", "error", "invariant", ("anchors", "messages"),
-      "from_assistant equals the cited message's role, and no anchor cites a placeholder",
-      "GROUPASSIST.md §3 (from_assistant; no anchor on a placeholder)")
+      "from_assistant equals the cited message's role, and no anchor cites a safety-filter placeholder (its text "
+      "is the filter's notice; an attachment's placeholder names what was shared and may be cited)",
+      "GROUPASSIST.md §3 (from_assistant); App. A.1 (safety placeholders replace the text, attachments are kept as "
+      "placeholders naming them)")
 def anchor_source(ctx) -> pd.DataFrame:
     a = ctx.anchors[ctx.anchors["role"].notna()]
-    bad = (a["from_assistant"] != (a["role"] == "assistant")) | a["placeholder"].notna()
-    return failures("anchors", a["anchor_id"][bad], "from_assistant", a["role"][bad], "disagrees with the cited message")
+    role = a["from_assistant"] != (a["role"] == "assistant")
+    withheld = a["placeholder"] == "safety"
+    return combined([failures("anchors", a["anchor_id"][role], "from_assistant", a["role"][role],
+                              "disagrees with the cited message"),
+                     failures("anchors", a["anchor_id"][withheld & ~role], "message_id", a["message_id"][withheld & ~role],
+                              "cites a safety-filter placeholder, whose text was withheld")])
 
 
 @rule("GC11", "error", "invariant", ("anchors",), "anchor facts carry no pointer expression (declared word list)",

@@ -119,8 +119,9 @@ def byte_compiled() -> None:
     which no installed copy pays."""
     import compileall
 
-    import realcompanion
     import realcompanion.validators
+
+    import realcompanion
 
     for path in {*realcompanion.__path__, *realcompanion.validators.__path__}:
         compileall.compile_dir(path, quiet=1)

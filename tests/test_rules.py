@@ -370,6 +370,17 @@ def stale_enum_copy(root):
     return "schemas/source.schema.json"
 
 
+def format_rule(change):
+    """A mutation of the release's rules file: `change(rules)` edits its list of declarations."""
+    def mutate(root):
+        path = root / "schemas" / "rules.json"
+        declared = json.loads(path.read_text(encoding="utf-8"))
+        change(declared["rules"])
+        path.write_text(json.dumps(declared, indent=1), encoding="utf-8")
+        return "schemas/rules.json"
+    return mutate
+
+
 def evidence_for_empty_slot(row, root):
     row["evidence"] = [next(m["dayid"] for m in read(root, "source") if m["participant_id"] == row["participant_id"])]
 
@@ -522,6 +533,10 @@ CASES = [
     Case("INT4", loading_script, branch="script", message="loading script at the release root"),
     Case("INT4", windowed_script, branch="pyw", message="loading script at the release root"),
     Case("INT5", stale_enum_copy, restamp=False),
+    Case("INT6", format_rule(lambda rules: rules.remove(next(r for r in rules if r["id"] == "SIG1"))), restamp=False,
+         branch="dropped", message="SIG1 is not declared"),
+    Case("INT6", format_rule(lambda rules: next(r for r in rules if r["id"] == "ARI7").update(severity="warning")),
+         restamp=False, branch="loosened", message="ARI7 is declared differently"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Write to me at someone@example.org")),
          branch="email", message="e-mail address"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Call me on 020 7946 0958")),

@@ -16,6 +16,7 @@ from realcompanion.refresh import COMMAND, STALE
 from realcompanion.schemas import RESOURCES
 
 from .catalogue import combined, failure_rows, failures, release_rule
+from .declared import format_rules_kept
 from .screen import candidates, search
 
 SCRIPT_SUFFIXES = {".py", ".pyw"}
@@ -137,6 +138,13 @@ def schema_copies(ctx) -> pd.DataFrame:
     return failure_rows([("", str(path.relative_to(root)), "enum", "stale copy",
                           f"differs from what schemas/vocabulary.json renders: run `{COMMAND}`")
                          for path in ctx.release.schemas.stale()])
+
+
+release_rule("INT6", "error", "integrity", (),
+             "the rules file declares each of the format's own declared rules (validators/format_rules.json) as the "
+             "format does: a fork adds rules under new ids, it cannot drop or loosen these",
+             "the tables the format's declared rules cite (Tables 3, 11, 12, 13, 25, 27: Table 3 for SIG1); "
+             "docs/forking.md (a fork adds rules)")(format_rules_kept)
 
 
 def free_text(release) -> dict[str, list[str]]:

@@ -6,6 +6,7 @@ import pandas as pd
 from realcompanion.groupassist import RESOURCES
 
 from ..catalogue import failure_rows
+from ..declared import format_rules_kept
 from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, schema_copies, screened
 from .catalogue import rule
 
@@ -15,6 +16,10 @@ rule("GI3", "error", "integrity", (), "no resource path escapes the package fold
       "GROUPASSIST.md §3 (no path escapes; SPEC §4)")(contained)
 rule("GI4", "error", "integrity", (), "no data file is code or a pickle, and the release has no loading script",
       "GROUPASSIST.md §3 (no code; SPEC §4)")(data_not_code)
+rule("GI7", "error", "integrity", (),
+     "the rules file declares each of the format's own declared rules (validators/groupassist/format_rules.json) "
+     "as the format does: a fork adds rules under new ids, it cannot drop or loosen these",
+     "App. D (what the format's declared rules check); docs/forking.md (a fork adds rules)")(format_rules_kept)
 rule("GI6", "error", "integrity", (),
      "the enum and pattern copies in schemas/ are those of the vocabulary (the check `realcompanion schemas` runs)",
      "GROUPASSIST.md §3 (integrity as in the RealCompanion format; one vocabulary file, SPEC §1)")(schema_copies)

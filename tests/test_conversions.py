@@ -10,6 +10,7 @@ import json
 from datetime import date
 from pathlib import Path
 
+import pytest
 from realcompanion.validators.run import validate
 from test_forks import fork, refresh_validate_publish  # noqa: F401  (the fork fixture: a clone with its documents)
 from test_rules import read, write
@@ -311,3 +312,55 @@ def test_a_malformed_identifier_names_its_kind(specimen):
     failed = failures_of(validate(specimen), "SCH2")
     assert list(failed["message"]) == ["not a participant_id (schemas/vocabulary.json): violates str_matches("
                                        "'^^U[0-9]{2,4}$$')"]
+
+
+# -- the converted dataset's own title, name and licence ------------------------------------------------
+
+def set_descriptor(root: Path, change) -> None:
+    path = root / "datapackage.json"
+    descriptor = json.loads(path.read_text(encoding="utf-8"))
+    change(descriptor)
+    path.write_text(json.dumps(descriptor, indent=2), encoding="utf-8")
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda d: d.update(licenses=[{"path": "https://creativecommons.org/licenses/by-nc/4.0/"}]), "licenses.0.name"),
+    (lambda d: d.pop("licenses"), "licenses"),
+    (lambda d: d.pop("title"), "title"),
+    (lambda d: d.pop("name"), "name"),
+], ids=["licence-by-path", "no-licence", "no-title", "no-name"])
+def test_a_descriptor_the_documents_cannot_state_is_one_line(fork, capsys, change, field):  # noqa: F811
+    """Data Package leaves name, title and licences optional, and allows a licence given only by its path, so
+    `validate` passes; the card, the datasheet and the citation state them, so each command that writes them says
+    which is missing (exit 2), not a KeyError traceback."""
+    from realcompanion.cli import main
+
+    set_descriptor(fork, change)
+    assert main(["validate", str(fork)]) == 0
+    capsys.readouterr()
+    refused = []
+    for command in (["refresh"], ["card"], ["cite"], ["publish", "--repo-id", "org/fork", "--version", "0.1.0",
+                                                       "--dry-run"]):
+        code = main([command[0], str(fork), *command[1:]])
+        err = capsys.readouterr().err
+        if code == 0:  # a command that does not state the missing part (cite needs no licence)
+            continue
+        refused.append(command[0])
+        assert code == 2 and err.count("\n") == 1, (command, err)
+        assert err.startswith("error: ") and f"datapackage.json field '{field}': " in err, err
+    assert {"refresh", "card", "publish"} <= set(refused)
+
+
+def test_a_converted_licence_reaches_citation_cff(fork, capsys):  # noqa: F811
+    """A converted dataset under its own licence (LongMemEval's MIT, say): `refresh` writes it into the card's header
+    and CITATION.cff, as it does the version, so the published documents do not contradict datapackage.json."""
+    import yaml
+
+    from realcompanion.cli import main
+
+    set_descriptor(fork, lambda d: d.update(licenses=[{"name": "MIT", "path": "https://opensource.org/licenses/MIT"}]))
+    assert main(["card", str(fork)]) == 1 and "CITATION.cff: license" in capsys.readouterr().out
+    refresh_validate_publish(fork, capsys)
+    assert yaml.safe_load((fork / "CITATION.cff").read_text(encoding="utf-8"))["license"] == "MIT"
+    assert "\nlicense: mit\n" in (fork / "README.md").read_text(encoding="utf-8")
+    assert main(["card", str(fork)]) == 0

@@ -7,6 +7,7 @@ a session sharing the session's start time, counts not yet declared) rather than
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 
@@ -203,6 +204,56 @@ def test_multi_hop_trusts_stored_session_indices_when_timestamps_are_wrong(speci
     stamp(specimen)
     fired = validate(specimen).fired()
     assert {"B", "ARI9"} <= fired and "STR1" not in fired
+
+
+def resumed_after(root: Path, pid: str, session: int, days: int) -> None:
+    """The participant's stream resumes `days` later from its session `session` on (a conversation picked up years
+    later): timestamps move, dayids are renumbered by the local day everywhere they are cited, claim dates follow."""
+    from datetime import datetime, timedelta
+
+    source = read(root, "source")
+    start = next(r["turn"] for r in source if r["participant_id"] == pid and r["session"] == session)
+    renamed, seq, first = {}, {}, None
+    for row in source:
+        if row["participant_id"] != pid:
+            continue
+        if row["turn"] >= start:
+            row["timestamp"] = (datetime.fromisoformat(row["timestamp"]) + timedelta(days=days)).isoformat()
+        day = date.fromisoformat(row["timestamp"][:10])
+        first = first or day
+        n = (day - first).days + 1
+        seq[n] = seq.get(n, 0) + 1
+        renamed[row["dayid"]], row["dayid"] = f"{pid}:d{n:03d}:{seq[n]:03d}", f"{pid}:d{n:03d}:{seq[n]:03d}"
+    write(root, "source", source)
+    dates = {row["dayid"]: row["timestamp"][:10] for row in source}
+    for name in ("profile", "persona", "chat", "qa"):
+        text = (root / "data" / f"{name}.jsonl").read_text(encoding="utf-8")
+        rows = [json.loads(line) for line in re.sub(rf"{pid}:d\d{{3}}:\d{{3}}", lambda m: renamed[m[0]], text).splitlines()]
+        for row in rows if name == "profile" else []:
+            if row["first_seen"]:
+                row["first_seen"], row["last_seen"] = min(dates[d] for d in row["evidence"]), \
+                    max(dates[d] for d in row["evidence"])
+        write(root, name, rows)
+
+
+WIDE_DAYID = "^U[0-9]{2,4}:d([0-9]{3}|[1-9][0-9]{3,}):([0-9]{3}|[1-9][0-9]{3,})$"  # what f"{day:03d}" prints
+
+
+def test_gate_b_reads_a_day_past_999_at_the_width_the_pattern_admits(specimen):
+    """A fork whose conversation spans more than 999 days declares a dayid pattern that admits `d1000` (the
+    vocabulary is the release's); gate B reads day and seq at that width, so it does not report every later
+    message as "day of dayid differs" (Table 24, gate B)."""
+    from realcompanion.schemas import Schemas
+
+    vocabulary = json.loads((specimen / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))
+    vocabulary["identifier"]["dayid"] = WIDE_DAYID
+    (specimen / "schemas" / "vocabulary.json").write_text(json.dumps(vocabulary, indent=2), encoding="utf-8")
+    Schemas(specimen).render()
+    resumed_after(specimen, "U01", 3, 1100)
+    assert any(":d1" in r["dayid"] and len(r["dayid"]) == 13 for r in read(specimen, "source"))
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE, report.failure_frame().head(10).to_string()
 
 
 # -- a whole dataset converted the way docs/forking.md §4 says --------------------------------------------

@@ -236,19 +236,13 @@ def resumed_after(root: Path, pid: str, session: int, days: int) -> None:
         write(root, name, rows)
 
 
-WIDE_DAYID = "^U[0-9]{2,4}:d([0-9]{3}|[1-9][0-9]{3,}):([0-9]{3}|[1-9][0-9]{3,})$"  # what f"{day:03d}" prints
-
-
-def test_gate_b_reads_a_day_past_999_at_the_width_the_pattern_admits(specimen):
-    """A fork whose conversation spans more than 999 days declares a dayid pattern that admits `d1000` (the
-    vocabulary is the release's); gate B reads day and seq at that width, so it does not report every later
-    message as "day of dayid differs" (Table 24, gate B)."""
-    from realcompanion.schemas import Schemas
-
-    vocabulary = json.loads((specimen / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))
-    vocabulary["identifier"]["dayid"] = WIDE_DAYID
-    (specimen / "schemas" / "vocabulary.json").write_text(json.dumps(vocabulary, indent=2), encoding="utf-8")
-    Schemas(specimen).render()
+def test_a_conversation_past_day_999_has_dayids(specimen):
+    """A converted conversation spanning more than 999 days (or a day of more than 999 messages: LongMemEval dates
+    a whole haystack on one day) numbers as SPEC §2's {day:03d} prints, d1000: the dayid pattern admits it, with one
+    spelling per number, and gate B reads day and seq at that width (Table 24, gate B)."""
+    pattern = json.loads((specimen / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))["identifier"]["dayid"]
+    assert re.fullmatch(pattern, f"U01:d{1000:03d}:{1000:03d}") and re.fullmatch(pattern, f"U01:d{7:03d}:{12:03d}")
+    assert not any(re.fullmatch(pattern, dayid) for dayid in ("U01:d0999:001", "U01:d001:0012", "U01:d01:001"))
     resumed_after(specimen, "U01", 3, 1100)
     assert any(":d1" in r["dayid"] and len(r["dayid"]) == 13 for r in read(specimen, "source"))
     stamp(specimen)

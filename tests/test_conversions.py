@@ -426,3 +426,24 @@ def test_a_converted_licence_reaches_citation_cff(fork, capsys):  # noqa: F811
     assert yaml.safe_load((fork / "CITATION.cff").read_text(encoding="utf-8"))["license"] == "MIT"
     assert "\nlicense: mit\n" in (fork / "README.md").read_text(encoding="utf-8")
     assert main(["card", str(fork)]) == 0
+
+
+def test_plots_of_an_empty_population_say_so(fork, monkeypatch, tmp_path):  # noqa: F811
+    """A minimal conversion has no memory-bearing row, so Table 38's distant items and Figure 4's probes are none:
+    the PNGs say there is nothing to plot instead of drawing empty axes whose made-up ticks read like a result."""
+    from matplotlib.figure import Figure
+
+    from realcompanion.cli import main
+
+    vocabulary = json.loads((fork / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))
+    for name, rows in converted_rows(converted_source(), vocabulary).items():
+        write(fork, name, rows)
+    stamp(fork)
+    drawn = []
+    monkeypatch.setattr(Figure, "savefig", lambda figure, *args, **kwargs: drawn.append(figure))
+    assert main(["baselines", str(fork), "--track", "chat", "--resamples", "2", "--plot", str(tmp_path / "b.png")]) == 0
+    assert main(["windows", str(fork), "--plot", str(tmp_path / "w.png")]) == 0
+    assert len(drawn) == 2
+    for figure in drawn:
+        axes = figure.axes[0]
+        assert not axes.lines and [t.get_text() for t in axes.texts][0].endswith(": nothing to plot")

@@ -190,6 +190,25 @@ def test_datetimes_printed_by_str_and_dates_given_a_time_say_what_to_write(speci
     assert failed[claim["claim_id"]].startswith("a date and time where the local date belongs (YYYY-MM-DD")
 
 
+def test_a_session_date_left_as_the_dataset_wrote_it_is_reported_once(specimen):
+    """LoCoMo dates sessions as "1:56 pm on 8 May, 2023"; a converter that leaves that text on a message cited by a
+    long_range question and by a profile claim gets FLD2's line only: STR3 still runs (it could not be evaluated
+    when it read the text as a date) and ARI6 does not expect "1:56 pm o" as the claim's first_seen (Table 12)."""
+    source = read(specimen, "source")
+    inside = {r["dayid"] for before, r in zip(source, source[1:])  # not a session's first message
+              if before["participant_id"] == r["participant_id"] and before["session"] == r["session"]}
+    by_id = {r["dayid"]: r for r in source}
+    rows = [by_id[next(r["evidence"][0] for r in read(specimen, name) if pick(r) and r["evidence"][0] in inside)]
+            for name, pick in (("qa", lambda r: r["category"] == "long_range"), ("profile", lambda r: r["first_seen"]))]
+    for row in rows:
+        row["timestamp"] = "1:56 pm on 8 May, 2023"
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | {"FLD2"}, report.failure_frame().head(10).to_string()
+    assert sorted(failures_of(report, "FLD2")["row"]) == sorted(r["dayid"] for r in rows)
+
+
 def test_multi_hop_trusts_stored_session_indices_when_timestamps_are_wrong(specimen):
     """Timestamps collapsed to one instant are gate B's and ARI9's to report; STR1 counts the stored session
     indices where there are some, so it does not add a failure on every multi_hop question of the participant."""

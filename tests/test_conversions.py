@@ -209,6 +209,23 @@ def test_a_session_date_left_as_the_dataset_wrote_it_is_reported_once(specimen):
     assert sorted(failures_of(report, "FLD2")["row"]) == sorted(r["dayid"] for r in rows)
 
 
+def test_a_first_record_that_is_not_the_header_says_what_it_should_name(specimen):
+    """Converters build records in their own key order or keep a field of the dataset (LoCoMo's blip_caption): HDR1
+    says which field the schema lacks, or gives the schema's order, not only "another order" (Frictionless reads
+    line 1 as the header)."""
+    source = read(specimen, "source")
+    source[0]["blip_caption"] = "a photo of a dog"
+    write(specimen, "source", source)
+    qa = read(specimen, "qa")
+    order = ["question", "answer", *(k for k in qa[0] if k not in ("question", "answer"))]
+    write(specimen, "qa", [{k: r[k] for k in order if k in r} for r in qa])
+    failed = failures_of(validate(specimen), "HDR1").set_index("resource")
+    assert (failed.loc["source", "field"], failed.loc["source", "message"]) == \
+        ("blip_caption", "line 1 names fields the schema does not declare: blip_caption")
+    assert failed.loc["qa", "message"] == ("line 1 names the fields in another order; the schema's is item_id, "
+                                           "participant_id, question, answer, answerable, category, evidence, asked_after")
+
+
 def test_multi_hop_trusts_stored_session_indices_when_timestamps_are_wrong(specimen):
     """Timestamps collapsed to one instant are gate B's and ARI9's to report; STR1 counts the stored session
     indices where there are some, so it does not add a failure on every multi_hop question of the participant."""

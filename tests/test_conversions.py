@@ -7,9 +7,11 @@ a session sharing the session's start time, counts not yet declared) rather than
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 
+import pytest
 from realcompanion.validators.run import validate
 from test_forks import fork, refresh_validate_publish  # noqa: F401  (the fork fixture: a clone with its documents)
 from test_rules import read, write
@@ -171,6 +173,59 @@ def test_a_timestamp_left_as_a_number_is_reported_once(specimen):
     assert list(failed["row"]) == [dayid] and list(failed["field"]) == ["timestamp"]
 
 
+def test_datetimes_printed_by_str_and_dates_given_a_time_say_what_to_write(specimen):
+    """Two shapes a converter's Python writes: `str(datetime)` (a space where RFC 3339 has T) in a timestamp, and
+    the evidence's timestamp copied into first_seen. Each has an offset and a real day, so FLD2 says what differs
+    instead of "not RFC 3339 with an explicit offset" (Table 11, timestamp; Table 12, first_seen)."""
+    source = read(specimen, "source")
+    message = source[5]
+    message["timestamp"] = message["timestamp"].replace("T", " ")
+    write(specimen, "source", source)
+    profile, claim = first_row(specimen, "profile", lambda r: r["first_seen"] is not None)
+    claim["first_seen"] = next(m["timestamp"] for m in source if m["dayid"] == claim["evidence"][0])
+    write(specimen, "profile", profile)
+    failed = failures_of(validate(specimen), "FLD2").set_index("row")["message"]
+    assert sorted(failed.index) == sorted([message["dayid"], claim["claim_id"]])
+    assert failed[message["dayid"]].startswith("a space between date and time, as Python's str() of a datetime")
+    assert failed[claim["claim_id"]].startswith("a date and time where the local date belongs (YYYY-MM-DD")
+
+
+def test_a_session_date_left_as_the_dataset_wrote_it_is_reported_once(specimen):
+    """LoCoMo dates sessions as "1:56 pm on 8 May, 2023"; a converter that leaves that text on a message cited by a
+    long_range question and by a profile claim gets FLD2's line only: STR3 still runs (it could not be evaluated
+    when it read the text as a date) and ARI6 does not expect "1:56 pm o" as the claim's first_seen (Table 12)."""
+    source = read(specimen, "source")
+    inside = {r["dayid"] for before, r in zip(source, source[1:])  # not a session's first message
+              if before["participant_id"] == r["participant_id"] and before["session"] == r["session"]}
+    by_id = {r["dayid"]: r for r in source}
+    rows = [by_id[next(r["evidence"][0] for r in read(specimen, name) if pick(r) and r["evidence"][0] in inside)]
+            for name, pick in (("qa", lambda r: r["category"] == "long_range"), ("profile", lambda r: r["first_seen"]))]
+    for row in rows:
+        row["timestamp"] = "1:56 pm on 8 May, 2023"
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | {"FLD2"}, report.failure_frame().head(10).to_string()
+    assert sorted(failures_of(report, "FLD2")["row"]) == sorted(r["dayid"] for r in rows)
+
+
+def test_a_first_record_that_is_not_the_header_says_what_it_should_name(specimen):
+    """Converters build records in their own key order or keep a field of the dataset (LoCoMo's blip_caption): HDR1
+    says which field the schema lacks, or gives the schema's order, not only "another order" (Frictionless reads
+    line 1 as the header)."""
+    source = read(specimen, "source")
+    source[0]["blip_caption"] = "a photo of a dog"
+    write(specimen, "source", source)
+    qa = read(specimen, "qa")
+    order = ["question", "answer", *(k for k in qa[0] if k not in ("question", "answer"))]
+    write(specimen, "qa", [{k: r[k] for k in order if k in r} for r in qa])
+    failed = failures_of(validate(specimen), "HDR1").set_index("resource")
+    assert (failed.loc["source", "field"], failed.loc["source", "message"]) == \
+        ("blip_caption", "line 1 names fields the schema does not declare: blip_caption")
+    assert failed.loc["qa", "message"] == ("line 1 names the fields in another order; the schema's is item_id, "
+                                           "participant_id, question, answer, answerable, category, evidence, asked_after")
+
+
 def test_multi_hop_trusts_stored_session_indices_when_timestamps_are_wrong(specimen):
     """Timestamps collapsed to one instant are gate B's and ARI9's to report; STR1 counts the stored session
     indices where there are some, so it does not add a failure on every multi_hop question of the participant."""
@@ -185,6 +240,50 @@ def test_multi_hop_trusts_stored_session_indices_when_timestamps_are_wrong(speci
     stamp(specimen)
     fired = validate(specimen).fired()
     assert {"B", "ARI9"} <= fired and "STR1" not in fired
+
+
+def resumed_after(root: Path, pid: str, session: int, days: int) -> None:
+    """The participant's stream resumes `days` later from its session `session` on (a conversation picked up years
+    later): timestamps move, dayids are renumbered by the local day everywhere they are cited, claim dates follow."""
+    from datetime import datetime, timedelta
+
+    source = read(root, "source")
+    start = next(r["turn"] for r in source if r["participant_id"] == pid and r["session"] == session)
+    renamed, seq, first = {}, {}, None
+    for row in source:
+        if row["participant_id"] != pid:
+            continue
+        if row["turn"] >= start:
+            row["timestamp"] = (datetime.fromisoformat(row["timestamp"]) + timedelta(days=days)).isoformat()
+        day = date.fromisoformat(row["timestamp"][:10])
+        first = first or day
+        n = (day - first).days + 1
+        seq[n] = seq.get(n, 0) + 1
+        renamed[row["dayid"]], row["dayid"] = f"{pid}:d{n:03d}:{seq[n]:03d}", f"{pid}:d{n:03d}:{seq[n]:03d}"
+    write(root, "source", source)
+    dates = {row["dayid"]: row["timestamp"][:10] for row in source}
+    for name in ("profile", "persona", "chat", "qa"):
+        text = (root / "data" / f"{name}.jsonl").read_text(encoding="utf-8")
+        rows = [json.loads(line) for line in re.sub(rf"{pid}:d\d{{3}}:\d{{3}}", lambda m: renamed[m[0]], text).splitlines()]
+        for row in rows if name == "profile" else []:
+            if row["first_seen"]:
+                row["first_seen"], row["last_seen"] = min(dates[d] for d in row["evidence"]), \
+                    max(dates[d] for d in row["evidence"])
+        write(root, name, rows)
+
+
+def test_a_conversation_past_day_999_has_dayids(specimen):
+    """A converted conversation spanning more than 999 days (or a day of more than 999 messages: LongMemEval dates
+    a whole haystack on one day) numbers as SPEC §2's {day:03d} prints, d1000: the dayid pattern admits it, with one
+    spelling per number, and gate B reads day and seq at that width (Table 24, gate B)."""
+    pattern = json.loads((specimen / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))["identifier"]["dayid"]
+    assert re.fullmatch(pattern, f"U01:d{1000:03d}:{1000:03d}") and re.fullmatch(pattern, f"U01:d{7:03d}:{12:03d}")
+    assert not any(re.fullmatch(pattern, dayid) for dayid in ("U01:d0999:001", "U01:d001:0012", "U01:d01:001"))
+    resumed_after(specimen, "U01", 3, 1100)
+    assert any(":d1" in r["dayid"] and len(r["dayid"]) == 13 for r in read(specimen, "source"))
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE, report.failure_frame().head(10).to_string()
 
 
 # -- a whole dataset converted the way docs/forking.md §4 says --------------------------------------------
@@ -311,3 +410,76 @@ def test_a_malformed_identifier_names_its_kind(specimen):
     failed = failures_of(validate(specimen), "SCH2")
     assert list(failed["message"]) == ["not a participant_id (schemas/vocabulary.json): violates str_matches("
                                        "'^^U[0-9]{2,4}$$')"]
+
+
+# -- the converted dataset's own title, name and licence ------------------------------------------------
+
+def set_descriptor(root: Path, change) -> None:
+    path = root / "datapackage.json"
+    descriptor = json.loads(path.read_text(encoding="utf-8"))
+    change(descriptor)
+    path.write_text(json.dumps(descriptor, indent=2), encoding="utf-8")
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda d: d.update(licenses=[{"path": "https://creativecommons.org/licenses/by-nc/4.0/"}]), "licenses.0.name"),
+    (lambda d: d.pop("licenses"), "licenses"),
+    (lambda d: d.pop("title"), "title"),
+    (lambda d: d.pop("name"), "name"),
+], ids=["licence-by-path", "no-licence", "no-title", "no-name"])
+def test_a_descriptor_the_documents_cannot_state_is_one_line(fork, capsys, change, field):  # noqa: F811
+    """Data Package leaves name, title and licences optional, and allows a licence given only by its path, so
+    `validate` passes; the card, the datasheet and the citation state them, so each command that writes them says
+    which is missing (exit 2), not a KeyError traceback."""
+    from realcompanion.cli import main
+
+    set_descriptor(fork, change)
+    assert main(["validate", str(fork)]) == 0
+    capsys.readouterr()
+    refused = []
+    for command in (["refresh"], ["card"], ["cite"], ["publish", "--repo-id", "org/fork", "--version", "0.1.0",
+                                                       "--dry-run"]):
+        code = main([command[0], str(fork), *command[1:]])
+        err = capsys.readouterr().err
+        if code == 0:  # a command that does not state the missing part (cite needs no licence)
+            continue
+        refused.append(command[0])
+        assert code == 2 and err.count("\n") == 1, (command, err)
+        assert err.startswith("error: ") and f"datapackage.json field '{field}': " in err, err
+    assert {"refresh", "card", "publish"} <= set(refused)
+
+
+def test_a_converted_licence_reaches_citation_cff(fork, capsys):  # noqa: F811
+    """A converted dataset under its own licence (LongMemEval's MIT, say): `refresh` writes it into the card's header
+    and CITATION.cff, as it does the version, so the published documents do not contradict datapackage.json."""
+    import yaml
+
+    from realcompanion.cli import main
+
+    set_descriptor(fork, lambda d: d.update(licenses=[{"name": "MIT", "path": "https://opensource.org/licenses/MIT"}]))
+    assert main(["card", str(fork)]) == 1 and "CITATION.cff: license" in capsys.readouterr().out
+    refresh_validate_publish(fork, capsys)
+    assert yaml.safe_load((fork / "CITATION.cff").read_text(encoding="utf-8"))["license"] == "MIT"
+    assert "\nlicense: mit\n" in (fork / "README.md").read_text(encoding="utf-8")
+    assert main(["card", str(fork)]) == 0
+
+
+def test_plots_of_an_empty_population_say_so(fork, monkeypatch, tmp_path):  # noqa: F811
+    """A minimal conversion has no memory-bearing row, so Table 38's distant items and Figure 4's probes are none:
+    the PNGs say there is nothing to plot instead of drawing empty axes whose made-up ticks read like a result."""
+    from matplotlib.figure import Figure
+
+    from realcompanion.cli import main
+
+    vocabulary = json.loads((fork / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))
+    for name, rows in converted_rows(converted_source(), vocabulary).items():
+        write(fork, name, rows)
+    stamp(fork)
+    drawn = []
+    monkeypatch.setattr(Figure, "savefig", lambda figure, *args, **kwargs: drawn.append(figure))
+    assert main(["baselines", str(fork), "--track", "chat", "--resamples", "2", "--plot", str(tmp_path / "b.png")]) == 0
+    assert main(["windows", str(fork), "--plot", str(tmp_path / "w.png")]) == 0
+    assert len(drawn) == 2
+    for figure in drawn:
+        axes = figure.axes[0]
+        assert not axes.lines and [t.get_text() for t in axes.texts][0].endswith(": nothing to plot")

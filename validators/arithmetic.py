@@ -70,9 +70,10 @@ def seen_dates(ctx) -> pd.DataFrame:
     claim = pd.factorize(profile["claim_id"])[0]  # a number per claim id (rows sharing an id share it; none: -1)
     evidence = ctx.claim_evidence
     owner = claim[evidence["idx"].to_numpy()]
-    set_aside = owner[evidence["date"].isna().to_numpy() & (owner >= 0)]
-    undated = np.isin(claim, set_aside)  # cites a message SCH1 set aside: that message's failure, reported once
-    dates = evidence["date"][owner >= 0].groupby(owner[owner >= 0]).agg(["min", "max"])
+    date = readable_date(ctx, evidence["position"])
+    set_aside = owner[date.isna().to_numpy() & (owner >= 0)]
+    undated = np.isin(claim, set_aside)  # cites a message SCH1 or FLD2 set aside: its failure, reported once
+    dates = date[owner >= 0].groupby(owner[owner >= 0]).agg(["min", "max"])
     parts = []
     for field, agg in (("first_seen", "min"), ("last_seen", "max")):
         expected = pd.Series(dates[agg].reindex(claim).array, index=profile.index)
@@ -86,6 +87,12 @@ def seen_dates(ctx) -> pd.DataFrame:
             "SPEC §3 (persona category: a function of the slot)")
 def slot_category(ctx, frame):
     return frame["category"] == frame["slot"].map(ctx.vocab["persona_slot"])
+
+
+def readable_date(ctx, positions: pd.Series) -> pd.Series:
+    """The local dates (YYYY-MM-DD) of the messages at `positions`, null where there is none or its timestamp does not
+    read (SCH1 or FLD2 set it aside): no rule dates a message by a malformed timestamp's first ten characters."""
+    return ctx.at(positions, "date").where(ctx.at(positions, "instant").notna())
 
 
 def gap_sessions(ctx) -> pd.Series:
@@ -132,11 +139,16 @@ def knowledge_update(ctx, frame):
               "Table 25, Structural (0 of 22 long range short of the span threshold)")
 def long_range(ctx) -> pd.DataFrame:
     qa = ctx.frame("qa")
-    earliest = pd.to_datetime(ctx.cited("qa", "evidence", "date").groupby("idx")["date"].min())
-    first = earliest.reindex(range(len(qa)))  # not .map: an empty mapper loses the datetime type
-    asked = pd.to_datetime(ctx.at(ctx.positions("qa", "asked_after"), "date"))
+    cited = ctx.cited("qa", "evidence")
+    dates = pd.to_datetime(readable_date(ctx, cited["position"]), format="%Y-%m-%d")
+    first = dates.groupby(cited["idx"].to_numpy()).min().reindex(range(len(qa)))  # not .map: keeps the datetime type
+    anchor = ctx.positions("qa", "asked_after")
+    asked = pd.to_datetime(readable_date(ctx, anchor), format="%Y-%m-%d")
+    # a question dated by a message whose timestamp does not read is that message's failure (SCH1, FLD2), not a span
+    unread = np.isin(np.arange(len(qa)), cited["idx"][dates.isna().to_numpy()]) | ((anchor >= 0) & asked.isna()).to_numpy()
     span = (asked.to_numpy() - first.to_numpy()) / np.timedelta64(1, "D")
-    bad = (qa["category"] == "long_range").fillna(False).to_numpy(bool) & ~(span >= ctx.format["long_range_min_days"])
+    bad = (qa["category"] == "long_range").fillna(False).to_numpy(bool) & ~(span >= ctx.format["long_range_min_days"]) \
+        & ~unread
     return failures("qa", qa["item_id"][bad], "evidence", [f"{s:.0f} days" for s in span[bad]],
                     f"span shorter than {ctx.format['long_range_min_days']} days")
 

@@ -45,8 +45,9 @@ def gate_b(ctx) -> pd.DataFrame:
     pid = pd.factorize(m["participant_id"].ffill().bfill())[0]  # grouped by number, fast; one without a participant
     # (set aside) counts with the one before it in the stream, where the stream keeps it
     position = m.groupby(pid, sort=False).cumcount()
-    dayid = pa.array(m["dayid"].array)  # the pattern fixes the tail: ...:dDDD:SSS (SCH2 reports any other)
-    day, seq = (_number(pc.utf8_slice_codeunits(dayid, *span)) for span in ((-7, -4), (-3, None)))
+    # day and seq are the tail's numbers, at any width the release's dayid pattern admits (d1000 after day 999)
+    tail = pc.extract_regex(pa.array(m["dayid"].array, pa.string()), DAYID_TAIL)
+    day, seq = (_number(pc.struct_field(tail, part)) for part in ("day", "seq"))
     instant = m["instant"]
     dates, days = pd.factorize(m["date"])  # each distinct date parsed once
     local = pd.Series(pd.to_datetime(pd.Series(days, dtype=object), format="%Y-%m-%d", errors="coerce").array.take(
@@ -73,6 +74,9 @@ def gate_b(ctx) -> pd.DataFrame:
     out = [failures("source", m["dayid"][bad], field, m[field][bad], why)
            for bad, field, why in checks if bad.any()]
     return combined(out)
+
+
+DAYID_TAIL = r":d(?P<day>[0-9]+):(?P<seq>[0-9]+)$"  # a malformed id (SCH2's, set aside) matches nothing: NaN
 
 
 def _breaks(actual: pd.Series, expected: pd.Series, groups) -> pd.Series:

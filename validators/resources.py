@@ -86,7 +86,9 @@ def header(ctx) -> pd.DataFrame:
             continue  # an unreadable line is the reader's to report
         want = [f["name"] for f in ctx.release.table_schema(name)["fields"]]
         if keys != want:
-            missing = [f for f in want if f not in keys]
-            why = f"line 1 lacks {', '.join(missing)}" if missing else "line 1 names the fields in another order"
-            rows.append((name, "line 1", ",".join(missing) or "(order)", ",".join(keys)[:80], why))
+            missing, extra = [f for f in want if f not in keys], [k for k in keys if k not in want]
+            why = (f"line 1 lacks {', '.join(missing)}" if missing else
+                   f"line 1 names fields the schema does not declare: {', '.join(extra)}" if extra else
+                   f"line 1 names the fields in another order; the schema's is {', '.join(want)}")
+            rows.append((name, "line 1", ",".join(missing or extra) or "(order)", ",".join(keys)[:80], why))
     return failure_rows(rows)

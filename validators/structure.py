@@ -179,16 +179,22 @@ def calendar(ctx) -> pd.DataFrame:
                 what = "RFC 3339 with an explicit offset" if field["type"] == "datetime" else "a date"
                 message = np.full(int(mask.sum()), f"not {what} on a calendar day", dtype=object)
                 values = column.filter(bad)
-                if field["type"] == "datetime":  # RFC 3339 allows t and z; pandas and Python's datetime misread them
-                    cased = pc.and_(pc.fill_null(real.filter(bad), False),
-                                    pc.match_substring_regex(values, RFC3339, ignore_case=True))
-                    message[cased.to_numpy(zero_copy_only=False)] = LOWER_CASE
+                on_a_day = pc.fill_null(real.filter(bad), False)
+                kinds = SHAPES if field["type"] == "datetime" else {RFC3339: TIMED}
+                for pattern, reason in kinds.items():  # the shapes converters write, named so they know what to fix
+                    shaped = pc.and_(on_a_day, pc.match_substring_regex(values, pattern, ignore_case=True))
+                    message[shaped.to_numpy(zero_copy_only=False)] = reason
                 parts.append(failures(name, ctx.row_ids(name)[mask], field["name"], values.to_pylist(), message))
     return combined(parts)
 
 
 LOWER_CASE = ("a lower-case t or z, which RFC 3339 allows but pandas and Python's datetime do not read (a lower-case "
               "z parses as no time at all): this format writes T and Z upper-case")
+SPACED = ("a space between date and time, as Python's str() of a datetime prints it; RFC 3339's grammar has T there: "
+          "this format writes T and Z upper-case (datetime.isoformat())")
+TIMED = "a date and time where the local date belongs (YYYY-MM-DD, the timestamp's first ten characters)"
+# datetime shapes FLD2 names, matched case-blind on a real day: RFC 3339 read case-blind (so t or z), a space for T
+SHAPES = {RFC3339: LOWER_CASE, RFC3339.replace("T", " ", 1): SPACED}
 
 
 @release_rule("FMT1", "error", "structure", (),

@@ -6,7 +6,7 @@ nested fields load as lists and structs instead of opaque JSON. Both are
 generated here from datapackage.json and the schemas (through the same Arrow
 schema `Release` reads with), so the two faces of the package cannot drift.
 The body is hand-written prose; only its generated blocks (`generated.py`) are
-rewritten. CITATION.cff carries the version and date of
+rewritten. CITATION.cff carries the version, date and licence of
 datapackage.json; `card --write` keeps them in step.
 """
 from __future__ import annotations
@@ -96,8 +96,8 @@ def header(release: Release) -> dict:
     from huggingface_hub import DatasetCardData
 
     data = DatasetCardData(
-        pretty_name=release.descriptor["title"].split(":")[0],
-        license=_one_or_list([lic["name"].lower() for lic in release.descriptor["licenses"]]),
+        pretty_name=stated(release, "title").split(":")[0],
+        license=_one_or_list([name.lower() for name in licences(release)]),
         tags=list(release.descriptor.get("keywords", [])),
         size_categories=size_category(sum(release.table(name).num_rows for name in release.resources)),
     )
@@ -212,6 +212,27 @@ def released(release: Release) -> str:
     return created
 
 
+def stated(release: Release, key: str):
+    """The descriptor's `key` (`name`, `title`, `licenses`), which the card, the datasheet and the citation state:
+    Data Package leaves each optional, so a release without one gets a line naming it, not a traceback."""
+    value = release.descriptor.get(key)
+    if not value:
+        raise ReadError(release.root / "datapackage.json", f"no '{key}', which the card and the citation state "
+                        "(docs/forking.md, Converting another dataset)", field=key)
+    return value
+
+
+def licences(release: Release) -> list[str]:
+    """The licence ids of datapackage.json (`licenses[].name`, such as CC-BY-4.0). The card's header and CITATION.cff
+    name a licence by its id, so one given only by its `path`, which Data Package allows, is named as missing."""
+    names = [lic.get("name") for lic in stated(release, "licenses")]
+    for n, name in enumerate(names):
+        if not name:
+            raise ReadError(release.root / "datapackage.json", "a licence without its id ('name', such as "
+                            "CC-BY-4.0), which the card's header and CITATION.cff state", field=f"licenses.{n}.name")
+    return names
+
+
 def renderers(release: Release) -> dict[str, Callable[[], str]]:
     blocks = {"status": status, "configs": configs, "fields": field_tables, "citation": citation}
     return {name: partial(render, release) for name, render in blocks.items()}
@@ -223,7 +244,8 @@ def _cff_fixes(release: Release, current: dict) -> dict:
     """CITATION.cff keys that disagree with datapackage.json, with the value they should have."""
     from datetime import date
 
-    want = {"version": release.version, "date-released": date.fromisoformat(released(release))}
+    want = {"version": release.version, "date-released": date.fromisoformat(released(release)),
+            "license": _one_or_list(licences(release))}
     return {key: value for key, value in want.items() if str(current.get(key)) != str(value)}
 
 
@@ -276,7 +298,7 @@ def stale(root) -> list[str]:
 
 
 def write(root) -> list[str]:
-    """Rewrite README.md's generated parts and CITATION.cff's version and date; returns what was stale."""
+    """Rewrite README.md's generated parts and CITATION.cff's version, date and licence; returns what was stale."""
     release = open_release(root)
     text, stale_parts, cited = _render(release)
     (release.root / CARD).write_text(text, encoding="utf-8")

@@ -12,7 +12,7 @@ import json
 from functools import partial
 from typing import Callable
 
-from .card import members, status
+from .card import licences, members, status
 from .files import read_text
 from .formats import constants
 from .generated import fill_blocks, markdown_table
@@ -115,7 +115,7 @@ def parameters(release: Release) -> str:
     params, vocabulary = release.params, release.schemas.vocabulary
     rows = [{"parameter": "version", "value": release.version},
             {"parameter": "created", "value": release.descriptor.get("created", "")},
-            {"parameter": "licenses", "value": ", ".join(lic["name"] for lic in release.descriptor["licenses"])}]
+            {"parameter": "licenses", "value": ", ".join(licences(release))}]
     fixed = constants(params.get("format_version"))
     rows = [dict(row, fixed="") for row in rows]
     rows += [{"parameter": f"realcompanion.{key}", "value": _label(value),

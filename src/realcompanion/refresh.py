@@ -3,7 +3,7 @@
 1. schema copies: the enum / pattern each Table Schema and nested schema copies from schemas/vocabulary.json;
 2. counts and hashes in datapackage.json (`stamp`), read through those schemas, once the release passes
    every error rule but the count and hash checks (`check=False` skips that validation);
-3. the card: README.md's YAML header and generated blocks, and CITATION.cff's version and date;
+3. the card: README.md's YAML header and generated blocks, and CITATION.cff's version, date and licence;
 4. DATASHEET.md's generated blocks (they show the counts, hashes and rules);
 5. croissant.json, when the release ships one (it carries the hashes).
 

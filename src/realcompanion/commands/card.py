@@ -6,7 +6,7 @@ from ..generated import add_mode, check_or_write
 
 def register(sub):
     p = sub.add_parser("card", help="check (default) or --write PATH/README.md's YAML header and generated blocks, "
-                                    "and CITATION.cff's version and date")
+                                    "and CITATION.cff's version, date and licence")
     add_mode(p, "them from datapackage.json, schemas/, data/ and CITATION.cff")
     p.set_defaults(run=run)
 

@@ -14,7 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..card import released
+from ..card import released, stated
 from ..release import Release
 from .documents import STYLES, cff, dump_cff
 from .plan import tag_of
@@ -51,7 +51,7 @@ class Citation:
     def of(cls, release: Release, repo_id: str | None = None, revision_from_git: bool = True) -> Citation:
         data, tag = cff(release.root), tag_of(release.version)
         commit = git_commit(release.root, tag) if revision_from_git else None
-        return cls(name=release.descriptor["name"], cff=data, version=release.version, date=released(release),
+        return cls(name=stated(release, "name"), cff=data, version=release.version, date=released(release),
                    tag=tag, commit=commit,
                    url=hub_url(repo_id) if repo_id else release.descriptor.get("homepage") or data.get("url"),
                    synthetic=synthetic_mark(release), dirty=bool(commit) and git_dirty(release.root))

@@ -91,7 +91,7 @@ def metadata(release: Release):
     try:
         return mlc.Metadata(
             ctx=ctx,
-            name=descriptor["name"],
+            name=card.stated(release, "name"),
             description=descriptor.get("description"),
             conforms_to=list(CONFORMS_TO),
             version=release.version,

@@ -12,11 +12,21 @@ def _figure():
     return figure
 
 
+def _nothing_to_draw(figure, axes, title: str, what: str, out) -> None:
+    """A population without items (a converted release with no memory-bearing row) draws no line; the figure says
+    so, rather than show empty axes with made-up ticks that read like a result."""
+    axes.set(title=title, xticks=[], yticks=[])
+    axes.text(0.5, 0.5, f"no {what}: nothing to plot", ha="center", va="center", transform=axes.transAxes)
+    figure.savefig(out, dpi=120)
+
+
 def per_participant(series: dict[str, dict[str, float]], title: str, ylabel: str, out) -> None:
     """One line per series across participants (like Table 38's rows)."""
     figure = _figure()
     axes = figure.add_subplot()
     participants = sorted({p for values in series.values() for p in values})
+    if not participants:
+        return _nothing_to_draw(figure, axes, title, "participant with an item", out)
     for label, values in series.items():
         axes.plot(participants, [values.get(p, float("nan")) for p in participants], marker="o", label=label)
     axes.set(title=title, xlabel="participant", ylabel=ylabel)
@@ -30,6 +40,8 @@ def coverage_by_budget(curves: dict[str, tuple[list, list]], marks, title: str, 
     """Share of probes covered against a token budget, one curve per reading (Figure 4)."""
     figure = _figure()
     axes = figure.add_subplot()
+    if not any(budgets for budgets, _ in curves.values()):
+        return _nothing_to_draw(figure, axes, title, "memory-bearing probe with a reference set", out)
     for label, (budgets, shares) in curves.items():
         axes.plot(budgets, shares, label=label)
     for budget in marks:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -106,3 +107,13 @@ def test_bad_path_is_one_line(argv, needle, repo, tmp_path, capsys):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
     assert "Traceback" not in err
+
+
+def test_a_reader_that_stops_reading_ends_the_run_quietly(repo):
+    """`realcompanion rules | head -1`: when the reader of the output has gone, the run ends with no error line."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line is written
+    listing = subprocess.run([sys.executable, "-m", "realcompanion.cli", "rules", str(repo)], stdout=write,
+                             stderr=subprocess.PIPE, timeout=60)
+    os.close(write)
+    assert (listing.returncode, listing.stderr) == (141, b"")

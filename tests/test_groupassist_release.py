@@ -76,6 +76,9 @@ def test_cli_validate_rules_and_synth(tmp_path, capsys):
     assert "release is VALID" in capsys.readouterr().out
     assert main(["rules", "--format", "groupassist", "--json"]) == 0
     assert {r["id"] for r in json.loads(capsys.readouterr().out)} >= {"GA1", "GA5", "GC9", "GI1"}
+    assert main(["rules", str(SPECIMEN), "--json"]) == 0  # the release names its format's catalogue
+    listed = {r["id"] for r in json.loads(capsys.readouterr().out)}
+    assert {"GA1", "GM5"} <= listed and "SCH1" not in listed
     out = tmp_path / "small"
     assert main(["synth", str(out), "--format", "groupassist", "--scale", "2"]) == 0
     assert main(["synth", str(tmp_path / "tiny"), "--format", "groupassist", "--scale", "0.1"]) == 2

@@ -40,6 +40,8 @@ def main(argv=None) -> int:
     except ReadError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader of the output went away (`| head`): nothing more to say
+        return 141  # as a process ended by SIGPIPE
     except OSError as exc:  # a path given on the command line that cannot be opened or written
         print(f"error: {ReadError(exc.filename or '', exc.strerror or exc)}", file=sys.stderr)
         return 2

@@ -14,8 +14,8 @@ def register(sub):
     p.add_argument("path", type=Path, nargs="?", default=Path("."),
                    help="release folder whose declared rules are listed too (default: .)")
     p.add_argument("--json", action="store_true", help="as JSON")
-    p.add_argument("--format", choices=("realcompanion", "groupassist"), default="realcompanion",
-                   help="whose catalogue to list (default realcompanion)")
+    p.add_argument("--format", choices=("realcompanion", "groupassist"),
+                   help="whose catalogue to list (default: the format of the release at PATH, else realcompanion)")
     p.set_defaults(run=run)
 
 
@@ -25,8 +25,10 @@ def run(args) -> int:
     from ..formats import format_of
     from ..validators.declared import declared_rules
 
-    # the release at PATH adds its declared rules when it is of the format listed
-    has_release = (args.path / "datapackage.json").is_file() and format_of(args.path) == args.format
+    # the release at PATH names the catalogue unless --format does, and adds its declared rules when of that format
+    found = format_of(args.path) if (args.path / "datapackage.json").is_file() else None
+    args.format = args.format or found or "realcompanion"
+    has_release = found == args.format
     if args.format == "groupassist":
         from ..groupassist import GroupAssistRelease
         from ..validators.groupassist.catalogue import select

@@ -537,6 +537,8 @@ CASES = [
          branch="dropped", message="SIG1 is not declared"),
     Case("INT6", format_rule(lambda rules: next(r for r in rules if r["id"] == "ARI7").update(severity="warning")),
          restamp=False, branch="loosened", message="ARI7 is declared differently"),
+    Case("INT6", set_param(["realcompanion", "rules"], None, "(no rules file)"), restamp=False, branch="unnamed",
+         message="SIG1 is not declared"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Write to me at someone@example.org")),
          branch="email", message="e-mail address"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Call me on 020 7946 0958")),

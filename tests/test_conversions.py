@@ -209,6 +209,26 @@ def test_a_session_date_left_as_the_dataset_wrote_it_is_reported_once(specimen):
     assert sorted(failures_of(report, "FLD2")["row"]) == sorted(r["dayid"] for r in rows)
 
 
+def test_unreadable_timestamps_opening_a_stream_shift_no_later_row(specimen):
+    """A converter that leaves its first sessions' dates as text gets FLD2's lines for them: gate B counts the days
+    from the first readable message's own day and ARI9 the sessions from the first stored index after them (a run
+    of unreadable messages may hide session starts), so no later row is reported for the shift. A wrong index
+    after them is still named."""
+    source = read(specimen, "source")
+    opening = [r for r in source if r["participant_id"] == "U01"][:40]
+    for row in opening:
+        row["timestamp"] = "1:56 pm on 8 May, 2023"
+    later = next(r for r in source if r["participant_id"] == "U01" and r["session"] and r not in opening
+                 and r["turn"] > opening[-1]["turn"] + 50)
+    later["session"] += 1
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    assert sorted(failures_of(report, "FLD2")["row"]) == sorted(r["dayid"] for r in opening)
+    assert failures_of(report, "B").empty
+    assert list(failures_of(report, "ARI9")["row"]) == [later["dayid"]]
+
+
 def test_a_first_record_that_is_not_the_header_says_what_it_should_name(specimen):
     """Converters build records in their own key order or keep a field of the dataset (LoCoMo's blip_caption): HDR1
     says which field the schema lacks, or gives the schema's order, not only "another order" (Frictionless reads

@@ -108,6 +108,12 @@ def gap_sessions(ctx) -> pd.Series:
 def sessions_recompute(ctx) -> pd.DataFrame:
     m = ctx.stream
     expected = gap_sessions(ctx).loc[m.index]
+    unread = m["instant"].isna()  # FLD2's: a run of them may hide session starts, so after one the indices are
+    if unread.any():  # judged from the first stored index that follows it, not counted from the stream's start
+        pid = m["participant_id"].ffill().bfill()
+        after = unread.groupby(pid).cumsum()  # how many unreadable messages come before, in its participant
+        stored = (m["session"] - expected).where(m["session"].notna() & ~unread)
+        expected = expected + stored.groupby([pid, after]).transform("first").where(after > 0, 0).fillna(0)
     bad = m["session"].notna() & (m["session"] != expected).fillna(False)
     return failures("source", m["dayid"][bad], "session", m["session"][bad],
                     "expected session " + expected[bad].astype(str) + " by the gap rule (a new session after more than "

@@ -53,6 +53,10 @@ def gate_b(ctx) -> pd.DataFrame:
     local = pd.Series(pd.to_datetime(pd.Series(days, dtype=object), format="%Y-%m-%d", errors="coerce").array.take(
         dates, allow_fill=True))
     first = local.groupby(pid).transform("min")
+    opened_unread = local.isna().groupby(pid).transform("first")  # its first message has no readable date (FLD2)
+    if opened_unread.any():  # its day 1 is unknown: counted from the first readable message's own day
+        own_first = local - pd.to_timedelta(pd.Series(day, dtype="float64") - 1, unit="D")
+        first = first.where(~opened_unread, own_first.where(local.notna()).groupby(pid).transform("first"))
     expected_day = (local - first).dt.days + 1
     # a message without a readable date (FLD2's) keeps its slot in the day of the message before it (of the one
     # after it when it opens the stream)

@@ -211,9 +211,9 @@ def test_a_session_date_left_as_the_dataset_wrote_it_is_reported_once(specimen):
 
 def test_unreadable_timestamps_opening_a_stream_shift_no_later_row(specimen):
     """A converter that leaves its first sessions' dates as text gets FLD2's lines for them: gate B counts the days
-    from the first readable message's own day and ARI9 the sessions from the first stored index after them (a run
-    of unreadable messages may hide session starts), so no later row is reported for the shift. A wrong index
-    after them is still named."""
+    from the first readable message's own day, ARI9 judges the indices from the first stored one after them (a run
+    of unreadable messages may hide session starts) and SIG7 does not judge a cold open whose probe is one of them,
+    so no other row is reported for them. A wrong index after them is still named."""
     source = read(specimen, "source")
     opening = [r for r in source if r["participant_id"] == "U01"][:40]
     for row in opening:
@@ -221,11 +221,12 @@ def test_unreadable_timestamps_opening_a_stream_shift_no_later_row(specimen):
     later = next(r for r in source if r["participant_id"] == "U01" and r["session"] and r not in opening
                  and r["turn"] > opening[-1]["turn"] + 50)
     later["session"] += 1
+    assert any(c["cold_open"] and c["probe_dayid"] in {r["dayid"] for r in opening} for c in read(specimen, "chat"))
     write(specimen, "source", source)
     stamp(specimen)
     report = validate(specimen)
     assert sorted(failures_of(report, "FLD2")["row"]) == sorted(r["dayid"] for r in opening)
-    assert failures_of(report, "B").empty
+    assert failures_of(report, "B").empty and failures_of(report, "SIG7").empty  # a probe among them: FLD2's
     assert list(failures_of(report, "ARI9")["row"]) == [later["dayid"]]
 
 

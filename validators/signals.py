@@ -82,7 +82,8 @@ def withdrawn_is_failed_e(ctx, frame):
             "Table 3 (cold opens); Table 19 (nothing prior); SPEC §3 (cold_open)", also_reads=("source",))
 def cold_open_opens_session(ctx, frame):
     positions = ctx.probe_positions.to_numpy()
-    opens = np.where(positions >= 0, ctx.session_starts.to_numpy()[positions], True)  # unresolved: gate C's
+    placed = (positions >= 0) & ctx.at(ctx.probe_positions, "instant").notna().to_numpy()  # unresolved: gate C's;
+    opens = np.where(placed, ctx.session_starts.to_numpy()[positions], True)  # no instant: FLD2's, not judged
     return ~frame["cold_open"] | opens
 
 

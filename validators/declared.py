@@ -34,8 +34,7 @@ from .catalogue import CATALOGUE, Rule, combined, failure_rows, failures
 
 SCHEMA = Path(__file__).with_name("declared.schema.json")
 # Each format's own rules of the declared kinds, declared once, shipped with the package (not with a release)
-FORMAT_RULES = {"realcompanion": Path(__file__).with_name("format_rules.json"),
-                "groupassist": Path(__file__).parent / "groupassist" / "format_rules.json"}
+FORMAT_RULES = {"realcompanion": "format_rules.json", "groupassist": "groupassist/format_rules.json"}
 FAMILY = "declared"
 DECLARED_BY = "declared by the release (no source given)"  # `paper`, when a declaration names none
 FUNCTIONS = {"len": len, "min": min, "max": max, "abs": abs, "sum": sum, "any": any, "all": all, "round": round,
@@ -229,13 +228,13 @@ def format_rules_kept(ctx) -> pd.DataFrame:
     declares differently: a release adds rules under new ids, but one that dropped or loosened its format's in
     its own file would be VALID by less than the format says."""
     canonical = FORMAT_RULES[ctx.release.BLOCK]
-    shipped = "realcompanion/validators/" + canonical.relative_to(FORMAT_RULES["realcompanion"].parent).as_posix()
     mine = {rule["id"]: rule for rule in read_declarations(ctx.release)}
     named = ctx.params.get("rules")
     rows = [("", named if isinstance(named, str) else "(no rules file)", "rules", rule["id"],
              f"the format's rule {rule['id']} is {'declared differently' if rule['id'] in mine else 'not declared'}: "
-             f"a release declares it as the format does ({shipped})")
-            for rule in json.loads(canonical.read_text(encoding="utf-8"))["rules"] if mine.get(rule["id"]) != rule]
+             f"a release declares it as the format does (realcompanion/validators/{canonical})")
+            for rule in json.loads((Path(__file__).parent / canonical).read_text(encoding="utf-8"))["rules"]
+            if mine.get(rule["id"]) != rule]
     return failure_rows(rows)
 
 

@@ -159,11 +159,12 @@ PARALLEL_MIN_ROWS = 100_000
 _CTX: Context | None = None
 
 
-def _execute(ctx: Context, rules: list[Rule], progress, judgement: Judgement | None = None,
-             modelled: str = "") -> list[Outcome]:
-    """Run rules as units: in this process, or (given the `judgement`) on every core, forked workers inheriting
-    the read tables and views. The workers start before the judging process has built the pandera models: the
-    unit of the `modelled` rule, which reads them, is sent with them once they are in, after the first units."""
+def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False, modelled: str = "") -> list[Outcome]:
+    """Run rules as units, on every core when `parallel` (forked workers inherit the read tables and views).
+
+    The unit of the `modelled` rule reads the pandera models the judging process builds (`ctx.models`, a
+    `Judgement`): it runs after the other units in one process, and goes to a worker with the models once they
+    are in, after the first units, so that the workers need not wait for the judging process to start."""
     global _CTX
     frame_units: dict[str, list[Rule]] = {}
     units = []
@@ -173,22 +174,22 @@ def _execute(ctx: Context, rules: list[Rule], progress, judgement: Judgement | N
         else:
             units.append((None, [rule]))
     units = [*frame_units.items(), *units]
-    workers = min(os.cpu_count() or 1, len(units)) if judgement else 1
+    workers = min(os.cpu_count() or 1, len(units)) if parallel else 1
+    late = [u for u in units if u[1][0].id == modelled]
+    early = [u for u in units if u[1][0].id != modelled]
+    ahead = 2 * workers if workers > 1 else len(early)
     _CTX, out = ctx, []
     try:
         if workers > 1:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
                 done = (lambda outcomes: progress(len(outcomes))) if progress else None
-                late = [u for u in units if u[1][0].id == modelled]
-                early = [u for u in units if u[1][0].id != modelled]
-                pending = [pool.apply_async(_run_unit, (u,), callback=done) for u in early[:2 * workers]]
-                models = judgement.result() if late else None
-                pending += [pool.apply_async(_run_unit, (u, models), callback=done) for u in late]
-                pending += [pool.apply_async(_run_unit, (u,), callback=done) for u in early[2 * workers:]]
+                pending = [pool.apply_async(_run_unit, (u,), callback=done) for u in early[:ahead]]
+                pending += [pool.apply_async(_run_unit, (u, ctx.models.result()), callback=done) for u in late]
+                pending += [pool.apply_async(_run_unit, (u,), callback=done) for u in early[ahead:]]
                 for result in pending:
                     out += result.get()
         else:
-            for unit in units:
+            for unit in early + late:
                 out += _run_unit(unit)
                 if progress:
                     progress(len(unit[1]))
@@ -381,10 +382,7 @@ def _validate(ctx: Context, rules: str | None, progress, imported: Future, judge
     judgement.start()
     ctx.models = judgement
     structure_ids = set(runner.structure)
-    plan = planned(rules, declared, runner)
-    if not parallel:  # the constraint rule waits for the judging process's models: the other rules first meanwhile
-        plan = [r for r in plan if r.id not in structure_ids] + [r for r in plan if r.id in structure_ids]
-    outcomes = _execute(ctx, plan, progress, judgement if parallel else None, runner.modelled)
+    outcomes = _execute(ctx, planned(rules, declared, runner), progress, parallel, runner.modelled)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == runner.typed])
     for o in outcomes:  # a record that did not fit its types is reported once, by the typed rule (SCH1)
         if o.rule.id in structure_ids and o.rule.id != runner.typed and unread and not o.failures.empty:

@@ -27,9 +27,9 @@ def run(args) -> int:
 
     # the release at PATH names the catalogue unless --format does, and adds its declared rules when of that format
     found = format_of(args.path) if (args.path / "datapackage.json").is_file() else None
-    args.format = args.format or found or "realcompanion"
-    has_release = found == args.format
-    if args.format == "groupassist":
+    listed = args.format or found or "realcompanion"
+    has_release = found == listed
+    if listed == "groupassist":
         from ..groupassist import GroupAssistRelease
         from ..validators.groupassist.catalogue import select
 

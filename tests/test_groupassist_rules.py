@@ -12,6 +12,7 @@ from realcompanion.validators.groupassist.run import validate
 from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
 from realcompanion.groupassist.synth import stamp
 from realcompanion.groupassist.text import FILLER_MEMBER
+from realcompanion.schemas import dump_json
 
 FILLER = {zh for zh, _ in FILLER_MEMBER}
 
@@ -297,6 +298,16 @@ def gi7(c):
     rules["rules"] = [r for r in rules["rules"] if r["id"] != "GM5"]
     path.write_text(json.dumps(rules, ensure_ascii=False), encoding="utf-8")
     return None, "schemas/rules.json"
+
+def gi8(c):
+    """A fork dropping `required` from a core field in its own Table Schema, the data unchanged: a null requester
+    would then pass every rule."""
+    path = c.root / "schemas" / "instances.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    next(f for f in schema["fields"] if f["name"] == "requester")["constraints"]["required"] = False
+    path.write_text(dump_json(schema), encoding="utf-8")  # as `refresh` writes it: no stale copy for GI6
+    return None, "schemas/instances.schema.json"
+
 
 MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items() if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi")
              and name[2:].isdigit()}

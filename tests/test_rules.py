@@ -16,7 +16,7 @@ from realcompanion.validators.run import validate
 
 from realcompanion.paths import REPO_ROOT
 from realcompanion.release import Release
-from realcompanion.schemas import dump_json
+from realcompanion.schemas import Schemas, dump_json
 from realcompanion.stamp import stamp
 
 
@@ -381,6 +381,24 @@ def format_rule(change):
     return mutate
 
 
+def schema_file(relpath, change):
+    """A mutation of one schema file of the release (`change(schema)` edits it), its vocabulary copies rendered
+    again, so that only the definition differs from the format's; names the file."""
+    def mutate(root):
+        path = root / "schemas" / relpath
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        change(schema)
+        path.write_text(dump_json(schema), encoding="utf-8")
+        Schemas(root).render()
+        return f"schemas/{relpath}"
+    return mutate
+
+
+def field_of(name, change):
+    """A `schema_file` change of the field `name` of a Table Schema."""
+    return lambda schema: change(next(f for f in schema["fields"] if f["name"] == name))
+
+
 def evidence_for_empty_slot(row, root):
     row["evidence"] = [next(m["dayid"] for m in read(root, "source") if m["participant_id"] == row["participant_id"])]
 
@@ -391,7 +409,11 @@ cold_open = chat_where(cold_open=True)
 relabeled = chat_where(trace=lambda r: r["trace"]["C"]["relabeled"] is not None)
 CASES = [
     Case("SCH1", on_rows("source", lambda r, root: r["turn"] == 7, lambda r, root: r.update(turn="seven"))),
-    Case("SCH2", on_rows("source", lambda r, root: r["turn"] == 3, lambda r, root: r.update(sender="bot"))),
+    Case("SCH2", on_rows("source", lambda r, root: r["turn"] == 3, lambda r, root: r.update(sender="bot")),
+         branch="vocabulary"),
+    # STR4 ties a null answer to unanswerable; an empty one is no answer either (Table 27: reference answers)
+    Case("SCH2", on_rows("qa", lambda r, root: r["answerable"], lambda r, root: r.update(answer="")),
+         branch="empty-answer", message="str_length(1"),
     Case("SCH3", on_rows("chat", lambda r, root: True, chat_change(trace__A__result="maybe"))),
     Case("ID1", on_rows("qa", lambda r, root: r["category"] == "unanswerable",
                         lambda r, root: r.update(item_id="U99:Q0001"))),
@@ -539,6 +561,21 @@ CASES = [
          restamp=False, branch="loosened", message="ARI7 is declared differently"),
     Case("INT6", set_param(["realcompanion", "rules"], None, "(no rules file)"), restamp=False, branch="unnamed",
          message="SIG1 is not declared"),
+    # a fork loosening a core field in its own schemas, the data unchanged: only INT7 can tell
+    Case("INT7", schema_file("qa.schema.json", field_of("question", lambda f: f["constraints"].pop("required"))),
+         restamp=False, branch="required", message="loosens the format's constraint required: true"),
+    Case("INT7", schema_file("profile.schema.json", field_of("confidence", lambda f: f["constraints"].update(maximum=2))),
+         restamp=False, branch="maximum", message="loosens the format's constraint maximum: 1"),
+    Case("INT7", schema_file("profile.schema.json", field_of("evidence_count", lambda f: f.update(type="number"))),
+         restamp=False, branch="type", message="the format's type is integer"),
+    Case("INT7", schema_file("qa.schema.json", lambda s: s.update(foreignKeys=[], missingValues=["", "NA"])),
+         restamp=False, branch="keys", message="a foreign key of the format is not declared"),
+    Case("INT7", schema_file("nested/trace.schema.json", lambda s: s["required"].remove("E")),
+         restamp=False, branch="nested", message="differs from the format's nested schema"),
+    Case("INT7", schema_file("vocabulary.json", lambda v: v["qa_category"].append("trivia")),
+         restamp=False, branch="vocabulary", message="a vocabulary of the format differs"),
+    Case("INT7", schema_file("vocabulary.json", lambda v: v["identifier"].update(dayid="^U[0-9]{2,4}:.+$")),
+         restamp=False, branch="identifier", message="a vocabulary of the format differs"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Write to me at someone@example.org")),
          branch="email", message="e-mail address"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Call me on 020 7946 0958")),
@@ -595,6 +632,17 @@ def test_rule_fires_alone_naming_the_row(case, specimen, baseline):
     if case.message:
         assert named["message"].str.contains(case.message, regex=False).any(), named.to_string()
     assert (report.errors > 0) == (rule.severity == "error")
+
+
+def test_a_fork_may_tighten_a_core_field_and_reword_it(specimen, baseline):
+    """INT7 compares definitions, not files: a raised minimum length, a new maximum, a constraint the format does
+    not set and another description leave the release VALID."""
+    def tighten(field):
+        field["constraints"].update(minLength=2, maxLength=5000)
+        field["description"] = "The question, as the fork words it."
+    schema_file("qa.schema.json", field_of("question", tighten))(specimen)
+    schema_file("profile.schema.json", field_of("confidence", lambda f: f["constraints"].update(minimum=0.01)))(specimen)
+    assert validate(specimen).fired() == baseline
 
 
 def test_digit_run_length_is_read_from_the_descriptor(specimen, baseline):

@@ -30,11 +30,9 @@ from realcompanion.refresh import STALE
 from realcompanion.schemas import enum_of
 
 from .arrow_expression import decided
-from .catalogue import CATALOGUE, Rule, combined, failure_rows, failures
+from .catalogue import CATALOGUE, Rule, combined, failures
 
 SCHEMA = Path(__file__).with_name("declared.schema.json")
-# Each format's own rules of the declared kinds, declared once, shipped with the package (not with a release)
-FORMAT_RULES = {"realcompanion": "format_rules.json", "groupassist": "groupassist/format_rules.json"}
 FAMILY = "declared"
 DECLARED_BY = "declared by the release (no source given)"  # `paper`, when a declaration names none
 FUNCTIONS = {"len": len, "min": min, "max": max, "abs": abs, "sum": sum, "any": any, "all": all, "round": round,
@@ -221,21 +219,6 @@ def read_declarations(release) -> list[dict]:
         raise ReadError(path, error.message, field=error.json_path.removeprefix("$.") or None)
     _check_names(release, path, data["rules"])
     return data["rules"]
-
-
-def format_rules_kept(ctx) -> pd.DataFrame:
-    """Each of the format's own declared rules (FORMAT_RULES) that the release's rules file does not declare, or
-    declares differently: a release adds rules under new ids, but one that dropped or loosened its format's in
-    its own file would be VALID by less than the format says."""
-    canonical = FORMAT_RULES[ctx.release.BLOCK]
-    mine = {rule["id"]: rule for rule in read_declarations(ctx.release)}
-    named = ctx.params.get("rules")
-    rows = [("", named if isinstance(named, str) else "(no rules file)", "rules", rule["id"],
-             f"the format's rule {rule['id']} is {'declared differently' if rule['id'] in mine else 'not declared'}: "
-             f"a release declares it as the format does (realcompanion/validators/{canonical})")
-            for rule in json.loads((Path(__file__).parent / canonical).read_text(encoding="utf-8"))["rules"]
-            if mine.get(rule["id"]) != rule]
-    return failure_rows(rows)
 
 
 def _reads(rule: dict) -> tuple[str, ...]:

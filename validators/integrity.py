@@ -16,7 +16,7 @@ from realcompanion.refresh import COMMAND, STALE
 from realcompanion.schemas import RESOURCES
 
 from .catalogue import combined, failure_rows, failures, release_rule
-from .declared import format_rules_kept
+from .kept import definitions_kept, format_rules_kept
 from .screen import candidates, search
 
 SCRIPT_SUFFIXES = {".py", ".pyw"}
@@ -145,6 +145,12 @@ release_rule("INT6", "error", "integrity", (),
              "format does: a fork adds rules under new ids, it cannot drop or loosen these",
              "the tables the format's declared rules cite (Tables 3, 11, 12, 13, 25, 27: Table 3 for SIG1); "
              "docs/forking.md (a fork adds rules)")(format_rules_kept)
+release_rule("INT7", "error", "integrity", (),
+             "the release's schemas define each core field as the format does (validators/format_schemas.json): type, "
+             "vocabulary, identifier, nested schema, constraints kept or tightened, keys, missing values, the nested "
+             "schemas, vocabularies and identifier patterns; a fork adds fields and vocabularies, it cannot loosen these",
+             "SPEC §3 (the fields, their types and vocabularies: Tables 11-27); docs/forking.md (a fork adds fields)"
+             )(definitions_kept)
 
 
 def free_text(release) -> dict[str, list[str]]:

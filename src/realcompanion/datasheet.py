@@ -131,10 +131,11 @@ def parameters(release: Release) -> str:
 
 
 def vocabulary(release: Release) -> str:
-    """The tier rule with each tier's chat categories, and the sizes of the other closed vocabularies."""
+    """The tier rule with each tier's chat categories, and the sizes of the other closed vocabularies. A tier the
+    format does not have (INT7 fails it) has no rule to print: the datasheet of an invalid release still renders."""
     vocab = release.schemas.vocabulary
-    rows = [{"tier": f"`{tier}`", "rule": vocab["tier_rule"][tier],
-             "categories": ", ".join(f"`{c}`" for c in vocab["chat_category"][tier])} for tier in vocab["tier"]]
+    rows = [{"tier": f"`{tier}`", "rule": vocab["tier_rule"].get(tier, "(none: rule INT7 fails this vocabulary)"),
+             "categories": ", ".join(f"`{c}`" for c in vocab["chat_category"].get(tier, []))} for tier in vocab["tier"]]
     slots = vocab["persona_slot"]
     by_category = ", ".join(f"{category} {list(slots.values()).count(category)}"
                             for category in vocab["persona_category"])

@@ -6,8 +6,8 @@ import pandas as pd
 from realcompanion.groupassist import RESOURCES
 
 from ..catalogue import failure_rows
-from ..declared import format_rules_kept
 from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, schema_copies, screened
+from ..kept import definitions_kept, format_rules_kept
 from .catalogue import rule
 
 PII_PATTERNS_ZH = {"mainland mobile number": r"(?<!\d)1[3-9]\d{9}(?!\d)", "resident ID number": r"(?<!\d)\d{17}[\dXx](?!\d)"}
@@ -20,6 +20,11 @@ rule("GI7", "error", "integrity", (),
      "the rules file declares each of the format's own declared rules (validators/groupassist/format_rules.json) "
      "as the format does: a fork adds rules under new ids, it cannot drop or loosen these",
      "App. D (what the format's declared rules check); docs/forking.md (a fork adds rules)")(format_rules_kept)
+rule("GI8", "error", "integrity", (),
+     "the release's schemas define each core field as the format does (validators/groupassist/format_schemas.json): "
+     "type, vocabulary, identifier, constraints kept or tightened, keys, missing values, vocabularies and identifier "
+     "patterns; a fork adds fields and vocabularies, it cannot loosen these",
+     "GROUPASSIST.md §2 (resources and fields); docs/forking.md (a fork adds fields)")(definitions_kept)
 rule("GI6", "error", "integrity", (),
      "the enum and pattern copies in schemas/ are those of the vocabulary (the check `realcompanion schemas` runs)",
      "GROUPASSIST.md §3 (integrity as in the RealCompanion format; one vocabulary file, SPEC §1)")(schema_copies)

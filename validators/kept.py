@@ -1,0 +1,147 @@
+"""What a release keeps of its format: the format's own declared rules, and the definitions of its core fields.
+
+A release carries its Table Schemas, nested JSON Schemas, vocabulary and rules file as its own files, and every
+rule reads them from there: a fork that loosened one (a `required` dropped, a maximum raised, a vocabulary value
+added, a rule lowered to a warning) would be VALID by less than the format says. So each format declares its
+rules (`format_rules.json`) and its core definitions (`format_schemas.json`) once, shipped with the package
+rather than with a release, and the two rules here compare the release's copies with them.
+
+A fork adds resources, fields, vocabularies and rules under new names; it may tighten a core field's constraint
+(a larger minimum, a shorter maximum length, a constraint the format does not set), never loosen or drop one.
+Prose (`description`, `title`, `example`) is the release's own, and the `enum` / `pattern` copies a
+vocabulary renders are INT5's to check, so neither is compared.
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import pandas as pd
+
+from .catalogue import as_text, failure_rows
+from .declared import read_declarations
+
+FORMAT_RULES = {"realcompanion": "format_rules.json", "groupassist": "groupassist/format_rules.json"}
+FORMAT_SCHEMAS = {"realcompanion": "format_schemas.json", "groupassist": "groupassist/format_schemas.json"}
+PROSE = {"description", "title", "example", "examples", "$comment"}
+LOWER_BOUNDS = {"minimum", "exclusiveMinimum", "minLength", "minItems"}  # a release may raise these
+UPPER_BOUNDS = {"maximum", "exclusiveMaximum", "maxLength", "maxItems"}  # and lower these
+
+
+@cache
+def canonical(name: str) -> dict:
+    """A file the package ships under validators/, by its path there (FORMAT_RULES, FORMAT_SCHEMAS)."""
+    return json.loads((Path(__file__).parent / name).read_text(encoding="utf-8"))
+
+
+def definition(node):
+    """A schema node without its prose and generated copies: what a core definition is compared by."""
+    if isinstance(node, list):
+        return [definition(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: definition(v) for k, v in node.items() if k not in PROSE}
+    copies = out.get("constraints", out)
+    if "vocabulary" in out:
+        copies.pop("enum", None)
+    if "identifier" in out:
+        copies.pop("pattern", None)
+    if copies.get("required") is False:  # the default, written out
+        copies.pop("required")
+    return out
+
+
+def format_rules_kept(ctx) -> pd.DataFrame:
+    """Each of the format's own declared rules that the release's rules file does not declare, or declares
+    differently."""
+    source = FORMAT_RULES[ctx.release.BLOCK]
+    mine = {rule["id"]: rule for rule in read_declarations(ctx.release)}
+    named = ctx.params.get("rules")
+    rows = [("", named if isinstance(named, str) else "(no rules file)", "rules", rule["id"],
+             f"the format's rule {rule['id']} is {'declared differently' if rule['id'] in mine else 'not declared'}: "
+             f"a release declares it as the format does (realcompanion/validators/{source})")
+            for rule in canonical(source)["rules"] if mine.get(rule["id"]) != rule]
+    return failure_rows(rows)
+
+
+def definitions_kept(ctx) -> pd.DataFrame:
+    """Each place where the release's schemas define a core field, key, missing value, nested schema, vocabulary
+    or identifier otherwise than its format: one row per difference, at the file and the path in it."""
+    source = FORMAT_SCHEMAS[ctx.release.BLOCK]
+    format_ = canonical(source)
+    release, rows = ctx.release, []
+
+    def differs(path: str, field: str, value, why: str) -> None:
+        rows.append(("", path, field, as_text(value), f"{why} (the format's definition: realcompanion/validators/{source})"))
+
+    for name, want in format_["resources"].items():
+        path = release.resource(name)["schema"]
+        have = definition(release.table_schema(name))
+        fields = {f.get("name"): f for f in have.get("fields", [])}
+        for field in want["fields"]:
+            if field["name"] not in fields:
+                differs(path, f"fields.{field['name']}", None, "a field of the format is not declared")
+                continue
+            for where, value, why in _loosened(field, fields[field["name"]]):
+                differs(path, f"fields.{field['name']}.{where}", value, why)
+        for key in ("primaryKey", "missingValues"):
+            if have.get(key) != want.get(key):
+                differs(path, key, have.get(key), f"the format's {key} is {as_text(want.get(key))}")
+        for key in want.get("foreignKeys", []):
+            if key not in have.get("foreignKeys", []):
+                differs(path, "foreignKeys", key, "a foreign key of the format is not declared")
+    for relpath, want in format_.get("nested", {}).items():
+        have = definition(release.schemas.nested_schemas.get(relpath))
+        if have != want:
+            where = _first_difference(want, have)
+            differs(f"schemas/{relpath}", where or "(schema)", _at(have, where), "differs from the format's nested schema")
+    vocabulary, named = release.schemas.vocabulary, release.params.get("vocabulary")
+    for key, want in format_["vocabulary"].items():
+        if vocabulary.get(key) != want:
+            where = _first_difference(want, vocabulary.get(key), key)
+            differs(named, where, _at(vocabulary, where), "a vocabulary of the format differs from the format's: a fork "
+                    "names a new vocabulary for its own fields")
+    return failure_rows(rows)
+
+
+def _loosened(want: dict, have: dict):
+    """(path in the field, the release's value, why) for each part of the format's field definition `want`
+    that the release's `have` changes or loosens."""
+    for key, value in want.items():
+        if key != "constraints" and have.get(key) != value:
+            yield key, have.get(key), f"the format's {key} is {as_text(value)}"
+    mine = have.get("constraints") or {}
+    for key, value in want.get("constraints", {}).items():
+        got = mine.get(key)
+        number = isinstance(got, (int, float)) and not isinstance(got, bool)
+        if key in LOWER_BOUNDS and number and got >= value or key in UPPER_BOUNDS and number and got <= value:
+            continue
+        if got != value:
+            yield f"constraints.{key}", got, f"loosens the format's constraint {key}: {as_text(value)}"
+
+
+def _first_difference(want, have, path: str = "") -> str:
+    """The dotted path of the first place where `have` differs from `want` (`tier[4]`, `properties.A.required`)."""
+    if isinstance(want, dict) and isinstance(have, dict):
+        for key in list(want) + [k for k in have if k not in want]:
+            if want.get(key) != have.get(key):
+                return _first_difference(want.get(key), have.get(key), f"{path}.{key}" if path else key)
+    if isinstance(want, list) and isinstance(have, list):
+        for i, (a, b) in enumerate(zip(want, have)):
+            if a != b:
+                return _first_difference(a, b, f"{path}[{i}]")
+        return f"{path}[{min(len(want), len(have))}]"
+    return path
+
+
+def _at(node, path: str):
+    """The value at a path `_first_difference` gives (None where it does not exist)."""
+    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
+        if part.startswith("["):
+            index = int(part[1:-1])
+            node = node[index] if isinstance(node, list) and index < len(node) else None
+        else:
+            node = node.get(part) if isinstance(node, dict) else None
+    return node

@@ -49,6 +49,8 @@ CASES = {
     "longer messages than the paper's": (_set("max_message_chars", 2001), "2001 is greater than the maximum of 2000",
                                          "groupassist.max_message_chars"),
     "a tokenizer the counter lacks": (_set("tokenizer", "gpt2"), "'gpt2' is not one of", "groupassist.tokenizer"),
+    "a format version the validator does not know": (_set("format_version", "2.0.0"), "'2.0.0' is not one of ['1.0.0']",
+                                                     "groupassist.format_version"),
 }
 
 

@@ -71,6 +71,31 @@ def test_frictionless_validates_the_specimen():
     assert report.valid, report.flatten(["rowNumber", "fieldName", "type"])[:5]
 
 
+def test_an_empty_text_fails_validate_and_frictionless_alike(tmp_path):
+    """Frictionless once read "" as missing (Table Schema's default missingValues) and failed a required text on
+    it, while `validate` and `datasets` read a string: the schemas now declare no missing value but null and
+    texts of at least one character, so the three faces read and judge an empty text alike."""
+    from frictionless import Package, system
+    from realcompanion.validators.groupassist.run import validate
+
+    from realcompanion.groupassist.synth import stamp
+
+    root = tmp_path / "release"
+    shutil.copytree(SPECIMEN, root)
+    for name, field in (("messages", "text_en"), ("members", "profile")):
+        path = root / "data" / f"{name}.jsonl"
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        rows[3][field] = ""
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    stamp(root)
+    found = validate(root).failure_frame()
+    assert sorted(zip(found["rule"], found["field"])) == [("GS2", "profile"), ("GS2", "text_en")], found.to_string()
+    with system.use_context(trusted=True):
+        report = Package(str(root / "datapackage.json")).validate()
+    assert sorted(map(tuple, report.flatten(["fieldName", "type"]))) == [("profile", "constraint-error"),
+                                                                        ("text_en", "constraint-error")]
+
+
 def test_cli_validate_rules_and_synth(tmp_path, capsys):
     assert main(["validate", str(SPECIMEN)]) == 0
     assert "release is VALID" in capsys.readouterr().out

@@ -447,7 +447,9 @@ def set_descriptor(root: Path, change) -> None:
     (lambda d: d.pop("licenses"), "licenses"),
     (lambda d: d.pop("title"), "title"),
     (lambda d: d.pop("name"), "name"),
-], ids=["licence-by-path", "no-licence", "no-title", "no-name"])
+    (lambda d: d.update(licenses=[{"name": "Proprietary"}]), "licenses.0.name"),
+    (lambda d: d.update(licenses=[{"name": "cc-by-nc-4.0"}]), "licenses.0.name"),
+], ids=["licence-by-path", "no-licence", "no-title", "no-name", "licence-not-spdx", "licence-id-lower-case"])
 def test_a_descriptor_the_documents_cannot_state_is_one_line(fork, capsys, change, field):  # noqa: F811
     """Data Package leaves name, title and licences optional, and allows a licence given only by its path, so
     `validate` passes; the card, the datasheet and the citation state them, so each command that writes them says

@@ -224,12 +224,24 @@ def stated(release: Release, key: str):
 
 def licences(release: Release) -> list[str]:
     """The licence ids of datapackage.json (`licenses[].name`, such as CC-BY-4.0). The card's header and CITATION.cff
-    name a licence by its id, so one given only by its `path`, which Data Package allows, is named as missing."""
+    name a licence by its SPDX id (CITATION.cff's schema allows no other), so one given only by its `path`, which
+    Data Package allows, is named as missing, and a name that is not an SPDX id (`Proprietary`, `cc-by-nc-4.0`,
+    `MIT OR Apache-2.0`) as such: the SPDX list is `packaging`'s."""
+    from packaging.licenses import InvalidLicenseExpression, canonicalize_license_expression
+
     names = [lic.get("name") for lic in stated(release, "licenses")]
     for n, name in enumerate(names):
         if not name:
             raise ReadError(release.root / "datapackage.json", "a licence without its id ('name', such as "
                             "CC-BY-4.0), which the card's header and CITATION.cff state", field=f"licenses.{n}.name")
+        try:
+            spdx = canonicalize_license_expression(name) if isinstance(name, str) else None
+        except InvalidLicenseExpression:
+            spdx = None
+        if spdx != name or " " in name:
+            hint = f" (its SPDX id is {spdx})" if spdx and " " not in spdx else ""
+            raise ReadError(release.root / "datapackage.json", f"licence '{name}' is not an SPDX licence id{hint}, "
+                            "which the card's header and CITATION.cff state", field=f"licenses.{n}.name")
     return names
 
 

@@ -27,8 +27,8 @@ def decided(table: pa.Table, parsed: ast.AST, params: dict) -> list | None:
     """Per row, the expression's truth as Arrow computes it (None: left to simpleeval); None when not translated."""
     try:
         result = _value(parsed.value if isinstance(parsed, ast.Expr) else parsed, table, params)
-    except (_Untranslated, pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
-        return None
+    except (_Untranslated, pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OverflowError):
+        return None  # OverflowError: an integer constant or parameter past Arrow's 64 bits, which Python compares
     if not isinstance(result, pa.ChunkedArray) or not pa.types.is_boolean(result.type):
         return None
     return result.to_pylist()

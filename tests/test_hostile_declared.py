@@ -62,3 +62,13 @@ def test_a_careless_declaration_is_one_line(specimen, rule, field, needle):
     assert code == 2, out + err
     check_contract(code, out, err, f"rules.json field '{field}'")
     assert needle in err and "\x1b" not in err, err
+
+
+@pytest.mark.parametrize("where", ["category.upper() == 'MULTI_HOP'", "_hidden == 1", "len(answer) > 0"],
+                         ids=["attribute", "underscore-name", "len-of-null"])
+def test_a_where_that_cannot_be_evaluated_does_not_switch_its_rule_off(specimen, where):
+    declare(specimen, kind="expression", resource="qa", field="question", where=where, expression="False")
+    code, out, err = run_quietly(["validate", str(specimen), "--json", "-"])
+    assert code == 1, err
+    mine = next(r for r in json.loads(out)["rules"] if r["id"] == "X1")
+    assert not mine["passed"] and mine["skipped"].startswith("could not be evaluated: where cannot be evaluated")

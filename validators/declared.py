@@ -277,12 +277,18 @@ def evaluate(ctx, resource: str, expression: str) -> list:
 
 
 def _scope(ctx, rule: dict) -> pd.Index:
-    """Positions of the rows the rule checks: all, or those where its `where` expression holds."""
+    """Positions of the rows the rule checks: all, or those where its `where` expression holds. A `where` that
+    cannot be evaluated on a row (an attribute, a `_name`, `len` of a null) leaves the rule unable to say which
+    rows it checks: it could not be evaluated, rather than silently checking fewer rows, or none."""
     rows = pd.RangeIndex(ctx.table(rule["resource"]).num_rows)
     if "where" not in rule:
         return rows
-    held = [value is True or (not isinstance(value, Exception) and bool(value))
-            for value in evaluate(ctx, rule["resource"], rule["where"])]
+    values = evaluate(ctx, rule["resource"], rule["where"])
+    unread = [n for n, value in enumerate(values) if isinstance(value, Exception)]
+    if unread:
+        raise ValueError(f"where cannot be evaluated on {len(unread)} row(s), the first "
+                         f"{ctx.row_ids(rule['resource']).iloc[unread[0]]}: {values[unread[0]]}")
+    held = [value is True or bool(value) for value in values]
     return rows[pd.Series(held, dtype=bool).to_numpy()]
 
 

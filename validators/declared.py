@@ -54,14 +54,25 @@ def _kind(name: str):
 
 def _load(path: Path):
     """The rules file, read as every package file is (`files.read_text`: a regular file, UTF-8); JSON strictly
-    (`files.loads`: no key twice, no NaN), YAML safely."""
+    (`files.loads`: no key twice, no NaN), YAML safely and with no key twice either (PyYAML keeps the last value,
+    which would hide the first: an `expression` written twice)."""
     text = read_text(path)
     if path.suffix not in (".yaml", ".yml"):
         return loads(text, path)
     import yaml
 
+    class Strict(yaml.SafeLoader):
+        def construct_mapping(self, node, deep=False):
+            nodes = [key for key, _ in node.value if key.tag != "tag:yaml.org,2002:merge"]  # a `<<: *base` merge
+            keys = [self.construct_object(key, deep=deep) for key in nodes]  # key's keys may be overridden
+            for n, key in enumerate(keys):
+                if key in keys[:n]:
+                    raise ReadError(path, f"duplicate key '{key}' in one object", line=nodes[n].start_mark.line + 1,
+                                    field=key)
+            return super().construct_mapping(node, deep)
+
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=Strict)  # noqa: S506 - a SafeLoader
     except (yaml.YAMLError, ValueError, RecursionError) as exc:  # a date YAML cannot construct is a ValueError
         raise ReadError(path, f"not readable ({str(exc).splitlines()[0]})") from None
 

@@ -265,21 +265,22 @@ def declared_rules(release) -> list[Rule]:
 
 def evaluate(ctx, resource: str, expression: str) -> list:
     """The expression's value on every row of the resource (an exception where it cannot be evaluated). Names are
-    the row's fields, and `params`, the scalar parameters of the descriptor's format block (a field of that name
-    wins); only the fields the expression names are read. Arrow decides the rows it can (arrow_expression.py),
-    simpleeval the others."""
+    the row's fields, and `params`, the scalar parameters of the descriptor's format block (always: a field of
+    that name, which a fork may add, would set the limit a format rule reads, GM5's max_message_chars); only the
+    fields the expression names are read. Arrow decides the rows it can (arrow_expression.py), simpleeval the
+    others."""
 
     evaluator = _evaluator()
     parsed = evaluator.parse(expression)
     table = ctx.table(resource)
     named = {node.id for node in ast.walk(parsed) if isinstance(node, ast.Name)}
     scalars = {k: v for k, v in ctx.params.items() if isinstance(v, (int, float, str))}  # simpleeval walks a
-    params = {} if "params" in table.column_names else {"params": scalars}  # subscripted container on each access
+    # subscripted container on each access
     out = decided(table, parsed, scalars) or [None] * table.num_rows  # Arrow, where it can decide
     undecided = [n for n, value in enumerate(out) if value is None]
-    rows = table.select([c for c in table.column_names if c in named])
+    rows = table.select([c for c in table.column_names if c in named and c != "params"])
     for n, row in zip(undecided, (rows.take(pa.array(undecided, pa.int64())) if len(undecided) < len(out) else rows).to_pylist()):
-        evaluator.names = {**params, **row}
+        evaluator.names = {**row, "params": scalars}
         try:
             out[n] = evaluator.eval(expression, previously_parsed=parsed)
         except Exception as exc:  # noqa: BLE001 - a row the expression cannot read fails the rule, named

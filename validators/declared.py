@@ -258,7 +258,7 @@ def _reads(rule: dict) -> tuple[str, ...]:
 def declared_rules(release) -> list[Rule]:
     """The release's declared rules as catalogue rules (run, reported and listed like the coded ones)."""
     return [Rule(d["id"], d["severity"], d.get("family", FAMILY), d["statement"], _reads(d),
-                 partial(CHECKS[d["kind"]], d), d.get("paper", DECLARED_BY)) for d in read_declarations(release)]
+                 partial(_checked, d), d.get("paper", DECLARED_BY)) for d in read_declarations(release)]
 
 
 # -- evaluation helpers -----------------------------------------------------------
@@ -288,20 +288,39 @@ def evaluate(ctx, resource: str, expression: str) -> list:
     return out
 
 
+def _where(ctx, rule: dict) -> list:
+    """The rule's `where` expression on every row of its resource, evaluated once per run."""
+    found = vars(ctx).setdefault("_declared_where", {})
+    key = (rule["resource"], rule["where"])
+    if key not in found:
+        found[key] = evaluate(ctx, *key)
+    return found[key]
+
+
 def _scope(ctx, rule: dict) -> pd.Index:
-    """Positions of the rows the rule checks: all, or those where its `where` expression holds. A `where` that
-    cannot be evaluated on a row (an attribute, a `_name`, `len` of a null) leaves the rule unable to say which
-    rows it checks: it could not be evaluated, rather than silently checking fewer rows, or none."""
+    """Positions of the rows the rule checks: all, or those where its `where` expression holds."""
     rows = pd.RangeIndex(ctx.table(rule["resource"]).num_rows)
     if "where" not in rule:
         return rows
-    values = evaluate(ctx, rule["resource"], rule["where"])
-    unread = [n for n, value in enumerate(values) if isinstance(value, Exception)]
-    if unread:
-        raise ValueError(f"where cannot be evaluated on {len(unread)} row(s), the first "
-                         f"{ctx.row_ids(rule['resource']).iloc[unread[0]]}: {values[unread[0]]}")
-    held = [value is True or bool(value) for value in values]
+    held = [value is True or (not isinstance(value, Exception) and bool(value)) for value in _where(ctx, rule)]
     return rows[pd.Series(held, dtype=bool).to_numpy()]
+
+
+def _unscoped(ctx, rule: dict) -> pd.DataFrame:
+    """A failure on each row the rule's `where` cannot be evaluated on (an attribute, a `_name`, `len` of a null):
+    the rule cannot say whether it checks that row, and a `where` failing on every row would switch it off. A
+    set-aside row's failure is its structure failure's, and the run does not report it again."""
+    if "where" not in rule:
+        return combined([])
+    values = _where(ctx, rule)
+    bad = [n for n, value in enumerate(values) if isinstance(value, Exception)]
+    return _report(ctx, rule, bad, "", [rule["where"]] * len(bad),
+                   [f"where cannot be evaluated: {values[n]}" for n in bad])
+
+
+def _checked(rule: dict, ctx) -> pd.DataFrame:
+    """The rule's kind over the rows its `where` holds on, and a failure where it cannot say."""
+    return combined([CHECKS[rule["kind"]](rule, ctx), _unscoped(ctx, rule)])
 
 
 def _column(ctx, resource: str, field: str, rows: pd.Index) -> pd.Series:

@@ -55,6 +55,8 @@ USAGE = [
     ("judge", "--track", "chat", "--replies", "r", "--endpoint", "u", "--model", "m", "--out", "o", "--timeout", "0"),
     ("judge", "--track", "chat", "--replies", "r", "--endpoint", "u", "--model", "m", "--out", "o", "--timeout", "nan"),
     ("validate", "--max-examples", "-1"),
+    ("validate", "--rules", ""),  # it ran every rule
+    ("validate", "--rules", " , "),  # it ran the structure rules alone, and said VALID
     ("synth", "out", "--participants", "0"),
     ("synth", "out", "--scale", "0"),
     ("synth", "out", "--scale", "inf"),

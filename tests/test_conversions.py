@@ -230,6 +230,29 @@ def test_unreadable_timestamps_opening_a_stream_shift_no_later_row(specimen):
     assert list(failures_of(report, "ARI9")["row"]) == [later["dayid"]]
 
 
+def test_unreadable_timestamps_opening_days_shift_no_later_row(specimen):
+    """A message that opens a later day with its date left as text keeps the slot its dayid names: gate B put it in
+    the day before, and the next message of its day was 'seq of dayid differs' (once per such day). Two dayids
+    swapped later in such a day are still named."""
+    source = read(specimen, "source")
+    mine = [r for r in source if r["participant_id"] == "U02"]
+    opening = [r for before, r in zip(mine, mine[1:]) if r["dayid"].endswith(":001")
+               and r["dayid"].split(":")[1] != before["dayid"].split(":")[1]][:10]
+    for row in opening:
+        row["timestamp"] = "1:56 pm on 8 May, 2023"
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    assert sorted(failures_of(report, "FLD2")["row"]) == sorted(r["dayid"] for r in opening)
+    assert failures_of(report, "B").empty, failures_of(report, "B").to_string()
+    day = next(r["dayid"][:-3] for r in opening if r["dayid"][:-3] + "003" in {m["dayid"] for m in mine})
+    second, third = (next(r for r in mine if r["dayid"] == day + seq) for seq in ("002", "003"))
+    second["dayid"], third["dayid"] = third["dayid"], second["dayid"]
+    write(specimen, "source", source)
+    stamp(specimen)
+    assert set(failures_of(validate(specimen), "B")["row"]) == {day + "002", day + "003"}
+
+
 def test_a_first_record_that_is_not_the_header_says_what_it_should_name(specimen):
     """Converters build records in their own key order or keep a field of the dataset (LoCoMo's blip_caption): HDR1
     says which field the schema lacks, or gives the schema's order, not only "another order" (Frictionless reads

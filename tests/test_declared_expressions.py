@@ -13,7 +13,7 @@ from realcompanion.validators.declared import FUNCTIONS, evaluate
 TABLE = pa.table({"text": ["", "abc", None, "長い文章です", "zz"], "n": [1, None, 3, 40, -2],
                   "items": [["a"], [], None, ["a", "b", "c"], ["x"]], "kind": ["a", "c", "a", None, "b"],
                   "flag": [True, None, False, True, False], "x": [0.5, float("nan"), None, 2.0, -1.0]})
-PARAMS = {"limit": 3, "name": "b", "rubric": {"nested": 1}}
+PARAMS = {"limit": 3, "name": "b", "rubric": {"nested": 1}, "huge": 10 ** 30}
 
 EXPRESSIONS = [
     "len(text or '') <= params['limit']", "len(text) <= params['limit']", "n > 2", "n >= 1 and kind == 'a'",
@@ -23,6 +23,7 @@ EXPRESSIONS = [
     "n is None", "items is not None", "x is None", "x is not None and x > 0", "-2 <= n < 4", "0 < n <= len(text)",
     "flag == (n > 2)", "text is None or len(text) > 1", "len(text or []) == 0", "len(items or '') == 0",
     "n == None", "kind is 'a'", "x < 1 == flag", "x == x",
+    "n < 100000000000000000000000", "x < 100000000000000000000000", "n < params['huge']",  # past Arrow's int64
 ]
 
 

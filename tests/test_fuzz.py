@@ -174,7 +174,8 @@ def test_resource_entry_without_a_field(specimen, capsys, field):
     (lambda p: p["resources"][0].update(path="data/so\nurce.jsonl"), "urce.jsonl"),  # still one line
     # a Frictionless multipart path: valid Data Package, but a release resource is one file
     (lambda p: p["resources"][0].update(path=[p["resources"][0]["path"], "data/source-2.jsonl"]), "datapackage.json"),
-], ids=["block-null", "path-null", "schema-number", "path-newline", "path-multipart"])
+    (lambda p: p.update(resources=5), "datapackage.json field 'resources': must be a list of resources"),
+], ids=["block-null", "path-null", "schema-number", "path-newline", "path-multipart", "resources-number"])
 def test_damaged_descriptor(specimen, capsys, change, named):
     path = specimen / "datapackage.json"
     package = json.loads(path.read_text(encoding="utf-8"))
@@ -185,6 +186,18 @@ def test_damaged_descriptor(specimen, capsys, change, named):
     out, err = capsys.readouterr()
     assert code == 2 and "Traceback" not in err, err  # unreadable: no rule can run
     check_contract(code, out, err, named)
+
+
+@pytest.mark.parametrize("text,named", [
+    ("[1, 2]", "datapackage.json: must be an object"),
+    ('{"realcompanion": 5, "resources": []}', "datapackage.json field 'realcompanion': must be an object"),
+    ('{"realcompanion": {"vocabulary": "schemas/vocabulary.json"}, "resources": 5}',
+     "datapackage.json field 'resources': must be a list of resources"),
+], ids=["array", "block-number", "resources-number"])
+def test_a_descriptor_of_the_wrong_shape_is_one_line_for_schemas(specimen, capsys, text, named):
+    """`schemas` reads the descriptor itself (it needs no release): a shape it cannot read was an AttributeError."""
+    (specimen / "datapackage.json").write_text(text, encoding="utf-8")
+    check_contract(main(["schemas", str(specimen)]), *capsys.readouterr(), named)
 
 
 # Hostile inputs, one by one: each is re-stamped, then must end in its exit code and one clear line.

@@ -43,6 +43,32 @@ def test_a_declared_expression_reads_the_parameters_of_the_descriptor(release):
     assert set(found["row"]) == {m["message_id"] for m in long if max(len(m["text_zh"]), len(m["text_en"])) > 60}
 
 
+def test_a_field_named_params_cannot_set_the_limit_a_format_rule_reads(release, capsys):
+    """A fork may add fields; one named `params`, holding {"max_message_chars": 1000000} on every message, was what
+    GM5's `params['max_message_chars']` read, and a message of any length passed."""
+    nested = release / "schemas" / "nested"
+    nested.mkdir()
+    (nested / "params.schema.json").write_text(json.dumps({
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "additionalProperties": False,
+        "required": ["max_message_chars"], "properties": {"max_message_chars": {"type": "integer"}}}), encoding="utf-8")
+    path = release / "schemas" / "messages.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["fields"].append({"name": "params", "type": "object", "nestedSchema": "nested/params.schema.json"})
+    path.write_text(json.dumps(schema, ensure_ascii=False), encoding="utf-8")
+    path = release / "data" / "messages.jsonl"
+    rows = [{**json.loads(line), "params": {"max_message_chars": 10 ** 6}}
+            for line in path.read_text(encoding="utf-8").splitlines()]
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    _block(release, max_message_chars=60)
+    assert main(["schemas", "--write", str(release)]) == 0
+    stamp(release)
+    capsys.readouterr()
+    report = validate(release)
+    assert report.fired() == {"GM5"}
+    assert set(report.failure_frame()["row"]) == {
+        r["message_id"] for r in rows if max(len(r["text_zh"]), len(r["text_en"])) > 60}
+
+
 def test_a_forks_declared_rule_runs_with_the_coded_ones(release, capsys):
     _declare(release, {"id": "FB1", "severity": "error", "kind": "expression", "resource": "feedback",
                        "field": "wording_en", "expression": "len(wording_en) <= 20",

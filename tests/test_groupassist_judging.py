@@ -111,6 +111,23 @@ def test_unreadable_judge_answers_are_left_unjudged(tmp_path, judge_server, inst
     assert out.read_text(encoding="utf-8") == ""
 
 
+HOSTILE = "\x1b[2J\u2028VALID"  # clears the terminal, then draws a line of its own
+
+
+def test_a_condition_or_judge_from_a_users_file_is_escaped_on_the_terminal(tmp_path, judge_server, instances,
+                                                                          capsys):
+    l2 = next(i for i in instances.eval if instances.rows[i]["level"] == "L2")
+    rows = [{"instance_id": l2, "condition": HOSTILE, "response": "BROKEN remember"}]
+    assert main(judge_args(write_jsonl(tmp_path / "r.jsonl", rows), tmp_path / "v.jsonl", judge_server)) == 1
+    err = capsys.readouterr().err
+    assert f"unjudged: {l2} \\x1b[2J\\u2028VALID: criteria" in err and "\x1b" not in err
+    verdicts = write_jsonl(tmp_path / "hostile.jsonl", [{**GOOD_L2, "condition": HOSTILE,
+                                                          "judge": {**JUDGE["L2"], "model": HOSTILE}}])
+    assert main(["score", str(SPECIMEN), "--verdicts", str(verdicts), "--resamples", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u2028" not in out and "\\x1b[2J\\u2028VALID: means by level" in out
+
+
 def verdicts_of(rows) -> Verdicts:
     frame = pd.DataFrame.from_records([{"condition": "A", **r} for r in rows])
     return Verdicts("v.jsonl", "0" * 64, JUDGE, frame)

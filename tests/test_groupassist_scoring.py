@@ -272,6 +272,26 @@ def test_an_instance_without_anchors_has_null_recall_named_in_one_line(tmp_path,
     assert l1_m1["full_recall"] == 1.0  # the other instances of the cell, every anchor in the full history
 
 
+def test_a_cell_whose_instances_have_no_anchor_shows_no_recall(tmp_path, capsys):
+    """Every L2 M1 instance without anchors: the cell's recall is undefined, '-' as in every score table (it
+    printed NaN)."""
+    import shutil
+
+    from realcompanion.groupassist.synth import stamp
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    release = GroupAssistRelease(SPECIMEN)
+    inst, anchors = release.frame("instances"), release.frame("anchors")
+    gone = set(inst.loc[(inst["level"] == "L2") & (inst["dependency"] == "M1"), "instance_id"])
+    anchors[~anchors["instance_id"].isin(gone)].to_json(copy / "data" / "anchors.jsonl", orient="records",
+                                                         lines=True, force_ascii=False)
+    stamp(copy)
+    assert main(["baselines", str(copy)]) == 0
+    shown = capsys.readouterr().out
+    row = next(line for line in shown.splitlines() if line.startswith("L2") and line.split()[1] == "M1")
+    assert "NaN" not in shown and row.split()[4] == "-" and row.split()[6] == "-", row
+
+
 def test_histories_no_longer_than_k_are_flagged():
     from realcompanion.groupassist.baselines import history_line
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 from realcompanion.validators.declared import _evaluator
-from test_fuzz import check_contract, run_quietly
+from test_fuzz import check_contract, edit_line, restamp, run_quietly
 
 QUICK = 20  # seconds a whole validation may take with any of these rules (a clean one takes about one)
 
@@ -62,3 +62,27 @@ def test_a_careless_declaration_is_one_line(specimen, rule, field, needle):
     assert code == 2, out + err
     check_contract(code, out, err, f"rules.json field '{field}'")
     assert needle in err and "\x1b" not in err, err
+
+
+@pytest.mark.parametrize("where", ["category.upper() == 'MULTI_HOP'", "_hidden == 1", "len(answer) > 0"],
+                         ids=["attribute", "underscore-name", "len-of-null"])
+def test_a_where_that_cannot_be_evaluated_does_not_switch_its_rule_off(specimen, where):
+    """Each row the `where` cannot be evaluated on fails the rule: those rows left its scope, and the rule passed."""
+    declare(specimen, kind="expression", resource="qa", field="question", where=where, expression="False")
+    code, out, err = run_quietly(["validate", str(specimen), "--json", "-"])
+    assert code == 1, err
+    mine = [f for f in json.loads(out)["failures"] if f["rule"] == "X1"]
+    unread = [f for f in mine if f["message"].startswith("where cannot be evaluated: ")]
+    assert unread and all(f["value"] == where for f in unread), mine[:2]
+
+
+def test_a_where_on_a_set_aside_row_is_its_structure_failure_alone(specimen):
+    """The `where` cannot read a record that did not fit its types (its question null): SCH1 names it, once."""
+    declare(specimen, kind="not_null", resource="qa", fields=["answer"], where="len(question) > 1000")
+    edit_line("qa", 3, lambda line: line.replace(b'"question":', b'"question":5,"was":', 1))(specimen)
+    restamp(specimen)
+    code, out, err = run_quietly(["validate", str(specimen), "--json", "-"])
+    report = json.loads(out)
+    errors = [f for f in report["failures"] if f["severity"] == "error"]
+    assert code == 1 and {f["rule"] for f in errors} == {"SCH1"}, errors
+    assert not [r["id"] for r in report["rules"] if r["skipped"]] and report["errors"] == len(errors)

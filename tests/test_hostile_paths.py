@@ -102,6 +102,17 @@ def rules_file(make):
     return mutate
 
 
+def yaml_rules(text: str):
+    """The rules file as YAML, `text` added to its list."""
+    def mutate(root):
+        import yaml
+
+        rules = json.loads((root / "schemas" / "rules.json").read_text(encoding="utf-8"))
+        (root / "schemas" / "rules.yaml").write_text(yaml.safe_dump(rules, sort_keys=False) + text, encoding="utf-8")
+        edit_descriptor(root, lambda d: d["realcompanion"].update(rules="schemas/rules.yaml"))
+    return mutate
+
+
 @pytest.mark.parametrize("mutate,needle", [
     (rules_file(lambda p, t: os.mkfifo(p)), "rules.json: is a FIFO (named pipe)"),
     (rules_file(lambda p, t: p.mkdir()), "rules.json: is a directory"),
@@ -109,7 +120,10 @@ def rules_file(make):
      "rules.json:8 field 'encoding': not UTF-8"),
     (rules_file(lambda p, t: p.write_bytes(t.replace(b'"id": "SIG1",', b'"id": "SIG1", "id": "SIG9",'))),
      "rules.json field 'id': duplicate key 'id'"),
-], ids=["fifo", "directory", "latin-1", "duplicate-key"])
+    (yaml_rules("- {id: X1, severity: error, statement: short answers, kind: expression, resource: qa,\n"
+                "   expression: \"len(answer or '') < 3\", expression: \"True\"}\n"),  # PyYAML keeps the last
+     "rules.yaml:43 field 'expression': duplicate key 'expression'"),
+], ids=["fifo", "directory", "latin-1", "duplicate-key", "yaml-duplicate-key"])
 def test_the_rules_file_is_read_as_strictly_as_every_package_file(specimen, mutate, needle):
     mutate(specimen)
     code, out, err = run_quietly(["validate", str(specimen)])

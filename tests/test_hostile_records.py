@@ -35,6 +35,20 @@ def test_a_null_line_in_a_groupassist_release(tmp_path):
     check_contract(code, out, err, "atoms.jsonl:3: a line must hold one JSON object")
 
 
+def test_a_fraction_where_an_integer_belongs_is_no_cutoff_in_a_groupassist_release(tmp_path):
+    """A set-aside record's value is the one it holds, or null: Arrow truncated a cutoff of 1.5 to 1, and gate i
+    and GC9 named the instance's anchors and penalties as lying after it."""
+    from realcompanion.validators.groupassist.run import validate as validate_groupassist
+
+    from realcompanion.groupassist.synth import stamp
+
+    root = shutil.copytree(GROUPASSIST, tmp_path / "release")
+    edit_line("instances", 6, fields_to(1.5, "cutoff_turn"))(root)
+    stamp(root)
+    found = validate_groupassist(root).failure_frame()
+    assert list(found["rule"]) == ["GS1"], found.to_string()
+
+
 def fields_to(value, *names):
     """Line 3's record with the named fields (every field when none is named) set to `value`."""
     def change(line):

@@ -91,3 +91,34 @@ def test_a_descriptor_frictionless_rejects_is_reported_before_an_unreadable_file
     (specimen / "data" / "qa.jsonl").mkdir()
     assert main(["validate", str(specimen)]) == 2
     assert capsys.readouterr().err.startswith(f"error: {path}: The data package has an error: ")
+
+
+INTERRUPTED = """
+import os, signal, sys
+from realcompanion.cli import main
+from realcompanion.validators import run
+
+run.PARALLEL_MIN_ROWS = 0
+run.os.cpu_count = lambda: 2
+unit = run._run_unit
+
+
+def interrupted(*args, **kwargs):
+    os.killpg(0, signal.SIGINT)  # Ctrl-C reaches every process of the group, a worker's first
+    return unit(*args, **kwargs)
+
+
+run._run_unit = interrupted
+sys.exit(main(["validate", sys.argv[1]]))
+"""
+
+
+def test_ctrl_c_while_the_workers_run_ends_the_run_with_130_and_nothing_more(specimen):
+    """A worker that took the interrupt itself printed 'Process ForkPoolWorker-1:' (and its traceback)."""
+    import signal
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED, str(specimen)], capture_output=True, text=True,
+                          timeout=120, start_new_session=True)  # a group of its own: the interrupt stays in it
+    assert (done.returncode, done.stderr) == (128 + signal.SIGINT, "")

@@ -96,6 +96,40 @@ def test_an_answer_that_cannot_be_read_is_counted_never_guessed(repo, tmp_path, 
     assert "1 replies unjudged" in captured.out
 
 
+class Malformed(JSONHandler):
+    """A server whose 200 answer is not a chat completion: `body` as it is."""
+
+    body = b""
+
+    def reply(self, body):
+        return 200, self.body
+
+
+def completion(message) -> bytes:
+    return json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                       "choices": [{"index": 0, "finish_reason": "stop", "message": message}]}).encode()
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    (b"hello", "the endpoint's answer is not JSON (Expecting value): 'hello'"),
+    (b"[1, 2]", "the endpoint returned no choices"),
+    (b'{"choices": "abc"}', "the endpoint returned no choices"),
+    (completion(None), "no JSON object in the answer: ''"),
+    (completion({"role": "assistant", "content": 5}), "the answer's content is not text: 5"),
+], ids=["not-json", "array", "choices-text", "message-null", "content-number"])
+def test_a_body_that_is_not_a_chat_completion_leaves_each_reply_unjudged(repo, tmp_path, capsys, body, reason):
+    """The client builds its objects without checking them: each of these was an AttributeError traceback."""
+    Malformed.body = body
+    track = load_track(Release(repo), "qa")
+    path = tmp_path / "answers.jsonl"
+    path.write_text(json.dumps({"item_id": track.items[0].item_id, "condition": "full", "answer": "x"}) + "\n")
+    with serving(Malformed) as url:
+        code = main(["judge", str(repo), "--track", "qa", "--replies", str(path), "--endpoint", url, "--model", "m",
+                     "--out", str(tmp_path / "v.jsonl")])
+    assert code == 1
+    assert capsys.readouterr().err == f"unjudged: {track.items[0].item_id} full: {reason}\n"
+
+
 def test_qa_answers_are_judged(repo, tmp_path, endpoint):
     track = load_track(Release(repo), "qa")
     path = tmp_path / "answers.jsonl"

@@ -27,8 +27,8 @@ def decided(table: pa.Table, parsed: ast.AST, params: dict) -> list | None:
     """Per row, the expression's truth as Arrow computes it (None: left to simpleeval); None when not translated."""
     try:
         result = _value(parsed.value if isinstance(parsed, ast.Expr) else parsed, table, params)
-    except (_Untranslated, pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
-        return None
+    except (_Untranslated, pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OverflowError):
+        return None  # OverflowError: an integer constant or parameter past Arrow's 64 bits, which Python compares
     if not isinstance(result, pa.ChunkedArray) or not pa.types.is_boolean(result.type):
         return None
     return result.to_pylist()
@@ -44,11 +44,10 @@ def _boolean(node: ast.AST, table: pa.Table, params: dict):
 def _value(node: ast.AST, table: pa.Table, params: dict):
     if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float, str)):
         return pa.scalar(node.value)
-    if isinstance(node, ast.Name) and node.id in table.column_names:
+    if isinstance(node, ast.Name) and node.id in table.column_names and node.id != "params":
         return table.column(node.id)
     if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "params"
-            and "params" not in table.column_names and isinstance(node.slice, ast.Constant)
-            and node.slice.value in params):
+            and isinstance(node.slice, ast.Constant) and node.slice.value in params):
         return pa.scalar(params[node.slice.value])
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1:
         value = _value(node.args[0], table, params)

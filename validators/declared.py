@@ -52,14 +52,25 @@ def _kind(name: str):
 
 def _load(path: Path):
     """The rules file, read as every package file is (`files.read_text`: a regular file, UTF-8); JSON strictly
-    (`files.loads`: no key twice, no NaN), YAML safely."""
+    (`files.loads`: no key twice, no NaN), YAML safely and with no key twice either (PyYAML keeps the last value,
+    which would hide the first: an `expression` written twice)."""
     text = read_text(path)
     if path.suffix not in (".yaml", ".yml"):
         return loads(text, path)
     import yaml
 
+    class Strict(yaml.SafeLoader):
+        def construct_mapping(self, node, deep=False):
+            nodes = [key for key, _ in node.value if key.tag != "tag:yaml.org,2002:merge"]  # a `<<: *base` merge
+            keys = [self.construct_object(key, deep=deep) for key in nodes]  # key's keys may be overridden
+            for n, key in enumerate(keys):
+                if key in keys[:n]:
+                    raise ReadError(path, f"duplicate key '{key}' in one object", line=nodes[n].start_mark.line + 1,
+                                    field=key)
+            return super().construct_mapping(node, deep)
+
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=Strict)  # noqa: S506 - a SafeLoader
     except (yaml.YAMLError, ValueError, RecursionError) as exc:  # a date YAML cannot construct is a ValueError
         raise ReadError(path, f"not readable ({str(exc).splitlines()[0]})") from None
 
@@ -230,28 +241,29 @@ def _reads(rule: dict) -> tuple[str, ...]:
 def declared_rules(release) -> list[Rule]:
     """The release's declared rules as catalogue rules (run, reported and listed like the coded ones)."""
     return [Rule(d["id"], d["severity"], d.get("family", FAMILY), d["statement"], _reads(d),
-                 partial(CHECKS[d["kind"]], d), d.get("paper", DECLARED_BY)) for d in read_declarations(release)]
+                 partial(_checked, d), d.get("paper", DECLARED_BY)) for d in read_declarations(release)]
 
 
 # -- evaluation helpers -----------------------------------------------------------
 
 def evaluate(ctx, resource: str, expression: str) -> list:
     """The expression's value on every row of the resource (an exception where it cannot be evaluated). Names are
-    the row's fields, and `params`, the scalar parameters of the descriptor's format block (a field of that name
-    wins); only the fields the expression names are read. Arrow decides the rows it can (arrow_expression.py),
-    simpleeval the others."""
+    the row's fields, and `params`, the scalar parameters of the descriptor's format block (always: a field of
+    that name, which a fork may add, would set the limit a format rule reads, GM5's max_message_chars); only the
+    fields the expression names are read. Arrow decides the rows it can (arrow_expression.py), simpleeval the
+    others."""
 
     evaluator = _evaluator()
     parsed = evaluator.parse(expression)
     table = ctx.table(resource)
     named = {node.id for node in ast.walk(parsed) if isinstance(node, ast.Name)}
     scalars = {k: v for k, v in ctx.params.items() if isinstance(v, (int, float, str))}  # simpleeval walks a
-    params = {} if "params" in table.column_names else {"params": scalars}  # subscripted container on each access
+    # subscripted container on each access
     out = decided(table, parsed, scalars) or [None] * table.num_rows  # Arrow, where it can decide
     undecided = [n for n, value in enumerate(out) if value is None]
-    rows = table.select([c for c in table.column_names if c in named])
+    rows = table.select([c for c in table.column_names if c in named and c != "params"])
     for n, row in zip(undecided, (rows.take(pa.array(undecided, pa.int64())) if len(undecided) < len(out) else rows).to_pylist()):
-        evaluator.names = {**params, **row}
+        evaluator.names = {**row, "params": scalars}
         try:
             out[n] = evaluator.eval(expression, previously_parsed=parsed)
         except Exception as exc:  # noqa: BLE001 - a row the expression cannot read fails the rule, named
@@ -259,14 +271,39 @@ def evaluate(ctx, resource: str, expression: str) -> list:
     return out
 
 
+def _where(ctx, rule: dict) -> list:
+    """The rule's `where` expression on every row of its resource, evaluated once per run."""
+    found = vars(ctx).setdefault("_declared_where", {})
+    key = (rule["resource"], rule["where"])
+    if key not in found:
+        found[key] = evaluate(ctx, *key)
+    return found[key]
+
+
 def _scope(ctx, rule: dict) -> pd.Index:
     """Positions of the rows the rule checks: all, or those where its `where` expression holds."""
     rows = pd.RangeIndex(ctx.table(rule["resource"]).num_rows)
     if "where" not in rule:
         return rows
-    held = [value is True or (not isinstance(value, Exception) and bool(value))
-            for value in evaluate(ctx, rule["resource"], rule["where"])]
+    held = [value is True or (not isinstance(value, Exception) and bool(value)) for value in _where(ctx, rule)]
     return rows[pd.Series(held, dtype=bool).to_numpy()]
+
+
+def _unscoped(ctx, rule: dict) -> pd.DataFrame:
+    """A failure on each row the rule's `where` cannot be evaluated on (an attribute, a `_name`, `len` of a null):
+    the rule cannot say whether it checks that row, and a `where` failing on every row would switch it off. A
+    set-aside row's failure is its structure failure's, and the run does not report it again."""
+    if "where" not in rule:
+        return combined([])
+    values = _where(ctx, rule)
+    bad = [n for n, value in enumerate(values) if isinstance(value, Exception)]
+    return _report(ctx, rule, bad, "", [rule["where"]] * len(bad),
+                   [f"where cannot be evaluated: {values[n]}" for n in bad])
+
+
+def _checked(rule: dict, ctx) -> pd.DataFrame:
+    """The rule's kind over the rows its `where` holds on, and a failure where it cannot say."""
+    return combined([CHECKS[rule["kind"]](rule, ctx), _unscoped(ctx, rule)])
 
 
 def _column(ctx, resource: str, field: str, rows: pd.Index) -> pd.Series:

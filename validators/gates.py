@@ -58,11 +58,12 @@ def gate_b(ctx) -> pd.DataFrame:
         own_first = local - pd.to_timedelta(pd.Series(day, dtype="float64") - 1, unit="D")
         first = first.where(~opened_unread, own_first.where(local.notna()).groupby(pid).transform("first"))
     expected_day = (local - first).dt.days + 1
-    # a message without a readable date (FLD2's) keeps its slot in the day of the message before it (of the one
-    # after it when it opens the stream)
+    # a message without a readable date (FLD2's) keeps its slot in the day its dayid names (one opening a day left
+    # the next message a seq too high), or, when its dayid names none, in the day of the message before it (of the
+    # one after it when it opens the stream)
     if local.isna().any():
-        day_of = local.groupby(pid).ffill()
-        day_of = day_of.fillna(local.groupby(pid).bfill())
+        day_of = local.fillna(first + pd.to_timedelta(pd.Series(day, dtype="float64") - 1, unit="D"))
+        day_of = day_of.groupby(pid).ffill().fillna(day_of.groupby(pid).bfill())
     else:
         day_of = local
     expected_seq = day_of.groupby([pid, day_of], sort=False).cumcount() + 1

@@ -19,8 +19,11 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 import sys
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -159,6 +162,25 @@ PARALLEL_MIN_ROWS = 100_000
 _CTX: Context | None = None
 
 
+@contextmanager
+def _uninterrupted():
+    """Ctrl-C taken once processes are forked, and left to this one by the processes forked then: Python ignores
+    an interrupt that lands in its at-fork handlers (the run went on to the end), and a worker's own interrupt
+    printed 'Process ForkPoolWorker-1:' before the parent's. Meanwhile an interrupt is only noted (the forked
+    processes inherit that), then handled as it would have been; the workers end with the pool."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread takes signals
+        yield
+        return
+    noted = []
+    handler = signal.signal(signal.SIGINT, lambda *caught: noted.append(caught))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        if noted and callable(handler):
+            handler(*noted[0])
+
+
 def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False, modelled: str = "") -> list[Outcome]:
     """Run rules as units, on every core when `parallel` (forked workers inherit the read tables and views).
 
@@ -181,7 +203,9 @@ def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False, 
     _CTX, out = ctx, []
     try:
         if workers > 1:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
+            with _uninterrupted():
+                pool = multiprocessing.get_context("fork").Pool(workers)
+            with pool:
                 done = (lambda outcomes: progress(len(outcomes))) if progress else None
                 pending = [pool.apply_async(_run_unit, (u,), callback=done) for u in early[:ahead]]
                 pending += [pool.apply_async(_run_unit, (u, ctx.models.result()), callback=done) for u in late]
@@ -273,12 +297,15 @@ class Judgement:
         if self.pid is not None:
             return
         read, write = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # pragma: no cover - the child; it reports through the pipe and never returns
-            os.close(read)
-            with os.fdopen(write, "w", encoding="utf-8") as out:
-                out.write(json.dumps(_judged(self.release)))
-            os._exit(0)
+        with _uninterrupted():
+            self.pid = os.fork()
+            if self.pid == 0:  # pragma: no cover - the child: it reports through the pipe and never returns, nor
+                try:  # runs the parent's code (a parent that went away, a broken pipe, ends it too)
+                    os.close(read)
+                    with os.fdopen(write, "w", encoding="utf-8") as out:
+                        out.write(json.dumps(_judged(self.release)))
+                finally:
+                    os._exit(0)
         os.close(write)
         self.pipe = read
 
@@ -350,7 +377,7 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     forked process (`Judgement`, which also builds the pandera models of the Table Schemas) while
     the rules run; the rule reading the models waits for them. The verdict is awaited before the
     report is returned: a descriptor Frictionless rejects is reported (exit 2) in preference to
-    anything else, a read that failed before it was forked included.
+    anything else, a read that failed before it was forked included; but not awaited after Ctrl-C.
     """
     ctx = runner.context(opened or runner.release(path))
     if restamped:
@@ -360,9 +387,14 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     judgement = Judgement(ctx.release)
     try:
         with ThreadPoolExecutor(1) as beside:
-            return _validate(ctx, rules, progress, beside.submit(import_pandera), judgement, runner)
-    finally:
+            report = _validate(ctx, rules, progress, beside.submit(import_pandera), judgement, runner)
+    except KeyboardInterrupt:
+        raise  # the verdict may be what was interrupted: its pipe is closed
+    except BaseException:
         judgement.result()
+        raise
+    judgement.result()
+    return report
 
 
 def _validate(ctx: Context, rules: str | None, progress, imported: Future, judgement: Judgement,

@@ -1,4 +1,4 @@
-"""Types of numeric command-line options: a bad value is argparse's one-line usage error (exit 2)."""
+"""Types of command-line options: a bad value is argparse's one-line usage error (exit 2)."""
 from __future__ import annotations
 
 import argparse
@@ -28,3 +28,11 @@ def positive(text: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"'{text}' is not a finite number > 0")
     return value
+
+
+def rule_ids(text: str) -> str:
+    """A comma-separated list naming at least one rule id or family: an empty one ran every rule, and one of
+    commas alone ran none but the structure rules and still said VALID."""
+    if not any(part.strip() for part in text.split(",")):
+        raise argparse.ArgumentTypeError(f"'{text}' names no rule id or family")
+    return text

@@ -146,6 +146,8 @@ class Release:
         if not isinstance(self.descriptor, dict) or not isinstance(self.descriptor.get(self.BLOCK), dict):
             raise ReadError(descriptor, f"no '{self.BLOCK}' block (an object)", field=self.BLOCK)
         self.check_block(self.descriptor[self.BLOCK], descriptor)
+        if not isinstance(self.descriptor.get("resources", []), list):
+            raise ReadError(descriptor, "must be a list of resources", field="resources")
         for res in self.descriptor.get("resources", []):
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "

@@ -63,11 +63,22 @@ class Schemas:
     def __post_init__(self):
         object.__setattr__(self, "root", Path(self.root))
 
+    def _descriptor(self) -> dict:
+        """datapackage.json, an object whose format block and resources have their shapes (any other is one line)."""
+        path = self.root / "datapackage.json"
+        descriptor = read_json(path)
+        shapes = ((None, dict, "an object"), (self.block, dict, "an object"), ("resources", list, "a list of resources"))
+        for key, kind, shape in shapes:
+            value = descriptor if key is None else descriptor.get(key, kind())
+            if not isinstance(value, kind):
+                raise ReadError(path, f"must be {shape}", field=key)
+        return descriptor
+
     @cached_property
     def vocabulary(self) -> dict:
         """The vocabulary file the descriptor names (`<block>.vocabulary`)."""
         descriptor = self.root / "datapackage.json"
-        path = read_json(descriptor).get(self.block, {}).get("vocabulary")
+        path = self._descriptor().get(self.block, {}).get("vocabulary")
         if not isinstance(path, str):
             raise ReadError(descriptor, "no vocabulary path (a string)", field=f"{self.block}.vocabulary")
         path = own_file(self.root, path, f"{self.block}.vocabulary")
@@ -80,7 +91,7 @@ class Schemas:
 
     def table_paths(self) -> list[Path]:
         """The Table Schema file of every resource datapackage.json lists (any format; a fork's resources too)."""
-        resources = read_json(self.root / "datapackage.json").get("resources", [])
+        resources = self._descriptor().get("resources", [])
         return [own_file(self.root, r["schema"], f"resources.{r.get('name')}.schema") for r in resources
                 if isinstance(r, dict) and isinstance(r.get("schema"), str)]
 

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..argtypes import whole
+from ..argtypes import rule_ids, whole
 from ..errors import visible
 
 
@@ -17,7 +17,7 @@ def register(sub):
     p.add_argument("path", type=Path, nargs="?", default=Path("."))
     p.add_argument("--json", metavar="OUT", help="write the JSON report to OUT ('-' for stdout)")
     p.add_argument("--html", metavar="DIR", type=Path, help="render the results as Data Docs HTML into DIR")
-    p.add_argument("--rules", metavar="IDS", help="comma-separated rule ids or families (structure always runs)")
+    p.add_argument("--rules", metavar="IDS", type=rule_ids, help="comma-separated rule ids or families (structure always runs)")
     p.add_argument("--max-examples", type=whole(0), default=5, help="failing rows shown per rule (default 5)")
     p.set_defaults(run=run)
 

@@ -45,7 +45,8 @@ def run(args) -> int:
             text.append(f"warning: {len(unanchored)} eval instances cite no anchor message, so have no anchor recall "
                         f"(null, left out of the recall means; counted in n): {', '.join(unanchored)}; run "
                         "`realcompanion validate`")
-        text += [f"{lang}: anchor recall and context tokens by level x dependency", table.to_string(float_format=R.fixed), ""]
+        text += [f"{lang}: anchor recall and context tokens by level x dependency",
+                 table.to_string(float_format=R.fixed, na_rep="-"), ""]
         cells[lang] = {method: {f"{level} {dependency}": value for (level, dependency), value in table[column].items()}
                        for method, column in _recall_columns(table, k).items()}
     if embedder:

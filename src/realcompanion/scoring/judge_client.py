@@ -94,11 +94,27 @@ class Judge:
         except ValueError as exc:  # a '$' that starts no placeholder
             raise ReadError(prompt.path, f"{exc}; write $$ for a dollar sign") from None
         with answering(self.endpoint):
-            response = self.client.chat.completions.create(
+            raw = self.client.chat.completions.with_raw_response.create(
                 model=self.model, messages=[{"role": "user", "content": text}], temperature=JUDGE_TEMPERATURE)
-        if not response.choices:
-            raise JudgeError("the endpoint returned no choices")
-        return parse_verdict(response.choices[0].message.content or "", fields, optional)
+        return parse_verdict(content_of(raw.http_response.text), fields, optional)
+
+
+def content_of(body: str) -> str:
+    """The text of a chat completion's first choice, read from the endpoint's body as JSON (the client builds its
+    objects without checking them: a body that is not JSON, or a null message, raised AttributeError); a body
+    holding none is a JudgeError saying what it holds."""
+    try:
+        answer = json.loads(body)
+    except json.JSONDecodeError as exc:
+        raise JudgeError(f"the endpoint's answer is not JSON ({exc.msg}): {body[:80]!r}") from None
+    choices = answer.get("choices") if isinstance(answer, dict) else None
+    if not isinstance(choices, list) or not choices:
+        raise JudgeError("the endpoint returned no choices")
+    message = choices[0].get("message") if isinstance(choices[0], dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, (str, type(None))):
+        raise JudgeError(f"the answer's content is not text: {json.dumps(content)[:80]}")
+    return content or ""
 
 
 def judge_from(args) -> Judge:

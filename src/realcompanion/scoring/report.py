@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .. import __version__
+from ..errors import visible
 from ..files import output_file
 from ..schemas import dump_json
 from . import settings
@@ -60,6 +61,7 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
                                           for name, found in release.invalid_rows.items() if found}
     if warning:
         text = warning + "\n" + text
+    text = "\n".join(map(visible, text.split("\n")))  # a condition or judge a user's file names: escaped, one line
     payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):
         output_file(json_dest, release.root).write_text(payload, encoding="utf-8")

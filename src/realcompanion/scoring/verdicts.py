@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import visible
 from ..release import ReadError
 from ..stamp import sha256_of
 from .jsonl import field, known_item, rows
@@ -47,7 +48,7 @@ def write_verdicts(out, verdicts: list[dict], failures: list[dict], key: str) ->
     with open(out, "w", encoding="utf-8", newline="\n") as handle:
         handle.writelines(json.dumps(v, ensure_ascii=False) + "\n" for v in verdicts)
     for failure in failures:
-        print(f"unjudged: {failure[key]} {failure['condition']}: {failure['reason']}", file=sys.stderr)
+        print(visible(f"unjudged: {failure[key]} {failure['condition']}: {failure['reason']}"), file=sys.stderr)
 
 
 def judged_once(seen: dict, key: str, condition: str, path, line: int) -> None:

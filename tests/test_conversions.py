@@ -190,6 +190,22 @@ def test_datetimes_printed_by_str_and_dates_given_a_time_say_what_to_write(speci
     assert failed[claim["claim_id"]].startswith("a date and time where the local date belongs (YYYY-MM-DD")
 
 
+def test_a_leap_second_says_what_to_write(specimen):
+    """RFC 3339 allows a leap second (23:59:60), but Python's datetime, pandas and Frictionless do not read one: FLD2
+    names it, as it names a lower-case t or z, instead of passing a timestamp that no other rule can date and that
+    `frictionless validate` rejects (Table 11, timestamp)."""
+    source = read(specimen, "source")
+    message = source[5]
+    message["timestamp"] = message["timestamp"][:17] + "60" + message["timestamp"][19:]
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | {"FLD2"}, report.failure_frame().head(10).to_string()
+    failed = failures_of(report, "FLD2")
+    assert list(failed["row"]) == [message["dayid"]]
+    assert failed["message"].iloc[0].startswith("a leap second (:60), which RFC 3339 allows but")
+
+
 def test_a_session_date_left_as_the_dataset_wrote_it_is_reported_once(specimen):
     """LoCoMo dates sessions as "1:56 pm on 8 May, 2023"; a converter that leaves that text on a message cited by a
     long_range question and by a profile claim gets FLD2's line only: STR3 still runs (it could not be evaluated

@@ -192,9 +192,13 @@ LOWER_CASE = ("a lower-case t or z, which RFC 3339 allows but pandas and Python'
               "z parses as no time at all): this format writes T and Z upper-case")
 SPACED = ("a space between date and time, as Python's str() of a datetime prints it; RFC 3339's grammar has T there: "
           "this format writes T and Z upper-case (datetime.isoformat())")
+LEAP = ("a leap second (:60), which RFC 3339 allows but Python's datetime, pandas and Frictionless do not read: "
+        "write :59, as POSIX time does")
 TIMED = "a date and time where the local date belongs (YYYY-MM-DD, the timestamp's first ten characters)"
-# datetime shapes FLD2 names, matched case-blind on a real day: RFC 3339 read case-blind (so t or z), a space for T
-SHAPES = {RFC3339: LOWER_CASE, RFC3339.replace("T", " ", 1): SPACED}
+# datetime shapes FLD2 names, matched case-blind on a real day: RFC 3339 read case-blind (so t or z), a space for T,
+# a leap second in the seconds' place
+SHAPES = {RFC3339: LOWER_CASE, RFC3339.replace("T", " ", 1): SPACED,
+          RFC3339.replace(r":[0-5]\d(\.", r":60(\."): LEAP}
 
 
 @release_rule("FMT1", "error", "structure", (),

@@ -424,6 +424,20 @@ def test_a_converted_dataset_passes_the_fork_loop(fork, capsys):  # noqa: F811  
         assert main(["baselines", str(fork), "--track", track, "--resamples", "10"]) == 0
 
 
+def test_the_guides_load_dataset_line_loads_the_release_it_is_run_in(fork, monkeypatch, tmp_path, capsys):  # noqa: F811
+    """forking.md §4's `python -c` line, run in the release folder as written: `datasets` names a local dataset after
+    its folder, and "." has no name ("dataset_name should be specified but got None"), so the line must not pass
+    "." (SPEC §1: load_dataset(<path>, "chat", split="test") works from a local clone)."""
+    import datasets
+
+    guide = (Path(__file__).parents[1] / "docs" / "forking.md").read_text(encoding="utf-8")
+    code = re.search(r"^python -c '(import datasets.*)'", guide, re.M).group(1)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "datasets")
+    monkeypatch.chdir(fork)
+    exec(code, {})
+    assert f"num_rows: {len(read(fork, 'chat'))}" in capsys.readouterr().out
+
+
 def test_a_value_outside_a_vocabulary_names_the_vocabulary(specimen):
     """A dataset's own category or speaker name where a vocabulary value belongs: SCH2 says which vocabulary (and
     which identifier a malformed id should be), not only pandera's check."""

@@ -206,6 +206,21 @@ def test_a_leap_second_says_what_to_write(specimen):
     assert failed["message"].iloc[0].startswith("a leap second (:60), which RFC 3339 allows but")
 
 
+def test_year_0000_says_what_to_write(specimen):
+    """A placeholder year 0000 ("date unknown") in a timestamp and in a date: RFC 3339 allows it and Arrow reads it,
+    but Python's datetime and Frictionless do not, so `validate` passed a release `frictionless validate` rejects."""
+    source = read(specimen, "source")
+    message = source[5]
+    message["timestamp"] = "0000" + message["timestamp"][4:]
+    write(specimen, "source", source)
+    profile, claim = first_row(specimen, "profile", lambda r: r["first_seen"] is not None)
+    claim["first_seen"] = "0000" + claim["first_seen"][4:]
+    write(specimen, "profile", profile)
+    failed = failures_of(validate(specimen), "FLD2").set_index("row")["message"]
+    assert sorted(failed.index) == sorted([message["dayid"], claim["claim_id"]])
+    assert all(m.startswith("year 0000, which RFC 3339 allows but") for m in failed)
+
+
 def test_a_session_date_left_as_the_dataset_wrote_it_is_reported_once(specimen):
     """LoCoMo dates sessions as "1:56 pm on 8 May, 2023"; a converter that leaves that text on a message cited by a
     long_range question and by a profile claim gets FLD2's line only: STR3 still runs (it could not be evaluated

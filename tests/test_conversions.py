@@ -453,6 +453,32 @@ def test_the_guides_load_dataset_line_loads_the_release_it_is_run_in(fork, monke
     assert f"num_rows: {len(read(fork, 'chat'))}" in capsys.readouterr().out
 
 
+def test_a_probe_that_differs_says_where(specimen):
+    """Gate A's line shows the probe's first 60 characters, which a trimmed, re-normalized or cut probe shares with
+    its message: the message says how it differs (Table 24, gate A: reproduced verbatim)."""
+    import unicodedata
+
+    chat = read(specimen, "chat")
+    texts = {r["dayid"]: r["text"] for r in read(specimen, "source")}
+    rows = iter(r for r in chat if not r["withdrawn"] and len(texts[r["probe_dayid"]]) > 20)
+    trimmed, cut, normalized = next(rows), next(rows), next(rows)
+    source = read(specimen, "source")
+    message = next(r for r in source if r["dayid"] == normalized["probe_dayid"])
+    message["text"] = unicodedata.normalize("NFD", "Café, ") + message["text"]
+    write(specimen, "source", source)
+    trimmed["probe"] = texts[trimmed["probe_dayid"]] + "\n"
+    cut["probe"] = texts[cut["probe_dayid"]][:-5]
+    normalized["probe"] = unicodedata.normalize("NFC", message["text"])
+    write(specimen, "chat", chat)
+    failed = failures_of(validate(specimen), "A").set_index("row")["message"]
+    assert failed[trimmed["item_id"]] == ("probe differs from the text of probe_dayid only in leading or trailing "
+                                          "whitespace: a probe is its message verbatim")
+    assert failed[cut["item_id"]] == (f"probe differs from the text of probe_dayid from character "
+                                      f"{len(cut['probe']) + 1}")
+    assert failed[normalized["item_id"]] == ("probe differs from the text of probe_dayid only in Unicode "
+                                             "normalization (NFC / NFD): a probe is its message verbatim")
+
+
 def test_a_value_outside_a_vocabulary_names_the_vocabulary(specimen):
     """A dataset's own category or speaker name where a vocabulary value belongs: SCH2 says which vocabulary (and
     which identifier a malformed id should be), not only pandera's check."""

@@ -63,6 +63,22 @@ def test_bibtex_names_version_revision_and_hub_url(cited, capsys):
     assert paper.fields["title"] == "RealCompanion: Benchmarking Human Understanding"
 
 
+def test_bibtex_keys_of_a_converted_dataset_parse(cited, capsys):
+    """A converted dataset's own name and first author: Data Package only recommends a lower-case name without
+    spaces, and a family name may hold spaces or letters outside ASCII ("van den Berg", "Müller"). BibTeX ends a key
+    at a space, so the keys hold only ASCII letters, digits and `_.:-`, and the entries parse."""
+    from pybtex.database import parse_string
+
+    descriptor = json.loads((cited / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["name"] = "LongMemEval (converted)"
+    (cited / "datapackage.json").write_text(json.dumps(descriptor), encoding="utf-8")
+    cff = yaml.safe_load(CFF)
+    cff["preferred-citation"]["authors"] = [{"given-names": "Anna", "family-names": "van den Bërg"}]
+    (cited / "CITATION.cff").write_text(yaml.safe_dump(cff, allow_unicode=True), encoding="utf-8")
+    entries = parse_string(cite(capsys, cited), "bibtex").entries
+    assert list(entries) == ["LongMemEvalconverted_0_1_0", "vandenberg2026LongMemEvalconverted"]
+
+
 def test_a_release_stating_its_provenance_is_cited_as_synthetic_not_as_the_specimen(cited, capsys):
     """A converted dataset (realcompanion.provenance) is a synthetic release, not the project's generated specimen."""
     from pybtex.database import parse_string

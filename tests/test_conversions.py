@@ -190,6 +190,37 @@ def test_datetimes_printed_by_str_and_dates_given_a_time_say_what_to_write(speci
     assert failed[claim["claim_id"]].startswith("a date and time where the local date belongs (YYYY-MM-DD")
 
 
+def test_a_leap_second_says_what_to_write(specimen):
+    """RFC 3339 allows a leap second (23:59:60), but Python's datetime, pandas and Frictionless do not read one: FLD2
+    names it, as it names a lower-case t or z, instead of passing a timestamp that no other rule can date and that
+    `frictionless validate` rejects (Table 11, timestamp)."""
+    source = read(specimen, "source")
+    message = source[5]
+    message["timestamp"] = message["timestamp"][:17] + "60" + message["timestamp"][19:]
+    write(specimen, "source", source)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | {"FLD2"}, report.failure_frame().head(10).to_string()
+    failed = failures_of(report, "FLD2")
+    assert list(failed["row"]) == [message["dayid"]]
+    assert failed["message"].iloc[0].startswith("a leap second (:60), which RFC 3339 allows but")
+
+
+def test_year_0000_says_what_to_write(specimen):
+    """A placeholder year 0000 ("date unknown") in a timestamp and in a date: RFC 3339 allows it and Arrow reads it,
+    but Python's datetime and Frictionless do not, so `validate` passed a release `frictionless validate` rejects."""
+    source = read(specimen, "source")
+    message = source[5]
+    message["timestamp"] = "0000" + message["timestamp"][4:]
+    write(specimen, "source", source)
+    profile, claim = first_row(specimen, "profile", lambda r: r["first_seen"] is not None)
+    claim["first_seen"] = "0000" + claim["first_seen"][4:]
+    write(specimen, "profile", profile)
+    failed = failures_of(validate(specimen), "FLD2").set_index("row")["message"]
+    assert sorted(failed.index) == sorted([message["dayid"], claim["claim_id"]])
+    assert all(m.startswith("year 0000, which RFC 3339 allows but") for m in failed)
+
+
 def test_a_session_date_left_as_the_dataset_wrote_it_is_reported_once(specimen):
     """LoCoMo dates sessions as "1:56 pm on 8 May, 2023"; a converter that leaves that text on a message cited by a
     long_range question and by a profile claim gets FLD2's line only: STR3 still runs (it could not be evaluated
@@ -429,6 +460,46 @@ def test_a_converted_dataset_passes_the_fork_loop(fork, capsys):  # noqa: F811  
         assert datasets.load_dataset(str(fork), name, split="test").num_rows == len(rows)
     for track in ("chat", "qa"):
         assert main(["baselines", str(fork), "--track", track, "--resamples", "10"]) == 0
+
+
+def test_the_guides_load_dataset_line_loads_the_release_it_is_run_in(fork, monkeypatch, tmp_path, capsys):  # noqa: F811
+    """forking.md §4's `python -c` line, run in the release folder as written: `datasets` names a local dataset after
+    its folder, and "." has no name ("dataset_name should be specified but got None"), so the line must not pass
+    "." (SPEC §1: load_dataset(<path>, "chat", split="test") works from a local clone)."""
+    import datasets
+
+    guide = (Path(__file__).parents[1] / "docs" / "forking.md").read_text(encoding="utf-8")
+    code = re.search(r"^python -c '(import datasets.*)'", guide, re.M).group(1)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "datasets")
+    monkeypatch.chdir(fork)
+    exec(code, {})
+    assert f"num_rows: {len(read(fork, 'chat'))}" in capsys.readouterr().out
+
+
+def test_a_probe_that_differs_says_where(specimen):
+    """Gate A's line shows the probe's first 60 characters, which a trimmed, re-normalized or cut probe shares with
+    its message: the message says how it differs (Table 24, gate A: reproduced verbatim)."""
+    import unicodedata
+
+    chat = read(specimen, "chat")
+    texts = {r["dayid"]: r["text"] for r in read(specimen, "source")}
+    rows = iter(r for r in chat if not r["withdrawn"] and len(texts[r["probe_dayid"]]) > 20)
+    trimmed, cut, normalized = next(rows), next(rows), next(rows)
+    source = read(specimen, "source")
+    message = next(r for r in source if r["dayid"] == normalized["probe_dayid"])
+    message["text"] = unicodedata.normalize("NFD", "Café, ") + message["text"]
+    write(specimen, "source", source)
+    trimmed["probe"] = texts[trimmed["probe_dayid"]] + "\n"
+    cut["probe"] = texts[cut["probe_dayid"]][:-5]
+    normalized["probe"] = unicodedata.normalize("NFC", message["text"])
+    write(specimen, "chat", chat)
+    failed = failures_of(validate(specimen), "A").set_index("row")["message"]
+    assert failed[trimmed["item_id"]] == ("probe differs from the text of probe_dayid only in leading or trailing "
+                                          "whitespace: a probe is its message verbatim")
+    assert failed[cut["item_id"]] == (f"probe differs from the text of probe_dayid from character "
+                                      f"{len(cut['probe']) + 1}")
+    assert failed[normalized["item_id"]] == ("probe differs from the text of probe_dayid only in Unicode "
+                                             "normalization (NFC / NFD): a probe is its message verbatim")
 
 
 def test_a_value_outside_a_vocabulary_names_the_vocabulary(specimen):

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import unicodedata
 
 import numpy as np
 import pandas as pd
@@ -32,9 +34,22 @@ def gate_a(ctx) -> pd.DataFrame:
     found = ctx.probe_positions >= 0
     text, sender = ctx.at(ctx.probe_positions, "text"), ctx.at(ctx.probe_positions, "sender")
     bad = found & ((text != chat["probe"]).fillna(True) | (sender != "user").fillna(True))
-    why = np.where((sender[bad] != "user").fillna(True), "probe message is not a user turn",
-                   "probe differs from the text of probe_dayid")
+    why = [differs(p, t) if s == "user" else "probe message is not a user turn"
+           for p, t, s in zip(chat["probe"][bad], text[bad], sender[bad].fillna(""))]
     return failures("chat", chat["item_id"][bad], "probe", chat["probe"][bad].str.slice(0, 60), why)
+
+
+def differs(probe, text) -> str:
+    """How a probe differs from its message, since the line shows only the probe's start: a converter's strip() or
+    Unicode normalization, else the first character that differs (1-based)."""
+    what = "probe differs from the text of probe_dayid"
+    if not isinstance(probe, str) or not isinstance(text, str):
+        return what
+    if probe.strip() == text.strip():
+        return f"{what} only in leading or trailing whitespace: a probe is its message verbatim"
+    if unicodedata.normalize("NFC", probe) == unicodedata.normalize("NFC", text):
+        return f"{what} only in Unicode normalization (NFC / NFD): a probe is its message verbatim"
+    return f"{what} from character {len(os.path.commonprefix([probe, text])) + 1}"
 
 
 @release_rule("B", "error", "gate", ("source",),

@@ -173,7 +173,9 @@ def calendar(ctx) -> pd.DataFrame:
             real = pc.take(pc.equal(pc.strftime(parsed, format="%Y-%m-%d"), days), pc.index_in(day, value_set=days))
             shape = pc.match_substring_regex(column, RFC3339) if field["type"] == "datetime" else \
                 pc.equal(pc.utf8_length(column), 10)
-            bad = pc.and_(pc.is_valid(column), pc.invert(pc.fill_null(pc.and_(real, shape), False)))
+            year_zero = pc.starts_with(day, "0000")  # Arrow's calendar has it, Python's and Frictionless's do not
+            bad = pc.and_(pc.is_valid(column),
+                          pc.invert(pc.fill_null(pc.and_(pc.and_(real, shape), pc.invert(year_zero)), False)))
             mask = bad.to_numpy(zero_copy_only=False)
             if mask.any():
                 what = "RFC 3339 with an explicit offset" if field["type"] == "datetime" else "a date"
@@ -184,6 +186,8 @@ def calendar(ctx) -> pd.DataFrame:
                 for pattern, reason in kinds.items():  # the shapes converters write, named so they know what to fix
                     shaped = pc.and_(on_a_day, pc.match_substring_regex(values, pattern, ignore_case=True))
                     message[shaped.to_numpy(zero_copy_only=False)] = reason
+                well_formed = pc.fill_null(pc.and_(real, shape).filter(bad), False)
+                message[pc.and_(well_formed, year_zero.filter(bad)).to_numpy(zero_copy_only=False)] = YEAR_ZERO
                 parts.append(failures(name, ctx.row_ids(name)[mask], field["name"], values.to_pylist(), message))
     return combined(parts)
 
@@ -192,9 +196,15 @@ LOWER_CASE = ("a lower-case t or z, which RFC 3339 allows but pandas and Python'
               "z parses as no time at all): this format writes T and Z upper-case")
 SPACED = ("a space between date and time, as Python's str() of a datetime prints it; RFC 3339's grammar has T there: "
           "this format writes T and Z upper-case (datetime.isoformat())")
+LEAP = ("a leap second (:60), which RFC 3339 allows but Python's datetime, pandas and Frictionless do not read: "
+        "write :59, as POSIX time does")
+YEAR_ZERO = ("year 0000, which RFC 3339 allows but Python's datetime and Frictionless do not read (their calendar "
+             "starts at year 1): a date the dataset does not know is null where the field allows it")
 TIMED = "a date and time where the local date belongs (YYYY-MM-DD, the timestamp's first ten characters)"
-# datetime shapes FLD2 names, matched case-blind on a real day: RFC 3339 read case-blind (so t or z), a space for T
-SHAPES = {RFC3339: LOWER_CASE, RFC3339.replace("T", " ", 1): SPACED}
+# datetime shapes FLD2 names, matched case-blind on a real day: RFC 3339 read case-blind (so t or z), a space for T,
+# a leap second in the seconds' place
+SHAPES = {RFC3339: LOWER_CASE, RFC3339.replace("T", " ", 1): SPACED,
+          RFC3339.replace(r":[0-5]\d(\.", r":60(\."): LEAP}
 
 
 @release_rule("FMT1", "error", "structure", (),

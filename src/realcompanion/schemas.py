@@ -20,8 +20,9 @@ from .files import read_json, read_text
 from .paths import own_file
 
 RESOURCES = ("source", "profile", "persona", "chat", "qa")
-# RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the format carries it
-RFC3339 = r"^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$"
+# RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the format carries it.
+# Without RFC 3339's leap second (:60): Python's datetime, pandas and Frictionless read none, so no rule could date it
+RFC3339 = r"^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$"
 
 
 def dump_json(obj) -> str:

@@ -10,7 +10,9 @@ the same CFF data.
 """
 from __future__ import annotations
 
+import re
 import subprocess
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,16 +114,23 @@ def bibtex(c: Citation) -> str:
     from pybtex.database import BibliographyData
 
     note = f"Version {c.version}, revision {c.revision}" + (f"; {c.synthetic} release" if c.synthetic else "")
-    entries = {f"{c.name}_{c.version.replace('.', '_')}": _entry(
+    name = _key(c.name)
+    entries = {f"{name}_{c.version.replace('.', '_')}": _entry(
         "misc", c.cff, title=c.cff["title"], year=c.date[:4], version=c.version, url=c.url, note=note)}
     paper = c.cff.get("preferred-citation")
     if paper:
         first = paper.get("authors", [{}])[0]
-        key = f"{first.get('family-names', first.get('name', c.name)).lower()}{paper.get('year', '')}{c.name}"
+        key = f"{_key(first.get('family-names', first.get('name', c.name))).lower()}{paper.get('year', '')}{name}"
         kind = "article" if paper.get("journal") else "misc"
         entries[key] = _entry(kind, paper, title=paper["title"], year=paper.get("year"),
                               journal=paper.get("journal"), doi=paper.get("doi"), url=paper.get("url"))
     return BibliographyData(entries).to_string("bibtex")
+
+
+def _key(text: str) -> str:
+    """`text` as a BibTeX key part: ASCII letters, digits and `_.:-` only (a space ends a key; "Bërg" reads as Berg)."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Za-z0-9_.:-]", "", ascii_text)
 
 
 # -- APA ----------------------------------------------------------------------

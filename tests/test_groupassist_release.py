@@ -136,4 +136,4 @@ def test_schema_copies_match_the_vocabulary():
     schemas = GroupAssistRelease(SPECIMEN).schemas
     for name in RESOURCES:
         written = read_json(schemas.table_path(name))
-        assert schemas._resolve(written) == written, name
+        assert schemas.resolved(written) == written, name

@@ -572,6 +572,9 @@ CASES = [
          restamp=False, branch="keys", message="a foreign key of the format is not declared"),
     Case("INT7", schema_file("nested/trace.schema.json", lambda s: s["required"].remove("E")),
          restamp=False, branch="nested", message="differs from the format's nested schema"),
+    Case("INT7", schema_file("qa.schema.json", field_of("category", lambda f: (
+        f.pop("vocabulary"), f["constraints"]["enum"].append("trivia")))), restamp=False, branch="enum",
+        message="admits values the format's enum does not"),
     Case("INT7", schema_file("vocabulary.json", lambda v: v["qa_category"].append("trivia")),
          restamp=False, branch="vocabulary", message="a vocabulary of the format differs"),
     Case("INT7", schema_file("vocabulary.json", lambda v: v["identifier"].update(dayid="^U[0-9]{2,4}:.+$")),
@@ -643,6 +646,31 @@ def test_a_fork_may_tighten_a_core_field_and_reword_it(specimen, baseline):
     schema_file("qa.schema.json", field_of("question", tighten))(specimen)
     schema_file("profile.schema.json", field_of("confidence", lambda f: f["constraints"].update(minimum=0.01)))(specimen)
     assert validate(specimen).fired() == baseline
+
+
+def test_a_schema_may_write_the_formats_values_out_instead_of_naming_them(specimen, baseline):
+    """INT7 compares the values a field takes: an enum or pattern written by hand, naming no vocabulary or
+    identifier, equals the format's when it holds the same values (and fewer values tighten it)."""
+    def written_out(field):
+        field.pop("vocabulary", None) or field.pop("identifier")
+    schema_file("chat.schema.json", field_of("tier", written_out))(specimen)
+    schema_file("qa.schema.json", field_of("item_id", written_out))(specimen)
+    schema_file("profile.schema.json", field_of("temporality", lambda f: (
+        f.pop("vocabulary"), f["constraints"]["enum"].remove("transient"))))(specimen)
+    assert validate(specimen).fired() == baseline | ({"SCH2"} if _transient_claims(specimen) else set())
+
+
+def _transient_claims(root) -> bool:
+    return any(r["temporality"] == "transient" for r in read(root, "profile"))
+
+
+def test_a_schema_naming_a_vocabulary_the_release_lacks_is_named(specimen):
+    path = specimen / "schemas" / "chat.schema.json"
+    path.write_text(path.read_text(encoding="utf-8").replace('"vocabulary": "tier"', '"vocabulary": "tiers"', 1),
+                    encoding="utf-8")
+    outcome = next(o for o in validate(specimen, rules="INT5").outcomes if o.rule.id == "INT5")
+    assert outcome.crashed and "schemas/chat.schema.json field 'vocabulary': names the vocabulary or identifier " \
+        "'tiers', which realcompanion.vocabulary does not declare" in outcome.skipped, outcome.skipped
 
 
 def test_digit_run_length_is_read_from_the_descriptor(specimen, baseline):

@@ -8,8 +8,8 @@ rather than with a release, and the two rules here compare the release's copies 
 
 A fork adds resources, fields, vocabularies and rules under new names; it may tighten a core field's constraint
 (a larger minimum, a shorter maximum length, a constraint the format does not set), never loosen or drop one.
-Prose (`description`, `title`, `example`) is the release's own, and the `enum` / `pattern` copies a
-vocabulary renders are INT5's to check, so neither is compared.
+Prose (`description`, `title`, `example`) is the release's own and is not compared; a field is compared by the
+`enum` / `pattern` it takes, whether `refresh` rendered them from a vocabulary or the schema's author wrote them.
 """
 from __future__ import annotations
 
@@ -37,19 +37,17 @@ def canonical(name: str) -> dict:
 
 
 def definition(node):
-    """A schema node without its prose and generated copies: what a core definition is compared by."""
+    """A resolved schema node (`_resolved`) without its prose, and with the `enum` / `pattern` a field takes
+    rather than the vocabulary or identifier that names it: what a core definition is compared by, so that a
+    schema written by hand with the format's values compares equal to one `refresh` rendered."""
     if isinstance(node, list):
         return [definition(n) for n in node]
     if not isinstance(node, dict):
         return node
-    out = {k: definition(v) for k, v in node.items() if k not in PROSE}
-    copies = out.get("constraints", out)
-    if "vocabulary" in out:
-        copies.pop("enum", None)
-    if "identifier" in out:
-        copies.pop("pattern", None)
-    if copies.get("required") is False:  # the default, written out
-        copies.pop("required")
+    out = {k: definition(v) for k, v in node.items() if k not in PROSE | {"vocabulary", "identifier"}}
+    constraints = out.get("constraints", out)
+    if constraints.get("required") is False:  # the default, written out
+        constraints.pop("required")
     return out
 
 
@@ -78,7 +76,7 @@ def definitions_kept(ctx) -> pd.DataFrame:
 
     for name, want in format_["resources"].items():
         path = release.resource(name)["schema"]
-        have = definition(release.table_schema(name))
+        have = definition(_resolved(release, release.table_schema(name)))
         fields = {f.get("name"): f for f in have.get("fields", [])}
         for field in want["fields"]:
             if field["name"] not in fields:
@@ -93,7 +91,7 @@ def definitions_kept(ctx) -> pd.DataFrame:
             if key not in have.get("foreignKeys", []):
                 differs(path, "foreignKeys", key, "a foreign key of the format is not declared")
     for relpath, want in format_.get("nested", {}).items():
-        have = definition(release.schemas.nested_schemas.get(relpath))
+        have = definition(_resolved(release, release.schemas.nested_schemas.get(relpath)))
         if have != want:
             where = _first_difference(want, have)
             differs(f"schemas/{relpath}", where or "(schema)", _at(have, where), "differs from the format's nested schema")
@@ -104,6 +102,15 @@ def definitions_kept(ctx) -> pd.DataFrame:
             differs(named, where, _at(vocabulary, where), "a vocabulary of the format differs from the format's: a fork "
                     "names a new vocabulary for its own fields")
     return failure_rows(rows)
+
+
+def _resolved(release, node):
+    """`node` with the enum / pattern its vocabulary and identifier names give (a stale copy is INT5's), or as it
+    is when it names one the vocabulary lacks (INT5 names that too)."""
+    try:
+        return release.schemas.resolved(node)
+    except KeyError:
+        return node
 
 
 def _loosened(want: dict, have: dict):
@@ -118,7 +125,11 @@ def _loosened(want: dict, have: dict):
         number = isinstance(got, (int, float)) and not isinstance(got, bool)
         if key in LOWER_BOUNDS and number and got >= value or key in UPPER_BOUNDS and number and got <= value:
             continue
-        if got != value:
+        if key == "enum" and isinstance(got, list):
+            extra = [v for v in got if v not in value]  # fewer values tighten
+            if extra:
+                yield "constraints.enum", extra, "admits values the format's enum does not"
+        elif got != value:
             yield f"constraints.{key}", got, f"loosens the format's constraint {key}: {as_text(value)}"
 
 

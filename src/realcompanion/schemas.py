@@ -137,13 +137,14 @@ class Schemas:
 
     # -- generated copies -------------------------------------------------
 
-    def _resolve(self, node):
-        """Return `node` with every vocabulary/identifier reference expanded into enum/pattern."""
+    def resolved(self, node):
+        """`node` with every vocabulary/identifier reference expanded into enum/pattern (a KeyError names a
+        vocabulary or identifier the vocabulary file does not declare)."""
         if isinstance(node, list):
-            return [self._resolve(n) for n in node]
+            return [self.resolved(n) for n in node]
         if not isinstance(node, dict):
             return node
-        out = {k: self._resolve(v) for k, v in node.items()}
+        out = {k: self.resolved(v) for k, v in node.items()}
         is_table_field = "constraints" in out
         target = out["constraints"] if is_table_field else out
         if "vocabulary" in out:
@@ -154,8 +155,14 @@ class Schemas:
 
     def rendered(self) -> dict[Path, str]:
         """Every schema file as it should read, keyed by path."""
-        paths = self.table_paths() + self.nested_paths()
-        return {p: dump_json(self._resolve(read_json(p))) for p in paths}
+        out = {}
+        for path in self.table_paths() + self.nested_paths():
+            try:
+                out[path] = dump_json(self.resolved(read_json(path)))
+            except KeyError as exc:
+                raise ReadError(path, f"names the vocabulary or identifier {exc}, which "
+                                f"{self.block}.vocabulary does not declare", field="vocabulary") from None
+        return out
 
     def stale(self) -> list[Path]:
         return [p for p, text in self.rendered().items() if read_text(p) != text]

@@ -119,3 +119,12 @@ def test_a_reader_that_stops_reading_ends_the_run_quietly(repo):
                              stderr=subprocess.PIPE, timeout=60)
     os.close(write)
     assert (listing.returncode, listing.stderr) == (141, b"")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs a device that is always full")
+def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(repo):
+    """`realcompanion rules > /dev/full`: the write fails with no file name to give; the line says what failed."""
+    with open("/dev/full", "wb") as full:
+        listing = subprocess.run([sys.executable, "-m", "realcompanion.cli", "rules", str(repo)], stdout=full,
+                                 stderr=subprocess.PIPE, timeout=60)
+    assert (listing.returncode, listing.stderr.decode()) == (2, "error: writing the output: No space left on device\n")

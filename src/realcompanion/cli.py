@@ -42,8 +42,10 @@ def main(argv=None) -> int:
         return 2
     except BrokenPipeError:  # the reader of the output went away (`| head`): nothing more to say
         return 141  # as a process ended by SIGPIPE
-    except OSError as exc:  # a path given on the command line that cannot be opened or written
-        print(f"error: {ReadError(exc.filename or '', exc.strerror or exc)}", file=sys.stderr)
+    except OSError as exc:  # a path given on the command line that cannot be opened or written, or the output
+        reason = exc.strerror or exc
+        print(f"error: {ReadError(exc.filename, reason) if exc.filename else f'writing the output: {reason}'}",
+              file=sys.stderr)
         return 2
     except RecursionError:
         print("error: input nested too deeply to read", file=sys.stderr)

@@ -187,3 +187,13 @@ def test_an_anchor_citing_a_safety_placeholder_fails(tmp_path):
     notice = ("[该消息已被安全过滤]", "[message removed by the safety filter]")
     anchor = cite_placeholder(copy, "safety", notice, notice)
     assert judged(copy) == ({"GC10"}, {("GC10", anchor["anchor_id"])})
+
+
+def test_order_is_judged_whatever_rfc_3339_spelling_each_record_uses(tmp_path):
+    """RFC 3339 allows fractional seconds and Z beside numeric offsets; a record spelled unlike the file's first
+    one is still placed in time (it was read as no time at all, so going back passed)."""
+    copy = Copy(tmp_path / "release")
+    group = [m for m in copy.rows["messages"] if m["group_id"] == "G02"]
+    group[5]["timestamp"] = "2025-03-01T00:00:00.5Z"  # before the group's first record
+    group[6]["timestamp"] = group[6]["timestamp"].replace("+08:00", ".250+08:00")  # faithful, in order
+    assert judged(copy) == ({"GM2"}, {("GM2", group[5]["message_id"])})

@@ -29,7 +29,7 @@ def message_ids(ctx) -> pd.DataFrame:
       "GROUPASSIST.md §2 (turn, timestamp); App. E.1 (cutoffs by turn index)")
 def in_order(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
-    instant = pd.to_datetime(m["timestamp"], utc=True, errors="coerce")
+    instant = pd.to_datetime(m["timestamp"], utc=True, errors="coerce", format="ISO8601")  # per record, any RFC 3339 spelling
     parts = [failures("messages", m["message_id"][bad], field, m[field][bad].astype(str), f"{field} goes back")
              for field, values in (("turn", m["turn"]), ("timestamp", instant))
              for bad in [values < values.groupby(m["group_id"]).shift()]]  # the group's previous record, in any run

@@ -197,3 +197,16 @@ def test_order_is_judged_whatever_rfc_3339_spelling_each_record_uses(tmp_path):
     group[5]["timestamp"] = "2025-03-01T00:00:00.5Z"  # before the group's first record
     group[6]["timestamp"] = group[6]["timestamp"].replace("+08:00", ".250+08:00")  # faithful, in order
     assert judged(copy) == ({"GM2"}, {("GM2", group[5]["message_id"])})
+
+
+def test_a_distance_failure_shows_the_cutoff_the_file_holds(tmp_path):
+    """The value a failure line shows is the file's; the distance it computed goes into the message."""
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(origin="authored", dependency="M1", level="L1")
+    instance["cutoff_turn"] += 500
+    copy.save()
+    found = validate(copy.root).failure_frame()
+    row = found[found["rule"] == "GC6"].iloc[0]
+    assert (row["row"], row["field"], row["value"]) == (instance["instance_id"], "cutoff_turn",
+                                                        str(instance["cutoff_turn"]))
+    assert row["message"].endswith("messages between the last anchor and the cutoff, outside 20-200")

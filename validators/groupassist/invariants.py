@@ -152,8 +152,9 @@ def authored(ctx) -> pd.DataFrame:
         own["group_id"], own["instance_id"].map(last).fillna(-1), "right"), index=own.index)
     bad = gap.notna() & ~gap.between(lo, hi) & (gap >= 0)  # null: a cutoff set aside; < 0: an anchor at or after
     # the cutoff, which gate i names
-    parts.append(failures("instances", own.loc[bad, "instance_id"], "cutoff_turn", gap[bad].astype(int),
-                          f"messages between last anchor and cutoff outside {lo}-{hi}"))
+    parts.append(failures("instances", own.loc[bad, "instance_id"], "cutoff_turn", own.loc[bad, "cutoff_turn"],
+                          [f"{n} messages between the last anchor and the cutoff, outside {lo}-{hi}"
+                           for n in gap[bad].astype(int)]))
     typed = inst["query_type"].notna() != (inst["origin"] == "authored")
     parts.append(failures("instances", inst["instance_id"][typed], "query_type", inst["query_type"][typed].astype(str),
                           "authored instances have a query_type, native ones none"))

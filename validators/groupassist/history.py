@@ -71,5 +71,6 @@ def id_prefixes(ctx) -> pd.DataFrame:
         f, table = ctx.frame(name), ctx.table(name)
         prefix = pc.replace_substring_regex(table.column(key), r":[^:]*$", "")  # what rsplit(":", 1)[0] keeps
         bad = pc.fill_null(pc.not_equal(prefix, table.column(owner)), True).to_numpy(zero_copy_only=False)
-        parts.append(failures(name, f[key][bad], key, f[owner][bad], f"identifier prefix differs from {owner}"))
+        parts.append(failures(name, f[key][bad], key, f[key][bad],
+                              [f"identifier prefix differs from its {owner}, {o}" for o in f[owner][bad]]))
     return combined(parts)

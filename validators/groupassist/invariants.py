@@ -87,7 +87,8 @@ def m3_others(ctx) -> pd.DataFrame:
     ids = pd.Index(a["instance_id"].unique())
     count = others.reindex(ids, fill_value=0)
     bad = count < 2
-    return failures("instances", ids[bad], "dependency", count[bad], "fewer than two memory anchors from other members")
+    return failures("instances", ids[bad], "dependency", "M3",
+                    [f"{n} memory anchor(s) from members other than the updater, fewer than two" for n in count[bad]])
 
 
 def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.ndarray, hi: np.ndarray) -> list:
@@ -135,8 +136,9 @@ def m3_still_current(ctx) -> pd.DataFrame:
     at = [(iid, i) for iid, zh, en in zip(pairs.index, *found) for i in sorted(set(zh) | set(en))]
     ids = table.column("message_id").take(order[[i for _, i in at]]).to_pylist() if at else []
     rows = [(iid, mid) for (iid, _), mid in zip(at, ids)]
-    return failures("instances", [r[0] for r in rows], "cutoff_turn", [r[1] for r in rows],
-                    "superseded value re-used by this later message")
+    cutoff = dict(zip(pairs.index, pairs["cutoff_turn"].astype(int)))
+    return failures("instances", [r[0] for r in rows], "cutoff_turn", [cutoff[r[0]] for r in rows],
+                    [f"superseded value re-used by {r[1]}, a later message before the cutoff" for r in rows])
 
 
 @rule("GC6", "error", "invariant", ("anchors", "instances", "messages"),
@@ -255,8 +257,8 @@ def anchor_source(ctx) -> pd.DataFrame:
     a = ctx.anchors[ctx.anchors["role"].notna()]
     role = a["from_assistant"] != (a["role"] == "assistant")
     withheld = a["placeholder"] == "safety"
-    return combined([failures("anchors", a["anchor_id"][role], "from_assistant", a["role"][role],
-                              "disagrees with the cited message"),
+    return combined([failures("anchors", a["anchor_id"][role], "from_assistant", a["from_assistant"][role],
+                              [f"disagrees with the cited message's role, {r}" for r in a["role"][role]]),
                      failures("anchors", a["anchor_id"][withheld & ~role], "message_id", a["message_id"][withheld & ~role],
                               "cites a safety-filter placeholder, whose text was withheld")])
 

@@ -210,3 +210,12 @@ def test_a_distance_failure_shows_the_cutoff_the_file_holds(tmp_path):
     assert (row["row"], row["field"], row["value"]) == (instance["instance_id"], "cutoff_turn",
                                                         str(instance["cutoff_turn"]))
     assert row["message"].endswith("messages between the last anchor and the cutoff, outside 20-200")
+
+
+@pytest.mark.parametrize("resource", ["feedback", "audit"])
+def test_an_empty_provenance_file_fails_its_header_alone(tmp_path, resource):
+    """A release with no feedback item (no assistant in the history) or no excluded instance: only the missing
+    header is reported; the provenance rule judges no rows instead of crashing on them."""
+    copy = Copy(tmp_path / "release")
+    copy.rows[resource] = []
+    assert judged(copy)[0] == {"GS5"}

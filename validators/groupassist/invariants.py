@@ -286,7 +286,8 @@ def feedback_items(ctx) -> pd.DataFrame:
            | (np.array(before, dtype=object) != "assistant")
            | np.array([not (isinstance(w, str) and isinstance(t, str) and w in t)
                        or not (isinstance(v, str) and isinstance(e, str) and v in e) for w, t, v, e in
-                       zip(f["wording_zh"].tolist(), msg["text_zh"].tolist(), f["wording_en"].tolist(), msg["text_en"].tolist())]))
+                       zip(f["wording_zh"].tolist(), msg["text_zh"].tolist(), f["wording_en"].tolist(), msg["text_en"].tolist())],
+                      dtype=bool))  # typed: an empty file gives an empty float array otherwise
     return failures("feedback", f["feedback_id"][bad], "message_id", f["message_id"][bad],
                     "not a member's verbatim correction right after an assistant reply")
 

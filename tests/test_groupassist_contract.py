@@ -187,3 +187,35 @@ def test_an_anchor_citing_a_safety_placeholder_fails(tmp_path):
     notice = ("[该消息已被安全过滤]", "[message removed by the safety filter]")
     anchor = cite_placeholder(copy, "safety", notice, notice)
     assert judged(copy) == ({"GC10"}, {("GC10", anchor["anchor_id"])})
+
+
+def test_order_is_judged_whatever_rfc_3339_spelling_each_record_uses(tmp_path):
+    """RFC 3339 allows fractional seconds and Z beside numeric offsets; a record spelled unlike the file's first
+    one is still placed in time (it was read as no time at all, so going back passed)."""
+    copy = Copy(tmp_path / "release")
+    group = [m for m in copy.rows["messages"] if m["group_id"] == "G02"]
+    group[5]["timestamp"] = "2025-03-01T00:00:00.5Z"  # before the group's first record
+    group[6]["timestamp"] = group[6]["timestamp"].replace("+08:00", ".250+08:00")  # faithful, in order
+    assert judged(copy) == ({"GM2"}, {("GM2", group[5]["message_id"])})
+
+
+def test_a_distance_failure_shows_the_cutoff_the_file_holds(tmp_path):
+    """The value a failure line shows is the file's; the distance it computed goes into the message."""
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(origin="authored", dependency="M1", level="L1")
+    instance["cutoff_turn"] += 500
+    copy.save()
+    found = validate(copy.root).failure_frame()
+    row = found[found["rule"] == "GC6"].iloc[0]
+    assert (row["row"], row["field"], row["value"]) == (instance["instance_id"], "cutoff_turn",
+                                                        str(instance["cutoff_turn"]))
+    assert row["message"].endswith("messages between the last anchor and the cutoff, outside 20-200")
+
+
+@pytest.mark.parametrize("resource", ["feedback", "audit"])
+def test_an_empty_provenance_file_fails_its_header_alone(tmp_path, resource):
+    """A release with no feedback item (no assistant in the history) or no excluded instance: only the missing
+    header is reported; the provenance rule judges no rows instead of crashing on them."""
+    copy = Copy(tmp_path / "release")
+    copy.rows[resource] = []
+    assert judged(copy)[0] == {"GS5"}

@@ -5,6 +5,7 @@ import json
 import shutil
 
 import pytest
+from realcompanion.validators.catalogue import as_text
 from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.groupassist.catalogue import all_rules
 from realcompanion.validators.groupassist.run import validate
@@ -335,6 +336,23 @@ def test_rule_fires_on_its_mutation(tmp_path, rule_id):
     assert report.fired() == {rule_id}
     found = report.failure_frame()
     assert row in set(found.loc[found["rule"] == rule_id, "row"]), found.head()
+
+
+KEYS = {"messages": "message_id", "instances": "instance_id", "anchors": "anchor_id", "atoms": "atom_id",
+        "criteria": "criterion_id", "feedback": "feedback_id", "audit": "instance_id"}
+
+
+@pytest.mark.parametrize("rule_id", ["GM2", "GM3", "GM4", "GM6", "GA1", "GA2", "GA4", "GC4", "GC5", "GC10"])
+def test_a_failure_line_shows_the_value_the_file_holds(tmp_path, rule_id):
+    """`field=value` on a failure line is the named row's own value; what a rule computed belongs in its message."""
+    copy = Copy(tmp_path / "release")
+    MUTATIONS[rule_id](copy)
+    if rule_id != "GA4":
+        copy.save()
+    found = validate(copy.root).failure_frame()
+    for f in found[found["rule"] == rule_id].itertuples():
+        record = next(r for r in copy.rows[f.resource] if r[KEYS[f.resource]] == f.row)
+        assert f.value == as_text(record[f.field]), f
 
 
 def personal_data_in_a_rubric_criterion(c):

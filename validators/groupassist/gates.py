@@ -81,8 +81,9 @@ def enough_history(ctx) -> pd.DataFrame:
     inst = ctx.frame("instances")
     counts = ctx.before(inst["group_id"], inst["cutoff_turn"])
     bad = counts < ctx.params["min_history"]
-    return failures("instances", inst["instance_id"][bad], "cutoff_turn", counts[bad].astype(int),
-                    f"fewer than {ctx.params['min_history']} messages before the cutoff")
+    return failures("instances", inst["instance_id"][bad], "cutoff_turn", inst["cutoff_turn"][bad],
+                    [f"{n} messages before the cutoff, fewer than {ctx.params['min_history']}"
+                     for n in counts[bad].astype(int)])
 
 
 @rule("GA5", "error", "gate", ("criteria", "instances"),

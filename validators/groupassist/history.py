@@ -29,7 +29,7 @@ def message_ids(ctx) -> pd.DataFrame:
       "GROUPASSIST.md §2 (turn, timestamp); App. E.1 (cutoffs by turn index)")
 def in_order(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
-    instant = pd.to_datetime(m["timestamp"], utc=True, errors="coerce")
+    instant = pd.to_datetime(m["timestamp"], utc=True, errors="coerce", format="ISO8601")  # per record, any RFC 3339 spelling
     parts = [failures("messages", m["message_id"][bad], field, m[field][bad].astype(str), f"{field} goes back")
              for field, values in (("turn", m["turn"]), ("timestamp", instant))
              for bad in [values < values.groupby(m["group_id"]).shift()]]  # the group's previous record, in any run
@@ -71,5 +71,6 @@ def id_prefixes(ctx) -> pd.DataFrame:
         f, table = ctx.frame(name), ctx.table(name)
         prefix = pc.replace_substring_regex(table.column(key), r":[^:]*$", "")  # what rsplit(":", 1)[0] keeps
         bad = pc.fill_null(pc.not_equal(prefix, table.column(owner)), True).to_numpy(zero_copy_only=False)
-        parts.append(failures(name, f[key][bad], key, f[owner][bad], f"identifier prefix differs from {owner}"))
+        parts.append(failures(name, f[key][bad], key, f[key][bad],
+                              [f"identifier prefix differs from its {owner}, {o}" for o in f[owner][bad]]))
     return combined(parts)

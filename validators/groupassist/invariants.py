@@ -87,7 +87,8 @@ def m3_others(ctx) -> pd.DataFrame:
     ids = pd.Index(a["instance_id"].unique())
     count = others.reindex(ids, fill_value=0)
     bad = count < 2
-    return failures("instances", ids[bad], "dependency", count[bad], "fewer than two memory anchors from other members")
+    return failures("instances", ids[bad], "dependency", "M3",
+                    [f"{n} memory anchor(s) from members other than the updater, fewer than two" for n in count[bad]])
 
 
 def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.ndarray, hi: np.ndarray) -> list:
@@ -135,8 +136,9 @@ def m3_still_current(ctx) -> pd.DataFrame:
     at = [(iid, i) for iid, zh, en in zip(pairs.index, *found) for i in sorted(set(zh) | set(en))]
     ids = table.column("message_id").take(order[[i for _, i in at]]).to_pylist() if at else []
     rows = [(iid, mid) for (iid, _), mid in zip(at, ids)]
-    return failures("instances", [r[0] for r in rows], "cutoff_turn", [r[1] for r in rows],
-                    "superseded value re-used by this later message")
+    cutoff = dict(zip(pairs.index, pairs["cutoff_turn"].astype(int)))
+    return failures("instances", [r[0] for r in rows], "cutoff_turn", [cutoff[r[0]] for r in rows],
+                    [f"superseded value re-used by {r[1]}, a later message before the cutoff" for r in rows])
 
 
 @rule("GC6", "error", "invariant", ("anchors", "instances", "messages"),
@@ -152,8 +154,9 @@ def authored(ctx) -> pd.DataFrame:
         own["group_id"], own["instance_id"].map(last).fillna(-1), "right"), index=own.index)
     bad = gap.notna() & ~gap.between(lo, hi) & (gap >= 0)  # null: a cutoff set aside; < 0: an anchor at or after
     # the cutoff, which gate i names
-    parts.append(failures("instances", own.loc[bad, "instance_id"], "cutoff_turn", gap[bad].astype(int),
-                          f"messages between last anchor and cutoff outside {lo}-{hi}"))
+    parts.append(failures("instances", own.loc[bad, "instance_id"], "cutoff_turn", own.loc[bad, "cutoff_turn"],
+                          [f"{n} messages between the last anchor and the cutoff, outside {lo}-{hi}"
+                           for n in gap[bad].astype(int)]))
     typed = inst["query_type"].notna() != (inst["origin"] == "authored")
     parts.append(failures("instances", inst["instance_id"][typed], "query_type", inst["query_type"][typed].astype(str),
                           "authored instances have a query_type, native ones none"))
@@ -254,8 +257,8 @@ def anchor_source(ctx) -> pd.DataFrame:
     a = ctx.anchors[ctx.anchors["role"].notna()]
     role = a["from_assistant"] != (a["role"] == "assistant")
     withheld = a["placeholder"] == "safety"
-    return combined([failures("anchors", a["anchor_id"][role], "from_assistant", a["role"][role],
-                              "disagrees with the cited message"),
+    return combined([failures("anchors", a["anchor_id"][role], "from_assistant", a["from_assistant"][role],
+                              [f"disagrees with the cited message's role, {r}" for r in a["role"][role]]),
                      failures("anchors", a["anchor_id"][withheld & ~role], "message_id", a["message_id"][withheld & ~role],
                               "cites a safety-filter placeholder, whose text was withheld")])
 
@@ -283,7 +286,8 @@ def feedback_items(ctx) -> pd.DataFrame:
            | (np.array(before, dtype=object) != "assistant")
            | np.array([not (isinstance(w, str) and isinstance(t, str) and w in t)
                        or not (isinstance(v, str) and isinstance(e, str) and v in e) for w, t, v, e in
-                       zip(f["wording_zh"].tolist(), msg["text_zh"].tolist(), f["wording_en"].tolist(), msg["text_en"].tolist())]))
+                       zip(f["wording_zh"].tolist(), msg["text_zh"].tolist(), f["wording_en"].tolist(), msg["text_en"].tolist())],
+                      dtype=bool))  # typed: an empty file gives an empty float array otherwise
     return failures("feedback", f["feedback_id"][bad], "message_id", f["message_id"][bad],
                     "not a member's verbatim correction right after an assistant reply")
 

@@ -49,17 +49,24 @@ def key_of(record: dict, key: list[str], line: int) -> str:
 def table_model(release, name: str, built: str | None = None):
     """The pandera model of a resource, built from its Table Schema by pandera's Frictionless reader (or read
     from `built`, its JSON, when a process that imports frictionless built it); Arrow already enforced the
-    types."""
-    if built:
-        from pandera.pandas import DataFrameSchema
+    types. That reader drops a field's `format`: a uuid field gets its check here (the only format besides the
+    default that a Table Schema of the format may name, descriptor.schema.json)."""
+    from pandera.pandas import Check, DataFrameSchema
 
+    if built:
         return DataFrameSchema.from_json(built)
     from pandera.io.pandas_io import from_frictionless_schema
 
     schema = from_frictionless_schema(release.table_schema(name))
     schema = schema.update_columns({c: {"dtype": None, "coerce": False} for c in schema.columns})
+    schema = schema.update_columns({f["name"]: {"checks": [*schema.columns[f["name"]].checks, Check.str_matches(UUID)]}
+                                    for f in release.table_schema(name)["fields"] if f.get("format") == "uuid"})
     schema.coerce = False
     return schema
+
+
+# a uuid as RFC 4122 writes it; Frictionless's reader (Python's UUID) also takes braces, a urn: prefix or no hyphens
+UUID = r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$"
 
 
 @release_rule("SCH2", "error", "structure", RESOURCES,
@@ -76,7 +83,9 @@ def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
 
     parts = []
     for name in resources:
-        frame = ctx.frame(name)
+        frame, blank = as_frictionless_reads(ctx.frame(name), ctx.release.table_schema(name))
+        if blank is not None and blank.any():
+            parts.append(failures(name, ctx.row_ids(name)[blank.to_numpy()], "", "", BLANK))
         try:
             table_model(ctx.release, name, (models or {}).get(name)).validate(frame, lazy=True)
         except SchemaErrors as exc:
@@ -91,6 +100,22 @@ def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
     if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
         parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
     return combined(parts)
+
+
+def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.DataFrame, pd.Series | None]:
+    """The frame with each text cell that is one of the schema's `missingValues` (Table Schema's default: `""`)
+    read as null, as Frictionless reads it, and which records are then blank (every field null), or None where a
+    field is required or a key (a blank record breaks that constraint, reported as such). The format's own
+    resources declare no missing values and require fields: they cost nothing here."""
+    missing = table_schema.get("missingValues", [""])
+    text = [f["name"] for f in table_schema["fields"] if f.get("type") == "string"]
+    if missing and text:
+        frame = frame.assign(**{c: frame[c].mask(frame[c].isin(missing)) for c in text})
+    keyed = table_schema.get("primaryKey") or any(f.get("constraints", {}).get("required") for f in table_schema["fields"])
+    return frame, None if keyed else frame.isna().all(axis=1)
+
+
+BLANK = "a blank record: every field is null or a missing value (Frictionless's blank-row error)"
 
 
 def _named(table_schema: dict) -> dict:

@@ -124,6 +124,22 @@ def _valueless_row(table: pa.Table) -> bool:
     return pc.any(empty).as_py()
 
 
+def _read_otherwise(res: dict) -> tuple[str, str] | None:
+    """Why Frictionless would read a resource's file otherwise than as this format's UTF-8 JSON Lines, one keyed
+    record a line (a declared or implied format, an encoding, a dialect or a compression), as (message, field)."""
+    name, kind = res.get("name"), res.get("format") or Path(res["path"]).suffix.lstrip(".")
+    if kind not in ("jsonl", "ndjson"):
+        return f"resource '{name}' is read as '{kind}': a release's tables are JSON Lines (format jsonl)", "format"
+    encoding = res.get("encoding", "utf-8")
+    if not isinstance(encoding, str) or encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
+        return f"resource '{name}' declares encoding '{encoding}': a release's tables are UTF-8", "encoding"
+    for key in ("dialect", "compression"):
+        if key in res:
+            return f"resource '{name}' declares a {key}, which changes how Frictionless reads its file: a " \
+                   "release's tables are plain JSON Lines, one keyed record a line, and declare none", key
+    return None
+
+
 class Release:
     """A release folder: `datapackage.json`, `schemas/`, `data/`; `BLOCK` names the descriptor's format block.
 
@@ -194,6 +210,9 @@ class Release:
         for res in self.descriptor.get("resources", []):
             if not isinstance(res.get("schema"), (str, dict)):
                 return f"resource '{res.get('name')}' declares no schema", "schema"
+            problem = _read_otherwise(res)
+            if problem:
+                return problem
         return None
 
     @property

@@ -89,7 +89,9 @@ def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
         try:
             table_model(ctx.release, name, (models or {}).get(name)).validate(frame, lazy=True)
         except SchemaErrors as exc:
-            cases = exc.failure_cases
+            cases = exc.failure_cases  # empty where pandera's only finding is a repeated null, which unique allows
+            if cases.empty:
+                continue
             index = pd.to_numeric(cases["index"], errors="coerce")
             named = np.append(ctx.row_ids(name).to_numpy(dtype=object), "(table)")  # a case of no row: last
             rows = named[index.fillna(-1).astype(int).to_numpy()]

@@ -175,3 +175,31 @@ def test_repeated_nulls_under_stale_schema_copies(capsys):
         main(["validate", str(root)])
         out = capsys.readouterr().out
         assert "FAIL INT5" in out and "could not be evaluated" not in out
+
+
+@pytest.mark.parametrize("case", ["uuid format", "email format", "headerless dialect"])
+def test_groupassist_fork_edits(case, capsys):
+    """The same edits on a GroupAssistBench release: a new field of members, or messages' descriptor entry."""
+    def edit(root: Path) -> None:
+        if case == "headerless dialect":
+            return _descriptor(lambda d: d["resources"][0].__setitem__("dialect", {"header": False}))(root)
+        path = root / "schemas" / "members.schema.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        schema["fields"].append({"name": "extra", "type": "string", "format": case.split()[0]})
+        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        data = root / "data" / "members.jsonl"
+        records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
+        data.write_text("".join(json.dumps({**r, "extra": "not-a-uuid" if i == 1 else UUID}) + "\n"
+                                for i, r in enumerate(records)), encoding="utf-8")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = copy_release(SPECIMEN, Path(tmp) / "release")
+        edit(root)
+        try:
+            groupassist.stamp(root)
+        except ReadError:
+            pass
+        code = main(["validate", str(root)])
+        capsys.readouterr()
+        assert frictionless_finds_errors(root)
+        assert code == (1 if case == "uuid format" else 2)

@@ -111,6 +111,7 @@ def _json_path(root: Path) -> None:
     _descriptor(lambda d: next(r for r in d["resources"] if r["name"] == "source").pop("format"))(root)
 
 
+NEW_YEAR = "2025-01-01T00:00:00Z"
 UUID = "2bc1c94f-0deb-43e9-92a1-4775189ec9f8"
 NOTE = [{"name": "a", "type": "string"}, {"name": "b", "type": "integer"}]
 FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 refuses what it does not read
@@ -125,6 +126,8 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
     "required missing value": (_notes({"fields": [{"name": "a", "type": "string", "constraints": {"required": True}}],
                                        "missingValues": ["", "NA"]}, [{"a": "x"}, {"a": "NA"}]), 1),
     "blank record": (_notes({"fields": NOTE}, [{"a": "x", "b": 1}, {"a": "", "b": None}]), 1),
+    "datetime minimum across offsets": (_field({"type": "datetime", "constraints": {"minimum": NEW_YEAR}},
+                                               "2025-01-01T00:30:00+01:00", NEW_YEAR), 1),
 }
 
 
@@ -152,12 +155,15 @@ def test_fork_edits_frictionless_rejects(case, capsys):
 
 @pytest.mark.parametrize("case", {
     "uuid format": _field({"type": "string", "format": "uuid"}, UUID, None),
+    "datetime maximum across offsets": _field({"type": "datetime", "constraints": {"maximum": NEW_YEAR}},
+                                              "2025-01-01T00:30:00+01:00", NEW_YEAR),
     "missing values that repeat or break a pattern": _notes(
         {"fields": [{"name": "a", "type": "string", "constraints": {"unique": True, "pattern": "x+"}}, NOTE[1]]},
         [{"a": "", "b": 1}, {"a": "", "b": 2}, {"a": "x", "b": 3}]),
 }.items(), ids=lambda case: case[0])
 def test_fork_edits_both_pass(case, capsys):
-    """What Frictionless reads as null (Table Schema's default missing value "") is null to validate too."""
+    """What Frictionless reads as null (Table Schema's default missing value "") is null to validate too, and a
+    datetime's range is compared as instants, not as text."""
     assert judged(case[1], capsys) == (0, False)
 
 

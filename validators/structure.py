@@ -57,10 +57,14 @@ def table_model(release, name: str, built: str | None = None):
         return DataFrameSchema.from_json(built)
     from pandera.io.pandas_io import from_frictionless_schema
 
-    schema = from_frictionless_schema(release.table_schema(name))
+    table_schema = release.table_schema(name)
+    schema = from_frictionless_schema({**table_schema, "fields": [  # a datetime's range is `_instants`' to check
+        {**f, "constraints": {k: v for k, v in f["constraints"].items() if k not in RANGE}}
+        if f.get("type") == "datetime" and isinstance(f.get("constraints"), dict) else f
+        for f in table_schema["fields"]]})
     schema = schema.update_columns({c: {"dtype": None, "coerce": False} for c in schema.columns})
     schema = schema.update_columns({f["name"]: {"checks": [*schema.columns[f["name"]].checks, Check.str_matches(UUID)]}
-                                    for f in release.table_schema(name)["fields"] if f.get("format") == "uuid"})
+                                    for f in table_schema["fields"] if f.get("format") == "uuid"})
     schema.coerce = False
     return schema
 
@@ -86,6 +90,7 @@ def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
         frame, blank = as_frictionless_reads(ctx.frame(name), ctx.release.table_schema(name))
         if blank is not None and blank.any():
             parts.append(failures(name, ctx.row_ids(name)[blank.to_numpy()], "", "", BLANK))
+        parts += _instants(ctx, name, frame)
         try:
             table_model(ctx.release, name, (models or {}).get(name)).validate(frame, lazy=True)
         except SchemaErrors as exc:
@@ -115,6 +120,28 @@ def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.D
         frame = frame.assign(**{c: frame[c].mask(frame[c].isin(missing)) for c in text})
     keyed = table_schema.get("primaryKey") or any(f.get("constraints", {}).get("required") for f in table_schema["fields"])
     return frame, None if keyed else frame.isna().all(axis=1)
+
+
+RANGE = {"minimum": "__ge__", "maximum": "__le__", "exclusiveMinimum": "__gt__", "exclusiveMaximum": "__lt__"}
+
+
+def _instants(ctx, name: str, frame: pd.DataFrame) -> list[pd.DataFrame]:
+    """A datetime field's range constraints, compared as instants as Frictionless compares them (text compares
+    `00:30:00+01:00`, the day before in UTC, after `00:00:00Z`); a bound without an offset is read as UTC, and a
+    value that is not RFC 3339 is FLD2's to report."""
+    parts = []
+    for field in ctx.release.table_schema(name)["fields"]:
+        bounds = {k: v for k, v in (field.get("constraints") or {}).items() if k in RANGE}
+        if field.get("type") != "datetime" or not bounds:
+            continue
+        values = pd.to_datetime(frame[field["name"]].astype(object), utc=True, format="ISO8601", errors="coerce")
+        for key, bound in bounds.items():
+            limit = pd.Timestamp(bound)
+            limit = limit.tz_localize("UTC") if limit.tz is None else limit
+            bad = (values.notna() & ~getattr(values, RANGE[key])(limit)).to_numpy()
+            parts.append(failures(name, ctx.row_ids(name)[bad], field["name"], frame[field["name"]][bad],
+                                  f"violates {key} {bound} (compared as instants)"))
+    return parts
 
 
 BLANK = "a blank record: every field is null or a missing value (Frictionless's blank-row error)"

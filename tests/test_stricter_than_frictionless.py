@@ -209,3 +209,16 @@ def test_groupassist_fork_edits(case, capsys):
         capsys.readouterr()
         assert frictionless_finds_errors(root)
         assert code == (1 if case == "uuid format" else 2)
+
+
+@pytest.mark.parametrize("key, value", [("hash", "md5:" + "0" * 32), ("hash", "0" * 32), ("bytes", 5)])
+def test_resource_hash_and_bytes(key, value, capsys):
+    """A resource's Data Package `hash` (a bare digest is MD5's) and `bytes` are INT1's, in any algorithm
+    Frictionless checks."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = build(Path(tmp) / "release")
+        _source(key, value)(root)
+        code = main(["validate", str(root)])
+        out = capsys.readouterr().out
+        assert frictionless_finds_errors(root)
+        assert code == 1 and "FAIL INT1" in out

@@ -69,8 +69,9 @@ class _Hashed:
 
     closed = False
 
-    def __init__(self, handle):
+    def __init__(self, handle, other: str | None = None):
         self.handle, self.sha256 = handle, hashlib.sha256()
+        self.other, self.size = hashlib.new(other) if other else None, 0  # a resource `hash` of another algorithm
         self.decoder, self.valid = codecs.getincrementaldecoder("utf-8")(), True
         self.newlines, self.last = 0, b"\n"
         self.head = b""  # the bytes up to the first newline: the record Frictionless reads as the header
@@ -78,6 +79,9 @@ class _Hashed:
     def read(self, size: int = -1) -> bytes:
         block = self.handle.read(size)
         self.sha256.update(block)
+        self.size += len(block)
+        if self.other:
+            self.other.update(block)
         if block:
             if self.newlines == 0:
                 self.head += block.split(b"\n", 1)[0]
@@ -122,6 +126,16 @@ def _valueless_row(table: pa.Table) -> bool:
     for column in table.columns[1:]:
         empty = pc.and_(empty, pc.is_null(column))
     return pc.any(empty).as_py()
+
+
+def declared_hash(res: dict) -> tuple[str | None, str | None]:
+    """A resource's Data Package `hash` as (algorithm, hex digest): `algorithm:digest`, or a bare digest, which
+    is MD5's (Data Package v2); (None, None) when it declares none."""
+    value = res.get("hash")
+    if not isinstance(value, str):
+        return None, None
+    algorithm, _, digest = value.rpartition(":")
+    return algorithm.lower() or "md5", digest.lower()
 
 
 def _read_otherwise(res: dict) -> tuple[str, str] | None:
@@ -181,6 +195,8 @@ class Release:
         self.lines: dict[str, list[int]] = {}  # file line of each table row, where rows were set aside on reading
         self._tables: dict[str, pa.Table] = {}
         self.sha256: dict[str, str] = {}  # resource name -> sha256 of the bytes its table was read from
+        self.sizes: dict[str, int] = {}  # resource name -> how many bytes its table was read from
+        self.digests: dict[str, str] = {}  # resource name -> their digest by its `hash`'s algorithm, if not sha256
         self.heads: dict[str, bytes] = {}  # resource name -> its file's bytes up to the first newline
         self._table_schemas: dict[str, dict] = {}
         self._ahead: threading.Thread | None = None  # the thread reading every table (`reading_ahead`)
@@ -330,8 +346,10 @@ class Release:
         A file that does not parse as typed, or is not UTF-8, is read again to say where."""
         path, schema = self.path(name), self.arrow_schema(name)
         options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
+        other = declared_hash(self.resource(name))[0]
+        other = other if other != "sha256" and other in hashlib.algorithms_guaranteed else None
         with open_regular(path) as handle:
-            source = _Hashed(handle)
+            source = _Hashed(handle, other)
             try:
                 table = pajson.read_json(source, parse_options=options)
             except (pa.ArrowInvalid, pa.ArrowTypeError):
@@ -340,10 +358,15 @@ class Release:
             raise ReadError(path, "starts with a UTF-8 byte order mark, which JSON text must not carry (RFC 8259 "
                                   "§8.1): save the file as UTF-8 without one", line=1, field="encoding")
         if table is not None and source.utf8() and table.num_rows == source.lines() and not _valueless_row(table):
-            self.sha256[name], self.heads[name] = source.sha256.hexdigest(), source.head
+            self.sha256[name], self.heads[name], self.sizes[name] = source.sha256.hexdigest(), source.head, source.size
+            if other:
+                self.digests[name] = source.other.hexdigest()
             return table
         data = read_bytes(path)
         self.sha256[name], self.heads[name] = hashlib.sha256(data).hexdigest(), data.split(b"\n", 1)[0]
+        self.sizes[name] = len(data)
+        if other:
+            self.digests[name] = hashlib.new(other, data).hexdigest()
         check_utf8(data, path)
         rows = objects(path, data=data)  # where Arrow failed or skipped a blank line: named, line by line
         from .nested import row_validator

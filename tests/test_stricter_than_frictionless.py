@@ -155,6 +155,10 @@ def test_fork_edits_frictionless_rejects(case, capsys):
 
 @pytest.mark.parametrize("case", {
     "uuid format": _field({"type": "string", "format": "uuid"}, UUID, None),
+    "missing value as a foreign key": _notes(
+        {"fields": [{"name": "dayid", "type": "string"}, NOTE[1]],
+         "foreignKeys": [{"fields": "dayid", "reference": {"resource": "source", "fields": "dayid"}}]},
+        [{"dayid": "", "b": 1}]),
     "datetime maximum across offsets": _field({"type": "datetime", "constraints": {"maximum": NEW_YEAR}},
                                               "2025-01-01T00:30:00+01:00", NEW_YEAR),
     "missing values that repeat or break a pattern": _notes(
@@ -162,7 +166,8 @@ def test_fork_edits_frictionless_rejects(case, capsys):
         [{"a": "", "b": 1}, {"a": "", "b": 2}, {"a": "x", "b": 3}]),
 }.items(), ids=lambda case: case[0])
 def test_fork_edits_both_pass(case, capsys):
-    """What Frictionless reads as null (Table Schema's default missing value "") is null to validate too, and a
+    """What Frictionless reads as null (Table Schema's default missing value "") is null to validate too (SCH2,
+    KEY1), and a
     datetime's range is compared as instants, not as text."""
     assert judged(case[1], capsys) == (0, False)
 

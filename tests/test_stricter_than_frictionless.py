@@ -6,9 +6,11 @@ identifiers swapped, bytes inserted) are judged by both; an edit Frictionless pa
 """
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from conftest import copy_release
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -63,3 +65,165 @@ def test_groupassist(resource, corrupt, data, capsys):
     with tempfile.TemporaryDirectory() as tmp:
         root = copy_release(SPECIMEN, Path(tmp) / "release")
         judged_alike(root, resource, corrupt, data.draw, groupassist.stamp, capsys)
+
+
+# Edits a fork author makes to the schemas and the descriptor rather than to one record: a new field of
+# source (in every record), a new resource `notes`, or a core resource's descriptor entry.
+def _field(field: dict, second, others) -> callable:
+    def edit(root: Path) -> None:
+        path = root / "schemas" / "source.schema.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        schema["fields"].append({"name": "extra", **field})
+        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        data = root / "data" / "source.jsonl"
+        records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
+        data.write_text("".join(json.dumps({**r, "extra": second if i == 1 else others}) + "\n"
+                                for i, r in enumerate(records)), encoding="utf-8")
+    return edit
+
+
+def _notes(schema: dict, records: list[dict]) -> callable:
+    def edit(root: Path) -> None:
+        (root / "schemas" / "notes.schema.json").write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
+        (root / "data" / "notes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        _descriptor(lambda d: d["resources"].append({"name": "notes", "type": "table", "path": "data/notes.jsonl",
+                                                     "format": "jsonl", "schema": "schemas/notes.schema.json"}))(root)
+    return edit
+
+
+def _descriptor(change) -> callable:
+    def edit(root: Path) -> None:
+        path = root / "datapackage.json"
+        descriptor = json.loads(path.read_text(encoding="utf-8"))
+        change(descriptor)
+        path.write_text(json.dumps(descriptor, indent=2), encoding="utf-8")
+    return edit
+
+
+def _source(key, value) -> callable:
+    return _descriptor(lambda d: next(r for r in d["resources"] if r["name"] == "source").__setitem__(key, value))
+
+
+def _json_path(root: Path) -> None:
+    """source's file named .json and its format left to the name: Frictionless reads one JSON document."""
+    (root / "data" / "source.jsonl").rename(root / "data" / "source.json")
+    _source("path", "data/source.json")(root)
+    _descriptor(lambda d: next(r for r in d["resources"] if r["name"] == "source").pop("format"))(root)
+
+
+NEW_YEAR = "2025-01-01T00:00:00Z"
+UUID = "2bc1c94f-0deb-43e9-92a1-4775189ec9f8"
+NOTE = [{"name": "a", "type": "string"}, {"name": "b", "type": "integer"}]
+FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 refuses what it does not read
+    "uuid format": (_field({"type": "string", "format": "uuid"}, "not-a-uuid", UUID), 1),
+    "email format": (_field({"type": "string", "format": "email"}, "not an email", "a@example.org"), 2),
+    "uri format": (_field({"type": "string", "format": "uri"}, "not a uri", "https://example.org"), 2),
+    "date pattern format": (_field({"type": "date", "format": "%d/%m/%Y"}, "2025-01-02", "2025-01-01"), 2),
+    "utf-16 encoding": (_source("encoding", "utf-16"), 2),
+    "csv format": (_source("format", "csv"), 2),
+    "json path": (_json_path, 2),
+    "headerless dialect": (_source("dialect", {"header": False}), 2),
+    "required missing value": (_notes({"fields": [{"name": "a", "type": "string", "constraints": {"required": True}}],
+                                       "missingValues": ["", "NA"]}, [{"a": "x"}, {"a": "NA"}]), 1),
+    "blank record": (_notes({"fields": NOTE}, [{"a": "x", "b": 1}, {"a": "", "b": None}]), 1),
+    "datetime minimum across offsets": (_field({"type": "datetime", "constraints": {"minimum": NEW_YEAR}},
+                                               "2025-01-01T00:30:00+01:00", NEW_YEAR), 1),
+}
+
+
+def judged(edit, capsys) -> tuple[int, bool]:
+    """validate's exit code and whether Frictionless finds errors, on the tiny release after `edit`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = build(Path(tmp) / "release")
+        edit(root)
+        try:
+            stamp(root)
+        except ReadError:
+            pass
+        code = main(["validate", str(root)])
+        capsys.readouterr()
+        return code, frictionless_finds_errors(root)
+
+
+@pytest.mark.parametrize("case", FRICTIONLESS_REJECTS)
+def test_fork_edits_frictionless_rejects(case, capsys):
+    edit, expected = FRICTIONLESS_REJECTS[case]
+    code, found = judged(edit, capsys)
+    assert found, f"Frictionless passes the {case} edit"
+    assert code == expected
+
+
+@pytest.mark.parametrize("case", {
+    "uuid format": _field({"type": "string", "format": "uuid"}, UUID, None),
+    "missing value as a foreign key": _notes(
+        {"fields": [{"name": "dayid", "type": "string"}, NOTE[1]],
+         "foreignKeys": [{"fields": "dayid", "reference": {"resource": "source", "fields": "dayid"}}]},
+        [{"dayid": "", "b": 1}]),
+    "datetime maximum across offsets": _field({"type": "datetime", "constraints": {"maximum": NEW_YEAR}},
+                                              "2025-01-01T00:30:00+01:00", NEW_YEAR),
+    "missing values that repeat or break a pattern": _notes(
+        {"fields": [{"name": "a", "type": "string", "constraints": {"unique": True, "pattern": "x+"}}, NOTE[1]]},
+        [{"a": "", "b": 1}, {"a": "", "b": 2}, {"a": "x", "b": 3}]),
+}.items(), ids=lambda case: case[0])
+def test_fork_edits_both_pass(case, capsys):
+    """What Frictionless reads as null (Table Schema's default missing value "") is null to validate too (SCH2,
+    KEY1), and a
+    datetime's range is compared as instants, not as text."""
+    assert judged(case[1], capsys) == (0, False)
+
+
+def test_repeated_nulls_under_stale_schema_copies(capsys):
+    """A unique field may repeat null (pandera raises with no failure case): SCH2 still evaluates when the
+    schemas' enum and pattern copies are stale (INT5's finding, which SCH2's messages mention)."""
+    edit = _notes({"fields": [{"name": "a", "type": "string", "constraints": {"unique": True}}, NOTE[1]]},
+                  [{"a": None, "b": 1}, {"a": None, "b": 2}])
+    with tempfile.TemporaryDirectory() as tmp:
+        root = build(Path(tmp) / "release")
+        edit(root)
+        stamp(root)
+        path = root / "schemas" / "notes.schema.json"
+        path.write_text(json.dumps(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")  # not as rendered
+        main(["validate", str(root)])
+        out = capsys.readouterr().out
+        assert "FAIL INT5" in out and "could not be evaluated" not in out
+
+
+@pytest.mark.parametrize("case", ["uuid format", "email format", "headerless dialect"])
+def test_groupassist_fork_edits(case, capsys):
+    """The same edits on a GroupAssistBench release: a new field of members, or messages' descriptor entry."""
+    def edit(root: Path) -> None:
+        if case == "headerless dialect":
+            return _descriptor(lambda d: d["resources"][0].__setitem__("dialect", {"header": False}))(root)
+        path = root / "schemas" / "members.schema.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        schema["fields"].append({"name": "extra", "type": "string", "format": case.split()[0]})
+        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        data = root / "data" / "members.jsonl"
+        records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
+        data.write_text("".join(json.dumps({**r, "extra": "not-a-uuid" if i == 1 else UUID}) + "\n"
+                                for i, r in enumerate(records)), encoding="utf-8")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = copy_release(SPECIMEN, Path(tmp) / "release")
+        edit(root)
+        try:
+            groupassist.stamp(root)
+        except ReadError:
+            pass
+        code = main(["validate", str(root)])
+        capsys.readouterr()
+        assert frictionless_finds_errors(root)
+        assert code == (1 if case == "uuid format" else 2)
+
+
+@pytest.mark.parametrize("key, value", [("hash", "md5:" + "0" * 32), ("hash", "0" * 32), ("bytes", 5)])
+def test_resource_hash_and_bytes(key, value, capsys):
+    """A resource's Data Package `hash` (a bare digest is MD5's) and `bytes` are INT1's, in any algorithm
+    Frictionless checks."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = build(Path(tmp) / "release")
+        _source(key, value)(root)
+        code = main(["validate", str(root)])
+        out = capsys.readouterr().out
+        assert frictionless_finds_errors(root)
+        assert code == 1 and "FAIL INT1" in out

@@ -13,6 +13,7 @@ import pyarrow as pa
 
 from realcompanion.files import read_bytes
 from realcompanion.refresh import COMMAND, STALE
+from realcompanion.release import declared_hash
 from realcompanion.schemas import RESOURCES
 
 from .catalogue import combined, failure_rows, failures, release_rule
@@ -36,7 +37,7 @@ PII_PATTERNS = {
               "datapackage.json", "SPEC §4 (integrity and safety); Data Package v2 (resource hash)")
 def hashes(ctx) -> pd.DataFrame:
     """Both copies are judged: `realcompanion.sha256` (read by the datasheet and Croissant) and the standard
-    `hash`, when it names sha256 (another algorithm is Frictionless's to check)."""
+    `hash` (a bare digest is MD5's), with the standard `bytes`, as Frictionless judges them."""
     declared = ctx.params.get("sha256", {})
     rows = []
     for name in ctx.release.resources:
@@ -46,10 +47,17 @@ def hashes(ctx) -> pd.DataFrame:
         actual = ctx.release.sha256[name]
         if declared.get(path) != actual:
             rows.append((name, path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]} ({STALE})"))
-        standard = resource.get("hash")
-        if isinstance(standard, str) and standard.startswith("sha256:") and standard != f"sha256:{actual}":
-            rows.append((name, path, "hash", f"sha256:{actual[:16]}", f"resource {name} declares hash "
-                         f"{standard[:23]}, its bytes hash otherwise ({STALE})"))
+        algorithm, digest = declared_hash(resource)
+        found = actual if algorithm == "sha256" else ctx.release.digests.get(name)
+        if algorithm and digest != found:
+            rows.append((name, path, "hash", f"{algorithm}:{str(found)[:16]}", f"resource {name} declares hash "
+                         f"{resource['hash'][:23]}, its bytes hash otherwise ({STALE})" if found else
+                         f"resource {name} declares hash {resource['hash'][:23]}, of an algorithm this package does "
+                         "not compute: use sha256"))
+        size = resource.get("bytes")
+        if size is not None and size != ctx.release.sizes[name]:
+            rows.append((name, path, "bytes", ctx.release.sizes[name], f"resource {name} declares {size} bytes "
+                         f"({STALE})"))
     return failure_rows(rows)
 
 

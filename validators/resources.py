@@ -27,12 +27,22 @@ def _names(fields) -> list[str]:
     return [fields] if isinstance(fields, str) else list(fields)
 
 
+def _as_read(ctx, name: str, field: str) -> pa.ChunkedArray:
+    """A key column as Frictionless reads it: a text cell that is one of the schema's `missingValues` (Table
+    Schema's default: `""`) is null, and a null key is not looked up. The format's own resources declare none."""
+    column = ctx.column(name, field)
+    missing = ctx.release.table_schema(name).get("missingValues", [""])
+    if missing and pa.types.is_string(column.type):
+        return pc.if_else(pc.is_in(column, value_set=pa.array(missing, pa.string())), None, column)
+    return column
+
+
 def _unresolved(ctx, keys: list[tuple[str, list[str]]], target: str, targets: list[str]) -> list[np.ndarray]:
     """Per key (resource, fields) citing the same target fields: per row, whether its fields are all set and match
     no row of `target`. One Arrow hash join for them all, which hashes the smaller side (Acero hashes the right
     table and streams the left: hashing every dayid for a few hundred thousand citations cost eight times more)."""
     names = [f"k{i}" for i in range(len(targets))]
-    mine = pa.concat_tables([pa.table([ctx.column(name, f) for f in fields], names=names) for name, fields in keys])
+    mine = pa.concat_tables([pa.table([_as_read(ctx, name, f) for f in fields], names=names) for name, fields in keys])
     known = pa.table([pc.cast(ctx.column(target, t), mine.schema.field(k).type) for k, t in zip(names, targets)],
                      names=names)
     mine = mine.append_column("row", pa.array(np.arange(mine.num_rows)))

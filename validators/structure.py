@@ -49,17 +49,28 @@ def key_of(record: dict, key: list[str], line: int) -> str:
 def table_model(release, name: str, built: str | None = None):
     """The pandera model of a resource, built from its Table Schema by pandera's Frictionless reader (or read
     from `built`, its JSON, when a process that imports frictionless built it); Arrow already enforced the
-    types."""
-    if built:
-        from pandera.pandas import DataFrameSchema
+    types. That reader drops a field's `format`: a uuid field gets its check here (the only format besides the
+    default that a Table Schema of the format may name, descriptor.schema.json)."""
+    from pandera.pandas import Check, DataFrameSchema
 
+    if built:
         return DataFrameSchema.from_json(built)
     from pandera.io.pandas_io import from_frictionless_schema
 
-    schema = from_frictionless_schema(release.table_schema(name))
+    table_schema = release.table_schema(name)
+    schema = from_frictionless_schema({**table_schema, "fields": [  # a datetime's range is `_instants`' to check
+        {**f, "constraints": {k: v for k, v in f["constraints"].items() if k not in RANGE}}
+        if f.get("type") == "datetime" and isinstance(f.get("constraints"), dict) else f
+        for f in table_schema["fields"]]})
     schema = schema.update_columns({c: {"dtype": None, "coerce": False} for c in schema.columns})
+    schema = schema.update_columns({f["name"]: {"checks": [*schema.columns[f["name"]].checks, Check.str_matches(UUID)]}
+                                    for f in table_schema["fields"] if f.get("format") == "uuid"})
     schema.coerce = False
     return schema
+
+
+# a uuid as RFC 4122 writes it; Frictionless's reader (Python's UUID) also takes braces, a urn: prefix or no hyphens
+UUID = r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$"
 
 
 @release_rule("SCH2", "error", "structure", RESOURCES,
@@ -76,11 +87,16 @@ def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
 
     parts = []
     for name in resources:
-        frame = ctx.frame(name)
+        frame, blank = as_frictionless_reads(ctx.frame(name), ctx.release.table_schema(name))
+        if blank is not None and blank.any():
+            parts.append(failures(name, ctx.row_ids(name)[blank.to_numpy()], "", "", BLANK))
+        parts += _instants(ctx, name, frame)
         try:
             table_model(ctx.release, name, (models or {}).get(name)).validate(frame, lazy=True)
         except SchemaErrors as exc:
-            cases = exc.failure_cases
+            cases = exc.failure_cases  # empty where pandera's only finding is a repeated null, which unique allows
+            if cases.empty:
+                continue
             index = pd.to_numeric(cases["index"], errors="coerce")
             named = np.append(ctx.row_ids(name).to_numpy(dtype=object), "(table)")  # a case of no row: last
             rows = named[index.fillna(-1).astype(int).to_numpy()]
@@ -91,6 +107,44 @@ def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
     if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
         parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
     return combined(parts)
+
+
+def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.DataFrame, pd.Series | None]:
+    """The frame with each text cell that is one of the schema's `missingValues` (Table Schema's default: `""`)
+    read as null, as Frictionless reads it, and which records are then blank (every field null), or None where a
+    field is required or a key (a blank record breaks that constraint, reported as such). The format's own
+    resources declare no missing values and require fields: they cost nothing here."""
+    missing = table_schema.get("missingValues", [""])
+    text = [f["name"] for f in table_schema["fields"] if f.get("type") == "string"]
+    if missing and text:
+        frame = frame.assign(**{c: frame[c].mask(frame[c].isin(missing)) for c in text})
+    keyed = table_schema.get("primaryKey") or any(f.get("constraints", {}).get("required") for f in table_schema["fields"])
+    return frame, None if keyed else frame.isna().all(axis=1)
+
+
+RANGE = {"minimum": "__ge__", "maximum": "__le__", "exclusiveMinimum": "__gt__", "exclusiveMaximum": "__lt__"}
+
+
+def _instants(ctx, name: str, frame: pd.DataFrame) -> list[pd.DataFrame]:
+    """A datetime field's range constraints, compared as instants as Frictionless compares them (text compares
+    `00:30:00+01:00`, the day before in UTC, after `00:00:00Z`); a bound without an offset is read as UTC, and a
+    value that is not RFC 3339 is FLD2's to report."""
+    parts = []
+    for field in ctx.release.table_schema(name)["fields"]:
+        bounds = {k: v for k, v in (field.get("constraints") or {}).items() if k in RANGE}
+        if field.get("type") != "datetime" or not bounds:
+            continue
+        values = pd.to_datetime(frame[field["name"]].astype(object), utc=True, format="ISO8601", errors="coerce")
+        for key, bound in bounds.items():
+            limit = pd.Timestamp(bound)
+            limit = limit.tz_localize("UTC") if limit.tz is None else limit
+            bad = (values.notna() & ~getattr(values, RANGE[key])(limit)).to_numpy()
+            parts.append(failures(name, ctx.row_ids(name)[bad], field["name"], frame[field["name"]][bad],
+                                  f"violates {key} {bound} (compared as instants)"))
+    return parts
+
+
+BLANK = "a blank record: every field is null or a missing value (Frictionless's blank-row error)"
 
 
 def _named(table_schema: dict) -> dict:

@@ -69,8 +69,9 @@ class _Hashed:
 
     closed = False
 
-    def __init__(self, handle):
+    def __init__(self, handle, other: str | None = None):
         self.handle, self.sha256 = handle, hashlib.sha256()
+        self.other, self.size = hashlib.new(other) if other else None, 0  # a resource `hash` of another algorithm
         self.decoder, self.valid = codecs.getincrementaldecoder("utf-8")(), True
         self.newlines, self.last = 0, b"\n"
         self.head = b""  # the bytes up to the first newline: the record Frictionless reads as the header
@@ -78,6 +79,9 @@ class _Hashed:
     def read(self, size: int = -1) -> bytes:
         block = self.handle.read(size)
         self.sha256.update(block)
+        self.size += len(block)
+        if self.other:
+            self.other.update(block)
         if block:
             if self.newlines == 0:
                 self.head += block.split(b"\n", 1)[0]
@@ -124,6 +128,32 @@ def _valueless_row(table: pa.Table) -> bool:
     return pc.any(empty).as_py()
 
 
+def declared_hash(res: dict) -> tuple[str | None, str | None]:
+    """A resource's Data Package `hash` as (algorithm, hex digest): `algorithm:digest`, or a bare digest, which
+    is MD5's (Data Package v2); (None, None) when it declares none."""
+    value = res.get("hash")
+    if not isinstance(value, str):
+        return None, None
+    algorithm, _, digest = value.rpartition(":")
+    return algorithm.lower() or "md5", digest.lower()
+
+
+def _read_otherwise(res: dict) -> tuple[str, str] | None:
+    """Why Frictionless would read a resource's file otherwise than as this format's UTF-8 JSON Lines, one keyed
+    record a line (a declared or implied format, an encoding, a dialect or a compression), as (message, field)."""
+    name, kind = res.get("name"), res.get("format") or Path(res["path"]).suffix.lstrip(".")
+    if kind not in ("jsonl", "ndjson"):
+        return f"resource '{name}' is read as '{kind}': a release's tables are JSON Lines (format jsonl)", "format"
+    encoding = res.get("encoding", "utf-8")
+    if not isinstance(encoding, str) or encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
+        return f"resource '{name}' declares encoding '{encoding}': a release's tables are UTF-8", "encoding"
+    for key in ("dialect", "compression"):
+        if key in res:
+            return f"resource '{name}' declares a {key}, which changes how Frictionless reads its file: a " \
+                   "release's tables are plain JSON Lines, one keyed record a line, and declare none", key
+    return None
+
+
 class Release:
     """A release folder: `datapackage.json`, `schemas/`, `data/`; `BLOCK` names the descriptor's format block.
 
@@ -165,6 +195,8 @@ class Release:
         self.lines: dict[str, list[int]] = {}  # file line of each table row, where rows were set aside on reading
         self._tables: dict[str, pa.Table] = {}
         self.sha256: dict[str, str] = {}  # resource name -> sha256 of the bytes its table was read from
+        self.sizes: dict[str, int] = {}  # resource name -> how many bytes its table was read from
+        self.digests: dict[str, str] = {}  # resource name -> their digest by its `hash`'s algorithm, if not sha256
         self.heads: dict[str, bytes] = {}  # resource name -> its file's bytes up to the first newline
         self._table_schemas: dict[str, dict] = {}
         self._ahead: threading.Thread | None = None  # the thread reading every table (`reading_ahead`)
@@ -194,6 +226,9 @@ class Release:
         for res in self.descriptor.get("resources", []):
             if not isinstance(res.get("schema"), (str, dict)):
                 return f"resource '{res.get('name')}' declares no schema", "schema"
+            problem = _read_otherwise(res)
+            if problem:
+                return problem
         return None
 
     @property
@@ -311,8 +346,10 @@ class Release:
         A file that does not parse as typed, or is not UTF-8, is read again to say where."""
         path, schema = self.path(name), self.arrow_schema(name)
         options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
+        other = declared_hash(self.resource(name))[0]
+        other = other if other != "sha256" and other in hashlib.algorithms_guaranteed else None
         with open_regular(path) as handle:
-            source = _Hashed(handle)
+            source = _Hashed(handle, other)
             try:
                 table = pajson.read_json(source, parse_options=options)
             except (pa.ArrowInvalid, pa.ArrowTypeError):
@@ -321,10 +358,15 @@ class Release:
             raise ReadError(path, "starts with a UTF-8 byte order mark, which JSON text must not carry (RFC 8259 "
                                   "§8.1): save the file as UTF-8 without one", line=1, field="encoding")
         if table is not None and source.utf8() and table.num_rows == source.lines() and not _valueless_row(table):
-            self.sha256[name], self.heads[name] = source.sha256.hexdigest(), source.head
+            self.sha256[name], self.heads[name], self.sizes[name] = source.sha256.hexdigest(), source.head, source.size
+            if other:
+                self.digests[name] = source.other.hexdigest()
             return table
         data = read_bytes(path)
         self.sha256[name], self.heads[name] = hashlib.sha256(data).hexdigest(), data.split(b"\n", 1)[0]
+        self.sizes[name] = len(data)
+        if other:
+            self.digests[name] = hashlib.new(other, data).hexdigest()
         check_utf8(data, path)
         rows = objects(path, data=data)  # where Arrow failed or skipped a blank line: named, line by line
         from .nested import row_validator

@@ -69,11 +69,13 @@ DATA_PACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
 def restamp(release: Release, block: dict) -> None:
     """The release as `stamp` would leave it, in memory only: `block`, the generated part of its format's block
     (the format's `declared`), and both hash copies taken from the files (what `stamp` and `refresh` judge before
-    writing)."""
+    writing), with the standard `bytes`, from the bytes the tables were read from."""
     release.params.update(block)
     for resource in release.descriptor.get("resources", []):
         if resource.get("path") in block["sha256"]:
             resource["hash"] = f"sha256:{block['sha256'][resource['path']]}"
+        if resource.get("name") in release.sizes:
+            resource["bytes"] = release.sizes[resource["name"]]
 
 
 def standard_stats(release: Release) -> dict[str, dict]:

@@ -33,8 +33,9 @@ PII_PATTERNS = {
 
 
 @release_rule("INT1", "error", "integrity", (),
-              "every data file's sha256 matches realcompanion.sha256 and its resource's Data Package `hash` in "
-              "datapackage.json", "SPEC §4 (integrity and safety); Data Package v2 (resource hash)")
+              "every data file's sha256 matches realcompanion.sha256, and its resource's Data Package `hash` (any "
+              "algorithm) and `bytes` in datapackage.json, when declared",
+              "SPEC §4 (integrity and safety); Data Package v2 (resource hash)")
 def hashes(ctx) -> pd.DataFrame:
     """Both copies are judged: `realcompanion.sha256` (read by the datasheet and Croissant) and the standard
     `hash` (a bare digest is MD5's), with the standard `bytes`, as Frictionless judges them."""

@@ -30,9 +30,9 @@ rule("GI6", "error", "integrity", (),
      "GROUPASSIST.md §3 (integrity as in the RealCompanion format; one vocabulary file, SPEC §1)")(schema_copies)
 
 
-rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupassist.sha256 and its resource's Data "
-     "Package `hash` in datapackage.json", "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §4); "
-     "Data Package v2 (resource hash)")(hashes)
+rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupassist.sha256, and its resource's Data "
+     "Package `hash` (any algorithm) and `bytes` in datapackage.json, when declared",
+     "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §4); Data Package v2 (resource hash)")(hashes)
 
 
 @rule("GI2", "error", "integrity", RESOURCES,

@@ -257,8 +257,8 @@ def evaluate(ctx, resource: str, expression: str) -> list:
     parsed = evaluator.parse(expression)
     table = ctx.table(resource)
     named = {node.id for node in ast.walk(parsed) if isinstance(node, ast.Name)}
-    scalars = {k: v for k, v in ctx.params.items() if isinstance(v, (int, float, str))}  # simpleeval walks a
-    # subscripted container on each access
+    scalars = {k: v for k, v in ctx.params.items() if isinstance(v, (int, float, str))}  # scalars only:
+    # simpleeval walks a subscripted container on each access
     out = decided(table, parsed, scalars) or [None] * table.num_rows  # Arrow, where it can decide
     undecided = [n for n, value in enumerate(out) if value is None]
     rows = table.select([c for c in table.column_names if c in named and c != "params"])

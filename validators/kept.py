@@ -14,7 +14,6 @@ Prose (`description`, `title`, `example`) is the release's own and is not compar
 from __future__ import annotations
 
 import json
-import re
 from functools import cache
 from pathlib import Path
 
@@ -93,13 +92,13 @@ def definitions_kept(ctx) -> pd.DataFrame:
     for relpath, want in format_.get("nested", {}).items():
         have = definition(_resolved(release, release.schemas.nested_schemas.get(relpath)))
         if have != want:
-            where = _first_difference(want, have)
-            differs(f"schemas/{relpath}", where or "(schema)", _at(have, where), "differs from the format's nested schema")
+            where, value = _first_difference(want, have)
+            differs(f"schemas/{relpath}", where or "(schema)", value, "differs from the format's nested schema")
     vocabulary, named = release.schemas.vocabulary, release.params.get("vocabulary")
     for key, want in format_["vocabulary"].items():
         if vocabulary.get(key) != want:
-            where = _first_difference(want, vocabulary.get(key), key)
-            differs(named, where, _at(vocabulary, where), "a vocabulary of the format differs from the format's: a fork "
+            where, value = _first_difference(want, vocabulary.get(key), key)
+            differs(named, where, value, "a vocabulary of the format differs from the format's: a fork "
                     "names a new vocabulary for its own fields")
     return failure_rows(rows)
 
@@ -133,8 +132,9 @@ def _loosened(want: dict, have: dict):
             yield f"constraints.{key}", got, f"loosens the format's constraint {key}: {as_text(value)}"
 
 
-def _first_difference(want, have, path: str = "") -> str:
-    """The dotted path of the first place where `have` differs from `want` (`tier[4]`, `properties.A.required`)."""
+def _first_difference(want, have, path: str = "") -> tuple[str, object]:
+    """The dotted path of the first place where `have` differs from `want` (`tier[4]`, `properties.A.required`),
+    and `have`'s value there (None where it has none)."""
     if isinstance(want, dict) and isinstance(have, dict):
         for key in list(want) + [k for k in have if k not in want]:
             if want.get(key) != have.get(key):
@@ -143,16 +143,6 @@ def _first_difference(want, have, path: str = "") -> str:
         for i, (a, b) in enumerate(zip(want, have)):
             if a != b:
                 return _first_difference(a, b, f"{path}[{i}]")
-        return f"{path}[{min(len(want), len(have))}]"
-    return path
-
-
-def _at(node, path: str):
-    """The value at a path `_first_difference` gives (None where it does not exist)."""
-    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
-        if part.startswith("["):
-            index = int(part[1:-1])
-            node = node[index] if isinstance(node, list) and index < len(node) else None
-        else:
-            node = node.get(part) if isinstance(node, dict) else None
-    return node
+        shorter = min(len(want), len(have))
+        return f"{path}[{shorter}]", have[shorter] if shorter < len(have) else None
+    return path, have

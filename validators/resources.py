@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from realcompanion.schemas import RESOURCES
+from realcompanion.schemas import RESOURCES, missing_values
 
 from . import structure  # noqa: F401 - registered first, its rules open the structure family
 from .catalogue import combined, failure_rows, failures, release_rule
@@ -31,7 +31,7 @@ def _as_read(ctx, name: str, field: str) -> pa.ChunkedArray:
     """A key column as Frictionless reads it: a text cell that is one of the schema's `missingValues` (Table
     Schema's default: `""`) is null, and a null key is not looked up. The format's own resources declare none."""
     column = ctx.column(name, field)
-    missing = ctx.release.table_schema(name).get("missingValues", [""])
+    missing = missing_values(ctx.release.table_schema(name))
     if missing and pa.types.is_string(column.type):
         return pc.if_else(pc.is_in(column, value_set=pa.array(missing, pa.string())), None, column)
     return column

@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 from realcompanion.formats import VERSIONS
 from realcompanion.nested import cells, column_validators
 from realcompanion.refresh import STALE
-from realcompanion.schemas import RESOURCES, RFC3339, schema_reason
+from realcompanion.schemas import RESOURCES, RFC3339, missing_values, schema_reason
 
 from .catalogue import as_text, combined, failure_rows, failures, frame_rule, release_rule
 
@@ -114,7 +114,7 @@ def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.D
     read as null, as Frictionless reads it, and which records are then blank (every field null), or None where a
     field is required or a key (a blank record breaks that constraint, reported as such). The format's own
     resources declare no missing values and require fields: they cost nothing here."""
-    missing = table_schema.get("missingValues", [""])
+    missing = missing_values(table_schema)
     text = [f["name"] for f in table_schema["fields"] if f.get("type") == "string"]
     if missing and text:
         frame = frame.assign(**{c: frame[c].mask(frame[c].isin(missing)) for c in text})

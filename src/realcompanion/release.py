@@ -24,7 +24,7 @@ from .errors import ReadError
 from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
 from .paths import leaves, own_file
-from .schemas import RESOURCES, Schemas, read_json, schema_reason
+from .schemas import RESOURCES, Schemas, read_descriptor, read_json, schema_reason
 
 _SCALARS = {
     "string": pa.string(),
@@ -172,12 +172,10 @@ class Release:
         descriptor = self.root / "datapackage.json"
         if not descriptor.exists():
             raise ReadError(descriptor, "no such file: not a release folder")
-        self.descriptor = read_json(descriptor)
-        if not isinstance(self.descriptor, dict) or not isinstance(self.descriptor.get(self.BLOCK), dict):
+        self.descriptor = read_descriptor(self.root, self.BLOCK)
+        if self.BLOCK not in self.descriptor:
             raise ReadError(descriptor, f"no '{self.BLOCK}' block (an object)", field=self.BLOCK)
         self.check_block(self.descriptor[self.BLOCK], descriptor)
-        if not isinstance(self.descriptor.get("resources", []), list):
-            raise ReadError(descriptor, "must be a list of resources", field="resources")
         for res in self.descriptor.get("resources", []):
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "

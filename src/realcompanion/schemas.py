@@ -25,6 +25,25 @@ RESOURCES = ("source", "profile", "persona", "chat", "qa")
 RFC3339 = r"^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$"
 
 
+def read_descriptor(root, block: str) -> dict:
+    """datapackage.json, an object whose format block (when present) is an object and whose resources are a list:
+    any other shape is one line, before a command reads a key of it."""
+    path = Path(root) / "datapackage.json"
+    descriptor = read_json(path)
+    shapes = ((None, dict, "an object"), (block, dict, "an object"), ("resources", list, "a list of resources"))
+    for key, kind, shape in shapes:
+        value = descriptor if key is None else descriptor.get(key, kind())
+        if not isinstance(value, kind):
+            raise ReadError(path, f"must be {shape}", field=key)
+    return descriptor
+
+
+def missing_values(table_schema: dict) -> list:
+    """The text values a Table Schema's resource reads as null, as Frictionless reads them (`missingValues`; Table
+    Schema's default `[""]`): the format's own resources declare none, a fork's new one may not."""
+    return table_schema.get("missingValues", [""])
+
+
 def dump_json(obj) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
@@ -64,22 +83,11 @@ class Schemas:
     def __post_init__(self):
         object.__setattr__(self, "root", Path(self.root))
 
-    def _descriptor(self) -> dict:
-        """datapackage.json, an object whose format block and resources have their shapes (any other is one line)."""
-        path = self.root / "datapackage.json"
-        descriptor = read_json(path)
-        shapes = ((None, dict, "an object"), (self.block, dict, "an object"), ("resources", list, "a list of resources"))
-        for key, kind, shape in shapes:
-            value = descriptor if key is None else descriptor.get(key, kind())
-            if not isinstance(value, kind):
-                raise ReadError(path, f"must be {shape}", field=key)
-        return descriptor
-
     @cached_property
     def vocabulary(self) -> dict:
         """The vocabulary file the descriptor names (`<block>.vocabulary`)."""
         descriptor = self.root / "datapackage.json"
-        path = self._descriptor().get(self.block, {}).get("vocabulary")
+        path = read_descriptor(self.root, self.block).get(self.block, {}).get("vocabulary")
         if not isinstance(path, str):
             raise ReadError(descriptor, "no vocabulary path (a string)", field=f"{self.block}.vocabulary")
         path = own_file(self.root, path, f"{self.block}.vocabulary")
@@ -92,7 +100,7 @@ class Schemas:
 
     def table_paths(self) -> list[Path]:
         """The Table Schema file of every resource datapackage.json lists (any format; a fork's resources too)."""
-        resources = self._descriptor().get("resources", [])
+        resources = read_descriptor(self.root, self.block).get("resources", [])
         return [own_file(self.root, r["schema"], f"resources.{r.get('name')}.schema") for r in resources
                 if isinstance(r, dict) and isinstance(r.get("schema"), str)]
 

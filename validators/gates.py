@@ -67,20 +67,17 @@ def gate_b(ctx) -> pd.DataFrame:
     dates, days = pd.factorize(m["date"])  # each distinct date parsed once
     local = pd.Series(pd.to_datetime(pd.Series(days, dtype=object), format="%Y-%m-%d", errors="coerce").array.take(
         dates, allow_fill=True))
-    first = local.groupby(pid).transform("min")
-    opened_unread = local.isna().groupby(pid).transform("first")  # its first message has no readable date (FLD2)
-    if opened_unread.any():  # its day 1 is unknown: counted from the first readable message's own day
-        own_first = local - pd.to_timedelta(pd.Series(day, dtype="float64") - 1, unit="D")
-        first = first.where(~opened_unread, own_first.where(local.notna()).groupby(pid).transform("first"))
-    expected_day = (local - first).dt.days + 1
-    # a message without a readable date (FLD2's) keeps its slot in the day its dayid names (one opening a day left
-    # the next message a seq too high), or, when its dayid names none, in the day of the message before it (of the
-    # one after it when it opens the stream)
-    if local.isna().any():
-        day_of = local.fillna(first + pd.to_timedelta(pd.Series(day, dtype="float64") - 1, unit="D"))
+    first, day_of = local.groupby(pid).transform("min"), local
+    if local.isna().any():  # messages without a readable date (FLD2's)
+        named = pd.to_timedelta(pd.Series(day, dtype="float64") - 1, unit="D")  # the day its dayid names, from day 1
+        opened_unread = local.isna().groupby(pid).transform("first")  # day 1 is unknown: counted from the first
+        first = first.where(~opened_unread, (local - named).where(local.notna()).groupby(pid).transform("first"))
+        # such a message keeps its slot in the day its dayid names (one opening a day left the next message a seq
+        # too high), or, when its dayid names none, in the day of the message before it (of the one after it when
+        # it opens the stream)
+        day_of = local.fillna(first + named)
         day_of = day_of.groupby(pid).ffill().fillna(day_of.groupby(pid).bfill())
-    else:
-        day_of = local
+    expected_day = (local - first).dt.days + 1
     expected_seq = day_of.groupby([pid, day_of], sort=False).cumcount() + 1
     prev = lambda s: s.groupby(pid).shift()  # noqa: E731
     checks = [

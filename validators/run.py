@@ -199,7 +199,6 @@ def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False, 
     workers = min(os.cpu_count() or 1, len(units)) if parallel else 1
     late = [u for u in units if u[1][0].id == modelled]
     early = [u for u in units if u[1][0].id != modelled]
-    ahead = 2 * workers if workers > 1 else len(early)
     _CTX, out = ctx, []
     try:
         if workers > 1:
@@ -207,6 +206,7 @@ def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False, 
                 pool = multiprocessing.get_context("fork").Pool(workers)
             with pool:
                 done = (lambda outcomes: progress(len(outcomes))) if progress else None
+                ahead = 2 * workers  # the units the workers start on while the judging process builds the models
                 pending = [pool.apply_async(_run_unit, (u,), callback=done) for u in early[:ahead]]
                 pending += [pool.apply_async(_run_unit, (u, ctx.models.result()), callback=done) for u in late]
                 pending += [pool.apply_async(_run_unit, (u,), callback=done) for u in early[ahead:]]

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from realcompanion.validators import run
 
 from realcompanion.cli import main
@@ -56,8 +60,8 @@ def test_a_view_the_release_cannot_yield_is_reported_not_raised(specimen, monkey
         ("FLD2", rows[7]["dayid"])]
 
 
-def test_the_workers_check_constraints_with_the_judged_models(specimen, monkeypatch):
-    """The workers start before the judging process has built pandera's models; SCH2's unit is sent with them."""
+def test_the_judging_process_checks_the_constraints_beside_the_workers(specimen, monkeypatch):
+    """SCH2 (pandera, in the process that judges the descriptor) names the same row as in one process."""
     sequential, parallel, rows = both_ways(specimen, monkeypatch, "source",
                                            lambda rows: rows[4].update(sender="narrator"))
     assert parallel == sequential
@@ -115,10 +119,19 @@ sys.exit(main(["validate", sys.argv[1]]))
 
 def test_ctrl_c_while_the_workers_run_ends_the_run_with_130_and_nothing_more(specimen):
     """A worker that took the interrupt itself printed 'Process ForkPoolWorker-1:' (and its traceback)."""
-    import signal
-    import subprocess
-    import sys
-
     done = subprocess.run([sys.executable, "-c", INTERRUPTED, str(specimen)], capture_output=True, text=True,
                           timeout=120, start_new_session=True)  # a group of its own: the interrupt stays in it
     assert (done.returncode, done.stderr) == (128 + signal.SIGINT, "")
+
+
+
+@pytest.mark.parametrize("folder", [".", "specimens/groupassist"])
+def test_the_validating_process_imports_neither_frictionless_nor_pandera(repo, folder):
+    """The judging process imports them, judges the descriptor and runs the rules pandera evaluates; the
+    validating process meanwhile runs the others and reports all of them."""
+    code = ("import sys; from realcompanion.cli import main; code = main(['validate', '--json', '-', sys.argv[1]]); "
+            "print(code, sorted({'frictionless', 'pandera'} & set(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code, str(repo / folder)], capture_output=True, text=True, check=True)
+    report, last = done.stdout.rsplit("\n", 2)[:2]
+    ran = {rule["id"] for rule in json.loads(report)["rules"]}
+    assert last == "0 []" and ({"SCH2", "CAT2"} if folder == "." else {"GS2"}) <= ran

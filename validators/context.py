@@ -47,7 +47,6 @@ class Context:
         self._tables: dict[str, pa.Table] = {}
         self._lines: dict[str, np.ndarray] = {}
         self._row_ids: dict[str, pd.Series] = {}
-        self.models = {}  # pandera models of the Table Schemas as JSON, by resource (run.Judgement builds them)
 
     @property
     def vocab(self) -> dict:

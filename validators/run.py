@@ -16,13 +16,12 @@ when it cannot be evaluated at all. Nothing is written to the release folder.
 """
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
@@ -142,18 +141,27 @@ def _crashed(rule: Rule, exc) -> Outcome:
                    crashed=True)
 
 
-def _run_unit(unit, models: dict | None = None) -> list[Outcome]:
-    """One unit of work: all frame rules of a resource (one pandera schema), or one release rule; `models`: the
-    judging process's pandera models, sent to the worker that runs the rule reading them."""
+def _run_unit(unit) -> list[Outcome]:
+    """One unit of work: all frame rules of a resource (one pandera schema), or one release rule."""
     resource, rules = unit
-    if models is not None:
-        _CTX.models = models
     try:
         if resource:
             return _frame_outcomes(_CTX, resource, rules)
         return [Outcome(rules[0], rules[0].check(_CTX).reset_index(drop=True))]
     except Exception as exc:  # noqa: BLE001 - see _crashed
         return [_crashed(rule, exc) for rule in rules]
+
+
+def _units(rules: list[Rule]) -> list[tuple[str | None, list[Rule]]]:
+    """The rules as units of work: each resource's frame rules together, each release rule alone."""
+    frame_units: dict[str, list[Rule]] = {}
+    units = []
+    for rule in rules:
+        if rule.kind == "frame":
+            frame_units.setdefault(rule.resource, []).append(rule)
+        else:
+            units.append((None, [rule]))
+    return [*frame_units.items(), *units]
 
 
 # Below this many rows, forking workers costs more than the second core saves (measured: RealCompanion at paper
@@ -181,24 +189,10 @@ def _uninterrupted():
             handler(*noted[0])
 
 
-def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False, modelled: str = "") -> list[Outcome]:
-    """Run rules as units, on every core when `parallel` (forked workers inherit the read tables and views).
-
-    The unit of the `modelled` rule reads the pandera models the judging process builds (`ctx.models`, a
-    `Judgement`): it runs after the other units in one process, and goes to a worker with the models once they
-    are in, after the first units, so that the workers need not wait for the judging process to start."""
+def _execute(ctx: Context, units: list, progress, parallel: bool = False) -> list[Outcome]:
+    """Run units, on every core when `parallel` (forked workers inherit the read tables and views)."""
     global _CTX
-    frame_units: dict[str, list[Rule]] = {}
-    units = []
-    for rule in rules:
-        if rule.kind == "frame":
-            frame_units.setdefault(rule.resource, []).append(rule)
-        else:
-            units.append((None, [rule]))
-    units = [*frame_units.items(), *units]
     workers = min(os.cpu_count() or 1, len(units)) if parallel else 1
-    late = [u for u in units if u[1][0].id == modelled]
-    early = [u for u in units if u[1][0].id != modelled]
     _CTX, out = ctx, []
     try:
         if workers > 1:
@@ -206,14 +200,10 @@ def _execute(ctx: Context, rules: list[Rule], progress, parallel: bool = False, 
                 pool = multiprocessing.get_context("fork").Pool(workers)
             with pool:
                 done = (lambda outcomes: progress(len(outcomes))) if progress else None
-                ahead = 2 * workers  # the units the workers start on while the judging process builds the models
-                pending = [pool.apply_async(_run_unit, (u,), callback=done) for u in early[:ahead]]
-                pending += [pool.apply_async(_run_unit, (u, ctx.models.result()), callback=done) for u in late]
-                pending += [pool.apply_async(_run_unit, (u,), callback=done) for u in early[ahead:]]
-                for result in pending:
+                for result in [pool.apply_async(_run_unit, (u,), callback=done) for u in units]:
                     out += result.get()
         else:
-            for unit in early + late:
+            for unit in units:
                 out += _run_unit(unit)
                 if progress:
                     progress(len(unit[1]))
@@ -253,7 +243,8 @@ class Runner:
     structure: tuple[str, ...]  # rules whose failing rows are set aside from every other rule's verdict
     typed: str  # the structure rule naming the records that did not fit their types (each reported once, by it)
     contained: str  # the rule checking, before anything is read, that no resource path leaves the folder
-    modelled: str  # the rule reading the pandera models the judging process builds
+    modelled: str  # the rule checking the Table Schemas' constraints with pandera (run, with the frame rules, by
+    # the judging process)
     release: Callable  # path -> the format's release, opened unchecked
     context: Callable  # release -> the format's Context over it
     declared: Callable  # release -> the generated part of its format block, as `stamp` would write it
@@ -278,73 +269,70 @@ def planned(rules: str | None, declared: list[Rule] = (), runner: Runner = REALC
 
 
 class Judgement:
-    """Frictionless's judgement of the descriptor, and pandera's models of the Table Schemas, made in a forked
-    process on the other core.
+    """Frictionless's judgement of the descriptor, and the rules pandera evaluates, in a process forked once the
+    tables are read, on the other core.
 
-    Importing frictionless costs far more than the judgement (about 0.15 s against 0.01 s),
-    and in a thread that import would hold the GIL the rules need. pandera builds its models
-    with frictionless's Table Schema reader (SCH2), so the child builds them too and sends
-    them back as pandera's JSON: the parent never imports frictionless. The child is forked
-    (`start`) once the parent has imported pandera, so that it inherits it rather than
-    importing it again (0.3 s of CPU the rules need), and when no other thread runs.
+    Importing frictionless costs far more than the judgement (about 0.15 s against 0.01 s), and
+    importing pandera 0.3 s; in a thread of the validating process either import would hold the
+    GIL its own work needs. pandera builds its models with frictionless's Table Schema reader, so
+    the process that judges the descriptor imports pandera too and runs the rules that use it:
+    the constraint rule (SCH2, GS2) and the frame rules. The validating process imports neither
+    library: it computes the shared views and runs every other rule meanwhile, on its workers or
+    itself, and takes this process's outcomes with its verdict.
     """
 
     def __init__(self, release: Release):
         self.release, self.path, self._verdict, self.pid = release, release.root / "datapackage.json", None, None
+        self.rules: dict[str, Rule] = {}
 
-    def start(self) -> None:
-        """Fork the judging process (once)."""
+    def start(self, ctx: Context | None = None, units: list = ()) -> None:
+        """Fork the judging process (once, when no other thread runs); after a clean verdict it runs `units` over
+        `ctx`, whose tables are read."""
         if self.pid is not None:
             return
+        self.rules = {rule.id: rule for _, rules in units for rule in rules}
         read, write = os.pipe()
         with _uninterrupted():
             self.pid = os.fork()
             if self.pid == 0:  # pragma: no cover - the child: it reports through the pipe and never returns, nor
                 try:  # runs the parent's code (a parent that went away, a broken pipe, ends it too)
                     os.close(read)
-                    with os.fdopen(write, "w", encoding="utf-8") as out:
-                        out.write(json.dumps(_judged(self.release)))
+                    with os.fdopen(write, "wb") as out:
+                        pickle.dump(_judged(self.release, ctx, units), out)
                 finally:
                     os._exit(0)
         os.close(write)
         self.pipe = read
 
-    def get(self, name: str) -> str | None:
-        """The pandera model built for a resource (JSON), waiting for the verdict the first time."""
-        return self.result().get(name)
-
-    def result(self) -> dict[str, str]:
+    def result(self, progress=None) -> list[Outcome]:
         """Wait for the verdict (once, forking the judging process if nothing has); a rejected descriptor is a
-        `ReadError` (exit 2). Returns the models built."""
+        `ReadError` (exit 2). Returns the outcomes of the units it ran."""
         if self._verdict is None:
             self.start()
-            with os.fdopen(self.pipe, encoding="utf-8") as verdict:
-                text = verdict.read()
+            with os.fdopen(self.pipe, "rb") as verdict:
+                data = verdict.read()
             os.waitpid(self.pid, 0)
-            self._verdict = json.loads(text) if text else {
+            self._verdict = pickle.loads(data) if data else {
                 "problem": ("Frictionless could not judge it (its process ended)", None)}
+            if progress:
+                progress(len(self._verdict.get("outcomes", ())))
         if self._verdict["problem"]:
             raise ReadError(self.path, *self._verdict["problem"])
-        return self._verdict.get("models", {})
+        return [Outcome(self.rules[rule], *found) for rule, *found in self._verdict.get("outcomes", ())]
 
 
-def _judged(release: Release) -> dict:
-    """The child's work: what Frictionless finds wrong with the descriptor, then (when nothing) each resource's
-    pandera model as JSON; a model that cannot be built is left to the parent, which reports why."""
+def _judged(release: Release, ctx: Context | None, units: list) -> dict:
+    """The child's work: what Frictionless finds wrong with the descriptor, then (when nothing) the outcomes of
+    `units`, which read pandera, each without its rule (a rule's check need not pickle: the parent has it)."""
+    global _CTX
     try:
         verdict = {"problem": release.descriptor_problem()}
     except BaseException as exc:  # noqa: BLE001 - any failure to judge is the parent's one line
         return {"problem": (f"Frictionless could not judge it ({type(exc).__name__}: {exc})", None)}
-    if not verdict["problem"]:
+    if not verdict["problem"] and units:
         import_pandera()
-        from .structure import table_model
-
-        verdict["models"] = {}
-        for name in release.resources:
-            try:
-                verdict["models"][name] = table_model(release, name).to_json()
-            except Exception:  # noqa: BLE001, S112 - built again, and reported, where SCH2 runs
-                continue
+        _CTX = ctx
+        verdict["outcomes"] = [(o.rule.id, o.failures, o.skipped, o.crashed) for unit in units for o in _run_unit(unit)]
     return verdict
 
 
@@ -371,13 +359,11 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     comma-separated list of ids or families; `restamped` judges it as `stamp` would leave it (declared counts,
     hashes and relabels taken from the files, in memory only).
 
-    pandera is imported in a thread beside the reading and the shared views (the GIL-free Arrow
-    reads and compute leave room for it), and awaited before any rule runs (two threads importing
-    pandera at once can deadlock) and anything forks. Then Frictionless judges the descriptor in a
-    forked process (`Judgement`, which also builds the pandera models of the Table Schemas) while
-    the rules run; the rule reading the models waits for them. The verdict is awaited before the
-    report is returned: a descriptor Frictionless rejects is reported (exit 2) in preference to
-    anything else, a read that failed before it was forked included; but not awaited after Ctrl-C.
+    Once the tables are read, a forked process judges the descriptor with Frictionless and runs the rules
+    that read pandera (`Judgement`), while this one computes the shared views and runs the others. Its
+    verdict is awaited before the report is returned: a descriptor Frictionless rejects is reported
+    (exit 2) in preference to anything else, a read that failed before it was forked included; but not
+    awaited after Ctrl-C.
     """
     ctx = runner.context(opened or runner.release(path))
     if restamped:
@@ -386,8 +372,7 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
         restamp(ctx.release, runner.declared(ctx.release))
     judgement = Judgement(ctx.release)
     try:
-        with ThreadPoolExecutor(1) as beside:
-            report = _validate(ctx, rules, progress, beside.submit(import_pandera), judgement, runner)
+        report = _validate(ctx, rules, progress, judgement, runner)
     except KeyboardInterrupt:
         raise  # the verdict may be what was interrupted: its pipe is closed
     except BaseException:
@@ -397,24 +382,24 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     return report
 
 
-def _validate(ctx: Context, rules: str | None, progress, imported: Future, judgement: Judgement,
-              runner: Runner) -> Report:
+def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, runner: Runner) -> Report:
     release = ctx.release
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
     declared = declared_rules(release)
     chosen, every = runner.select(rules, declared), runner.select(None, declared)
     if release.escapes():
-        report.outcomes = _execute(ctx, [r for r in every if r.id == runner.contained], progress)
+        report.outcomes = _execute(ctx, _units([r for r in every if r.id == runner.contained]), progress)
         return report
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
     parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
+    units = _units(planned(rules, declared, runner))
+    modelled = [u for u in units if u[0] or u[1][0].id == runner.modelled]  # the units pandera evaluates
+    judgement.start(ctx, modelled)  # every table read: no other thread runs
     if parallel:
         ctx.warm()
-    imported.result()  # pandera whole before a rule uses it; no other thread running when anything forks
-    judgement.start()
-    ctx.models = judgement
+    outcomes = _execute(ctx, [u for u in units if u not in modelled], progress, parallel)
+    outcomes += judgement.result(progress)
     structure_ids = set(runner.structure)
-    outcomes = _execute(ctx, planned(rules, declared, runner), progress, parallel, runner.modelled)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == runner.typed])
     for o in outcomes:  # a record that did not fit its types is reported once, by the typed rule (SCH1)
         if o.rule.id in structure_ids and o.rule.id != runner.typed and unread and not o.failures.empty:

@@ -46,16 +46,12 @@ def key_of(record: dict, key: list[str], line: int) -> str:
     return ":".join(map(str, parts)) if key and all(p is not None for p in parts) else f"line {line}"
 
 
-def table_model(release, name: str, built: str | None = None):
-    """The pandera model of a resource, built from its Table Schema by pandera's Frictionless reader (or read
-    from `built`, its JSON, when a process that imports frictionless built it); Arrow already enforced the
-    types. That reader drops a field's `format`: a uuid field gets its check here (the only format besides the
-    default that a Table Schema of the format may name, descriptor.schema.json)."""
-    from pandera.pandas import Check, DataFrameSchema
-
-    if built:
-        return DataFrameSchema.from_json(built)
+def table_model(release, name: str):
+    """The pandera model of a resource, built from its Table Schema by pandera's Frictionless reader; Arrow
+    already enforced the types. That reader drops a field's `format`: a uuid field gets its check here (the only
+    format besides the default that a Table Schema of the format may name, descriptor.schema.json)."""
     from pandera.io.pandas_io import from_frictionless_schema
+    from pandera.pandas import Check
 
     table_schema = release.table_schema(name)
     schema = from_frictionless_schema({**table_schema, "fields": [  # a datetime's range is `_instants`' to check
@@ -77,12 +73,11 @@ UUID = r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$"
               "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
               "Tables 12, 13 (fields); SPEC §2 (identifiers), §3")
 def table_constraints(ctx) -> pd.DataFrame:
-    return constraint_failures(ctx, ctx.release.resources, ctx.models)
+    return constraint_failures(ctx, ctx.release.resources)
 
 
-def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
-    """Each resource's rows that break its Table Schema constraints, checked by pandera (`models`: pandera's JSON
-    of some of them, already built, by resource: anything with `get`)."""
+def constraint_failures(ctx, resources) -> pd.DataFrame:
+    """Each resource's rows that break its Table Schema constraints, checked by pandera."""
     from pandera.errors import SchemaErrors
 
     parts = []
@@ -92,7 +87,7 @@ def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
             parts.append(failures(name, ctx.row_ids(name)[blank.to_numpy()], "", "", BLANK))
         parts += _instants(ctx, name, frame)
         try:
-            table_model(ctx.release, name, (models or {}).get(name)).validate(frame, lazy=True)
+            table_model(ctx.release, name).validate(frame, lazy=True)
         except SchemaErrors as exc:
             cases = exc.failure_cases  # empty where pandera's only finding is a repeated null, which unique allows
             if cases.empty:

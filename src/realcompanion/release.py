@@ -293,7 +293,7 @@ class Release:
     @contextmanager
     def reading_ahead(self):
         """Within the block, every table is read in a thread, in the descriptor's order, when no path leaves the
-        folder. Arrow parses without the GIL, so `validate` imports pandas and pandera meanwhile (the two took
+        folder. Arrow parses without the GIL, so `validate` imports pandas and its rules meanwhile (the two took
         turns before). `table` waits for the thread and raises what stopped it; leaving the block stops it after
         the table it is reading."""
         try:

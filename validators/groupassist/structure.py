@@ -21,7 +21,7 @@ rule("GS1", "error", "structure", RESOURCES,
       "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
       "GROUPASSIST.md §2 (fields and their constraints)")
 def table_constraints(ctx) -> pd.DataFrame:
-    return constraint_failures(ctx, RESOURCES, ctx.models)
+    return constraint_failures(ctx, RESOURCES)
 
 
 rule("GS3", "error", "structure", RESOURCES,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -135,3 +136,15 @@ def test_the_validating_process_imports_neither_frictionless_nor_pandera(repo, f
     report, last = done.stdout.rsplit("\n", 2)[:2]
     ran = {rule["id"] for rule in json.loads(report)["rules"]}
     assert last == "0 []" and ({"SCH2", "CAT2"} if folder == "." else {"GS2"}) <= ran
+
+
+def test_a_judging_process_that_was_killed_is_one_line_naming_the_signal(specimen, monkeypatch, capsys):
+    """The process that judges the descriptor also runs the pandera rules, which hold the most memory."""
+    def killed(release, ctx, units):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(run, "_judged", killed)
+    assert main(["validate", str(specimen)]) == 2
+    assert capsys.readouterr().err == (f"error: {specimen / 'datapackage.json'}: Frictionless could not judge it: the "
+                                       "process judging it and running the pandera rules ended on signal SIGKILL "
+                                       "(out of memory?)\n")

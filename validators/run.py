@@ -311,9 +311,11 @@ class Judgement:
             self.start()
             with os.fdopen(self.pipe, "rb") as verdict:
                 data = verdict.read()
-            os.waitpid(self.pid, 0)
-            self._verdict = pickle.loads(data) if data else {
-                "problem": ("Frictionless could not judge it (its process ended)", None)}
+            code = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+            self._verdict = pickle.loads(data) if data else {"problem": (
+                "Frictionless could not judge it: the process judging it and running the pandera rules ended "
+                + (f"on signal {signal.Signals(-code).name} (out of memory?)" if code < 0 else f"with code {code}"),
+                None)}
             if progress:
                 progress(len(self._verdict.get("outcomes", ())))
         if self._verdict["problem"]:

@@ -173,3 +173,20 @@ def test_the_program_flushes_its_whole_report_before_it_ends(repo):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["errors"] == 0
+
+
+def test_a_validation_pauses_the_garbage_collector_and_leaves_it_as_it_was(repo, monkeypatch):
+    """The run's rules see the collector off (`collector.paused`); a program that validates gets it back on."""
+    import dataclasses
+    import gc
+
+    from realcompanion.validators import run
+    from realcompanion.validators.catalogue import CATALOGUE
+
+    seen = []
+    check = CATALOGUE["FMT1"].check
+    monkeypatch.setitem(CATALOGUE, "FMT1", dataclasses.replace(
+        CATALOGUE["FMT1"], check=lambda ctx: seen.append(gc.isenabled()) or check(ctx)))
+    assert gc.isenabled()
+    assert run.validate(repo).errors == 0
+    assert seen == [False] and gc.isenabled()

@@ -30,6 +30,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from realcompanion.collector import paused
 from realcompanion.errors import ReadError
 from realcompanion.release import Release
 
@@ -367,21 +368,22 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     (exit 2) in preference to anything else, a read that failed before it was forked included; but not
     awaited after Ctrl-C.
     """
-    ctx = runner.context(opened or runner.release(path))
-    if restamped:
-        from realcompanion.stamp import restamp
+    with paused():  # a run allocates millions of objects and frees them by reference counting (`collector`)
+        ctx = runner.context(opened or runner.release(path))
+        if restamped:
+            from realcompanion.stamp import restamp
 
-        restamp(ctx.release, runner.declared(ctx.release))
-    judgement = Judgement(ctx.release)
-    try:
-        report = _validate(ctx, rules, progress, judgement, runner)
-    except KeyboardInterrupt:
-        raise  # the verdict may be what was interrupted: its pipe is closed
-    except BaseException:
+            restamp(ctx.release, runner.declared(ctx.release))
+        judgement = Judgement(ctx.release)
+        try:
+            report = _validate(ctx, rules, progress, judgement, runner)
+        except KeyboardInterrupt:
+            raise  # the verdict may be what was interrupted: its pipe is closed
+        except BaseException:
+            judgement.result()
+            raise
         judgement.result()
-        raise
-    judgement.result()
-    return report
+        return report
 
 
 def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, runner: Runner) -> Report:

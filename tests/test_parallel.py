@@ -90,7 +90,7 @@ def test_a_descriptor_frictionless_rejects_ends_a_run_whose_workers_started(spec
 
 
 def test_a_descriptor_frictionless_rejects_is_reported_before_an_unreadable_file(specimen, capsys):
-    """The judging process is forked once pandera is imported; a read that fails before then still yields to it."""
+    """The judging process is forked once the tables are read; a read that fails first still yields to its verdict."""
     path = licence_without_a_name(specimen)
     (specimen / "data" / "qa.jsonl").unlink()
     (specimen / "data" / "qa.jsonl").mkdir()

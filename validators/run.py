@@ -244,8 +244,8 @@ class Runner:
     structure: tuple[str, ...]  # rules whose failing rows are set aside from every other rule's verdict
     typed: str  # the structure rule naming the records that did not fit their types (each reported once, by it)
     contained: str  # the rule checking, before anything is read, that no resource path leaves the folder
-    modelled: str  # the rule checking the Table Schemas' constraints with pandera (run, with the frame rules, by
-    # the judging process)
+    pandera: str  # the rule checking the Table Schemas' constraints with pandera (the judging process runs it, and
+    # the frame rules)
     release: Callable  # path -> the format's release, opened unchecked
     context: Callable  # release -> the format's Context over it
     declared: Callable  # release -> the generated part of its format block, as `stamp` would write it
@@ -273,9 +273,9 @@ class Judgement:
     """Frictionless's judgement of the descriptor, and the rules pandera evaluates, in a process forked once the
     tables are read, on the other core.
 
-    Importing frictionless costs far more than the judgement (about 0.15 s against 0.01 s), and
-    importing pandera 0.3 s; in a thread of the validating process either import would hold the
-    GIL its own work needs. pandera builds its models with frictionless's Table Schema reader, so
+    Importing frictionless and loading its plugins costs about 0.3 s of CPU, far more than the
+    judgement, and importing pandera 0.3 s more; in a thread of the validating process either
+    would hold the GIL its own work needs. pandera builds its models with frictionless's Table Schema reader, so
     the process that judges the descriptor imports pandera too and runs the rules that use it:
     the constraint rule (SCH2, GS2) and the frame rules. The validating process imports neither
     library: it computes the shared views and runs every other rule meanwhile, on its workers or
@@ -340,7 +340,7 @@ def _judged(release: Release, ctx: Context | None, units: list) -> dict:
 
 
 def import_pandera() -> None:
-    """pandera, imported once (forked workers inherit it) with its pandas backends registered, but without
+    """pandera, imported (by the judging process) with its pandas backends registered, but without
     hypothesis: pandera registers data-synthesis strategies when hypothesis is installed, which validation never
     uses (about 0.1 s a run). A process that imported hypothesis itself keeps pandera's strategies."""
     blocked = "hypothesis" not in sys.modules
@@ -397,11 +397,11 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, r
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
     parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
     units = _units(planned(rules, declared, runner))
-    modelled = [u for u in units if u[0] or u[1][0].id == runner.modelled]  # the units pandera evaluates
-    judgement.start(ctx, modelled)  # every table read: no other thread runs
+    judged = [u for u in units if u[0] or u[1][0].id == runner.pandera]  # the units pandera evaluates
+    judgement.start(ctx, judged)  # every table read: no other thread runs
     if parallel:
         ctx.warm()
-    outcomes = _execute(ctx, [u for u in units if u not in modelled], progress, parallel)
+    outcomes = _execute(ctx, [u for u in units if u not in judged], progress, parallel)
     outcomes += judgement.result(progress)
     structure_ids = set(runner.structure)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == runner.typed])

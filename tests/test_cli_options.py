@@ -122,9 +122,12 @@ def test_a_reader_that_stops_reading_ends_the_run_quietly(repo):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs a device that is always full")
-def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(repo):
-    """`realcompanion rules > /dev/full`: the write fails with no file name to give; the line says what failed."""
-    with open("/dev/full", "wb") as full:
-        listing = subprocess.run([sys.executable, "-m", "realcompanion.cli", "rules", str(repo)], stdout=full,
-                                 stderr=subprocess.PIPE, timeout=60)
+@pytest.mark.parametrize("args", [["rules", "."], ["--version"], ["--help"], ["validate", "--max-examples", "0", "."]])
+def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(repo, args):
+    """`realcompanion rules > /dev/full`: the write fails with no file name to give; the line says what failed. A
+    short output fails only when it is flushed at the end (`--version` exited 0)."""
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # unbuffered, argparse's own
+    with open("/dev/full", "wb") as full:  # write of --version fails at once, and argparse ignores it
+        listing = subprocess.run([sys.executable, "-m", "realcompanion.cli", *args], stdout=full, cwd=repo,
+                                 stderr=subprocess.PIPE, timeout=120, env=buffered)
     assert (listing.returncode, listing.stderr.decode()) == (2, "error: writing the output: No space left on device\n")

@@ -56,18 +56,29 @@ def main(argv=None) -> int:
 
 def entry() -> None:
     """The `realcompanion` program."""
-    end(main())
+    try:
+        code = main()
+    except SystemExit as exc:  # argparse ended the run (--help, --version, a usage error): its output still to flush
+        code = exc.code if isinstance(exc.code, int) else 2
+    end(code)
 
 
 def end(code: int) -> None:
     """End the process with `code`, its output flushed, without freeing its objects one by one (a validation's
     tables and views took 0.2 s to tear down at 10x paper size, 0.6 s at 100x; the operating system takes the
-    memory back at once). Every file a command writes is closed before the command returns."""
+    memory back at once). Every file a command writes is closed before the command returns. An output that
+    cannot be written (a full disk) is one line and exit 2, as when it fails before the end."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # a reader that went away, or a closed stream: nothing more to say
+        except BrokenPipeError:  # the reader went away (`| head`): nothing more to say
             pass
+        except ValueError:  # a closed stream
+            pass
+        except OSError as exc:
+            if stream is sys.stdout:
+                print(f"error: writing the output: {exc.strerror or exc}", file=sys.stderr)
+                code = 2
     os._exit(code)
 
 

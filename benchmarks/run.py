@@ -40,7 +40,8 @@ HERE = Path(__file__).parent
 
 
 def measure(command: list[str], sampled: bool = False) -> dict:
-    """Wall seconds, peak memory in MB and exit code of one child process.
+    """Wall seconds, CPU seconds (user and system, of the child and the processes it waited for: a validation's
+    judging process and workers), peak memory in MB and exit code of one child process.
 
     `peak_mb`: its own largest resident set (wait4); through `peak.py`, summed with its largest child's.
     `pss_mb` (`sampled` runs only): the largest proportional set size of the child and all its descendants
@@ -65,7 +66,8 @@ def measure(command: list[str], sampled: bool = False) -> dict:
     peak = usage.ru_maxrss
     if errors and errors[-1].startswith("peak-rss-kb "):
         peak = sum(int(kb) for kb in errors[-1].split()[1:])
-    return {"wall": wall, "peak_mb": peak / 1024, "pss_mb": pss / 1024, "exit": os.waitstatus_to_exitcode(status)}
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": peak / 1024, "pss_mb": pss / 1024,
+            "exit": os.waitstatus_to_exitcode(status)}
 
 
 def _tree_pss_kb(pid: int) -> int:
@@ -85,7 +87,8 @@ def _tree_pss_kb(pid: int) -> int:
 
 def summary(runs: list[dict]) -> dict:
     walls = [r["wall"] for r in runs]
-    return {"min_s": min(walls), "median_s": statistics.median(walls), "peak_mb": max(r["peak_mb"] for r in runs),
+    return {"min_s": min(walls), "median_s": statistics.median(walls), "cpu_median_s": statistics.median(
+                r["cpu"] for r in runs), "peak_mb": max(r["peak_mb"] for r in runs),
             "pss_mb": max(r["pss_mb"] for r in runs), "exit": runs[-1]["exit"], "runs": len(runs)}
 
 
@@ -133,14 +136,15 @@ def byte_compiled() -> None:
 
 
 def table(results: list[dict]) -> str:
-    lines = ["| release | rows | data | floor min / median | validate min / median | validate ÷ floor min / median "
-             "| peak RSS self + child (÷ data) | peak PSS of all (÷ data) | frictionless median "
-             "| frictionless ÷ validate | load before |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| release | rows | data | floor min / median | validate min / median | validate CPU median "
+             "| validate ÷ floor min / median | peak RSS self + child (÷ data) | peak PSS of all (÷ data) "
+             "| frictionless median | frictionless ÷ validate | load before |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         v, f, fr = r["validate"], r["floor"], r["frictionless"]
         lines.append(f"| {r['release']} | {r['rows']:,} | {r['data_mb']:,.0f} MB | {f['min_s']:.2f} / {f['median_s']:.2f} s "
-                     f"| {v['min_s']:.2f} / {v['median_s']:.2f} s | {r['validate_over_floor']['min']:.2f} / "
+                     f"| {v['min_s']:.2f} / {v['median_s']:.2f} s | {v['cpu_median_s']:.2f} s "
+                     f"| {r['validate_over_floor']['min']:.2f} / "
                      f"{r['validate_over_floor']['median']:.2f} | {v['peak_mb']:,.0f} MB ({v['peak_mb'] / r['data_mb']:.2f}) "
                      f"| {v['pss_mb']:,.0f} MB ({v['pss_mb'] / r['data_mb']:.2f}) "
                      f"| {fr['median_s']:.1f} s | {r['frictionless_over_validate']:.1f} "

@@ -362,6 +362,18 @@ def personal_data_in_a_rubric_criterion(c):
     return "GI5", ":".join(str(criterion[k]) for k in GroupAssistRelease(SPECIMEN).primary_key("criteria"))
 
 
+def personal_data_in_a_text_a_fork_gave_a_pattern(c):
+    """Tightening a core text field with a pattern any text meets is allowed (GI8), but does not take it out of
+    the screen: the format's definition says it is free text."""
+    path = c.root / "schemas" / "messages.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    next(f for f in schema["fields"] if f["name"] == "text_en")["constraints"]["pattern"] = "[\\s\\S]*"
+    path.write_text(dump_json(schema), encoding="utf-8")
+    m = c.free_filler("G02")
+    m["text_en"] += " call 13812345678"
+    return "GI5", m["message_id"]
+
+
 def stale_data_package_hash(c):
     """`groupassist.sha256` right, the resource's Data Package v2 `hash` (what Frictionless checks) stale."""
     c.save()
@@ -371,7 +383,8 @@ def stale_data_package_hash(c):
     return "GI1", descriptor["resources"][1]["path"]
 
 
-@pytest.mark.parametrize("mutate", [personal_data_in_a_rubric_criterion, stale_data_package_hash])
+@pytest.mark.parametrize("mutate", [personal_data_in_a_rubric_criterion, personal_data_in_a_text_a_fork_gave_a_pattern,
+                                    stale_data_package_hash])
 def test_screen_and_hash_checks_cover_every_free_text_field_and_both_hash_copies(tmp_path, mutate):
     copy = Copy(tmp_path / "release")
     rule_id, row = mutate(copy)

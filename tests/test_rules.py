@@ -394,6 +394,11 @@ def schema_file(relpath, change):
     return mutate
 
 
+def in_turn(*bodies):
+    """A case body of several mutations, one after the other; names what the last one names."""
+    return lambda root: [body(root) for body in bodies][-1]
+
+
 def field_of(name, change):
     """A `schema_file` change of the field `name` of a Table Schema."""
     return lambda schema: change(next(f for f in schema["fields"] if f["name"] == name))
@@ -591,6 +596,10 @@ CASES = [
          branch="full-width-phone", message="phone number"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Write to josé@exämple.org")),
          branch="accented-email", message="an e-mail address"),
+    Case("PII1", in_turn(schema_file("source.schema.json", field_of("text", lambda f: f["constraints"].update(
+        pattern="[\\s\\S]*"))), on_rows("source", uncited_message("companion"),
+                                         append_text("Write to me at someone@example.org"))),
+         branch="tightened-text", message="e-mail address"),  # a pattern any text meets: still free text
     Case("PII1", on_rows("chat", lambda r, root: True,
                          lambda r, root: setdeep(r, "trace.C.rationale", "Her e-mail is someone@example.org.")),
          branch="nested", message="e-mail address"),

@@ -17,7 +17,7 @@ from realcompanion.release import declared_hash
 from realcompanion.schemas import RESOURCES
 
 from .catalogue import combined, failure_rows, failures, release_rule
-from .kept import definitions_kept, format_rules_kept
+from .kept import FORMAT_SCHEMAS, canonical, definitions_kept, format_rules_kept
 from .screen import candidates, search
 
 SCRIPT_SUFFIXES = {".py", ".pyw"}
@@ -165,13 +165,18 @@ release_rule("INT7", "error", "integrity", (),
 def free_text(release) -> dict[str, list[str]]:
     """What a personal-data screen reads, by resource (a fork's too): every string field, and every string property
     of a nested object (a dotted path: `trace.A.rationale`), that no enum, pattern or const constrains (an
-    identifier or a label cannot carry free text). Lists are not descended: they hold identifiers."""
+    identifier or a label cannot carry free text). Lists are not descended: they hold identifiers. A core field
+    is judged by the format's own definition (`kept.canonical`): a constraint a fork may add to it (a pattern any
+    text meets) does not take it out of the screen."""
+    format_ = canonical(FORMAT_SCHEMAS[release.BLOCK])
     out = {}
     for name in release.resources:
+        core = {f["name"]: f for f in format_["resources"].get(name, {}).get("fields", [])}
         paths = []
-        for f in release.table_schema(name)["fields"]:
+        for f in (core.get(f.get("name"), f) for f in release.table_schema(name)["fields"]):
             if "nestedSchema" in f:
-                paths += _text_properties(release.schemas.nested(f["nestedSchema"]), f["name"])
+                nested = format_["nested"].get(f["nestedSchema"]) if f["name"] in core else None
+                paths += _text_properties(nested or release.schemas.nested(f["nestedSchema"]), f["name"])
             elif f.get("type") == "string" and not {"enum", "pattern"} & set(f.get("constraints", {})):
                 paths.append(f["name"])
         if paths:

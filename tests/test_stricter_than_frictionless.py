@@ -188,21 +188,34 @@ def test_repeated_nulls_under_stale_schema_copies(capsys):
         assert "FAIL INT5" in out and "could not be evaluated" not in out
 
 
-@pytest.mark.parametrize("case", ["uuid format", "email format", "headerless dialect"])
-def test_groupassist_fork_edits(case, capsys):
-    """The same edits on a GroupAssistBench release: a new field of members, or messages' descriptor entry."""
+def _members_field(field: dict, second, others) -> callable:
+    """A new field of GroupAssistBench's members, in every record (`second` on the second)."""
     def edit(root: Path) -> None:
-        if case == "headerless dialect":
-            return _descriptor(lambda d: d["resources"][0].__setitem__("dialect", {"header": False}))(root)
         path = root / "schemas" / "members.schema.json"
         schema = json.loads(path.read_text(encoding="utf-8"))
-        schema["fields"].append({"name": "extra", "type": "string", "format": case.split()[0]})
+        schema["fields"].append({"name": "extra", **field})
         path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         data = root / "data" / "members.jsonl"
         records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
-        data.write_text("".join(json.dumps({**r, "extra": "not-a-uuid" if i == 1 else UUID}) + "\n"
+        data.write_text("".join(json.dumps({**r, "extra": second if i == 1 else others}) + "\n"
                                 for i, r in enumerate(records)), encoding="utf-8")
+    return edit
 
+
+GROUPASSIST_REJECTS = {  # the same kinds of edit on a GroupAssistBench release -> validate's exit code
+    "uuid format": (_members_field({"type": "string", "format": "uuid"}, "not-a-uuid", UUID), 1),
+    "email format": (_members_field({"type": "string", "format": "email"}, "not-a-uuid", UUID), 2),
+    "headerless dialect": (_descriptor(lambda d: d["resources"][0].__setitem__("dialect", {"header": False})), 2),
+    "new resource's maximum": (_notes({"fields": [{"name": "a", "type": "integer", "constraints": {"maximum": 3}}]},
+                                      [{"a": 1}, {"a": 5}]), 1),
+}
+
+
+@pytest.mark.parametrize("case", GROUPASSIST_REJECTS)
+def test_groupassist_fork_edits(case, capsys):
+    """The same edits on a GroupAssistBench release: a new field of members, messages' descriptor entry, or a new
+    resource (whose constraints GS2 checks as SCH2 checks a RealCompanion fork's)."""
+    edit, expected = GROUPASSIST_REJECTS[case]
     with tempfile.TemporaryDirectory() as tmp:
         root = copy_release(SPECIMEN, Path(tmp) / "release")
         edit(root)
@@ -213,7 +226,7 @@ def test_groupassist_fork_edits(case, capsys):
         code = main(["validate", str(root)])
         capsys.readouterr()
         assert frictionless_finds_errors(root)
-        assert code == (1 if case == "uuid format" else 2)
+        assert code == expected
 
 
 @pytest.mark.parametrize("key, value", [("hash", "md5:" + "0" * 32), ("hash", "0" * 32), ("bytes", 5)])

@@ -77,22 +77,18 @@ UUID = r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$"
               "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
               "Tables 12, 13 (fields); SPEC §2 (identifiers), §3")
 def table_constraints(ctx) -> pd.DataFrame:
-    return constraint_failures(ctx, ctx.release.resources, ctx.models)
-
-
-def constraint_failures(ctx, resources, models=None) -> pd.DataFrame:
-    """Each resource's rows that break its Table Schema constraints, checked by pandera (`models`: pandera's JSON
-    of some of them, already built, by resource: anything with `get`)."""
+    """Each resource's rows that break its Table Schema constraints, the core's and a fork's, checked by pandera
+    (`ctx.models`: pandera's JSON of some of them, already built, by resource: anything with `get`)."""
     from pandera.errors import SchemaErrors
 
     parts = []
-    for name in resources:
+    for name in ctx.release.resources:
         frame, blank = as_frictionless_reads(ctx.frame(name), ctx.release.table_schema(name))
         if blank is not None and blank.any():
             parts.append(failures(name, ctx.row_ids(name)[blank.to_numpy()], "", "", BLANK))
         parts += _instants(ctx, name, frame)
         try:
-            table_model(ctx.release, name, (models or {}).get(name)).validate(frame, lazy=True)
+            table_model(ctx.release, name, ctx.models.get(name)).validate(frame, lazy=True)
         except SchemaErrors as exc:
             cases = exc.failure_cases  # empty where pandera's only finding is a repeated null, which unique allows
             if cases.empty:

@@ -28,10 +28,11 @@ def _names(fields) -> list[str]:
 
 
 def _as_read(ctx, name: str, field: str) -> pa.ChunkedArray:
-    """A key column as Frictionless reads it: a text cell that is one of the schema's `missingValues` (Table
-    Schema's default: `""`) is null, and a null key is not looked up. The format's own resources declare none."""
+    """A key column as Frictionless reads it: a text cell that is one of its field's missing values (Table Schema's
+    default: `""`) is null, and a null key is not looked up. The format's own resources declare none."""
     column = ctx.column(name, field)
-    missing = missing_values(ctx.release.table_schema(name))
+    schema = ctx.release.table_schema(name)
+    missing = missing_values(schema, next((f for f in schema["fields"] if f["name"] == field), {}))
     if missing and pa.types.is_string(column.type):
         return pc.if_else(pc.is_in(column, value_set=pa.array(missing, pa.string())), None, column)
     return column

@@ -324,7 +324,8 @@ class Judgement:
             self._verdict = json.loads(text) if text else {
                 "problem": ("Frictionless could not judge it (its process ended)", None)}
         if self._verdict["problem"]:
-            raise ReadError(self.path, *self._verdict["problem"])
+            message, field = self._verdict["problem"]
+            raise ReadError(self.path, message, field=field)
         return self._verdict.get("models", {})
 
 

@@ -49,8 +49,11 @@ def key_of(record: dict, key: list[str], line: int) -> str:
 def table_model(release, name: str, built: str | None = None):
     """The pandera model of a resource, built from its Table Schema by pandera's Frictionless reader (or read
     from `built`, its JSON, when a process that imports frictionless built it); Arrow already enforced the
-    types. That reader drops a field's `format`: a uuid field gets its check here (the only format besides the
-    default that a Table Schema of the format may name, descriptor.schema.json)."""
+    types. The reader is given names, types, constraints and the key, which are all it reads (Frictionless judged
+    the rest in the descriptor's Data Package version; read alone, a v2 schema would be refused as v1). It drops
+    a field's `format` and exclusive bounds: a uuid field (the only format besides the default a Table Schema of
+    the format may name, descriptor.schema.json) and an exclusive bound get their checks here; a datetime's range
+    is `_instants`' to check."""
     from pandera.pandas import Check, DataFrameSchema
 
     if built:
@@ -58,13 +61,16 @@ def table_model(release, name: str, built: str | None = None):
     from pandera.io.pandas_io import from_frictionless_schema
 
     table_schema = release.table_schema(name)
-    schema = from_frictionless_schema({**table_schema, "fields": [  # a datetime's range is `_instants`' to check
-        {**f, "constraints": {k: v for k, v in f["constraints"].items() if k not in RANGE}}
-        if f.get("type") == "datetime" and isinstance(f.get("constraints"), dict) else f
-        for f in table_schema["fields"]]})
+    read = {"fields": [{"name": f["name"], "type": f["type"], "constraints": {
+        k: v for k, v in (f.get("constraints") or {}).items()
+        if k not in EXCLUSIVE and not (f["type"] == "datetime" and k in RANGE)}} for f in table_schema["fields"]]}
+    schema = from_frictionless_schema(read | {k: table_schema[k] for k in ("primaryKey",) if k in table_schema})
     schema = schema.update_columns({c: {"dtype": None, "coerce": False} for c in schema.columns})
-    schema = schema.update_columns({f["name"]: {"checks": [*schema.columns[f["name"]].checks, Check.str_matches(UUID)]}
-                                    for f in table_schema["fields"] if f.get("format") == "uuid"})
+    added = {f["name"]: [Check.str_matches(UUID)] * (f.get("format") == "uuid") + [
+        getattr(Check, check)(f["constraints"][k]) for k, check in EXCLUSIVE.items()
+        if k in (f.get("constraints") or {}) and f["type"] != "datetime"] for f in table_schema["fields"]}
+    schema = schema.update_columns({c: {"checks": [*schema.columns[c].checks, *checks]}
+                                    for c, checks in added.items() if checks})
     schema.coerce = False
     return schema
 
@@ -106,19 +112,21 @@ def table_constraints(ctx) -> pd.DataFrame:
 
 
 def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.DataFrame, pd.Series | None]:
-    """The frame with each text cell that is one of the schema's `missingValues` (Table Schema's default: `""`)
-    read as null, as Frictionless reads it, and which records are then blank (every field null), or None where a
-    field is required or a key (a blank record breaks that constraint, reported as such). The format's own
-    resources declare no missing values and require fields: they cost nothing here."""
-    missing = missing_values(table_schema)
-    text = [f["name"] for f in table_schema["fields"] if f.get("type") == "string"]
-    if missing and text:
-        frame = frame.assign(**{c: frame[c].mask(frame[c].isin(missing)) for c in text})
+    """The frame with each text cell that is one of its field's missing values (`missingValues` of the field, else
+    of the schema; Table Schema's default: `""`) read as null, as Frictionless reads it, and which records are then
+    blank (every field null), or None where a field is required or a key (a blank record breaks that constraint,
+    reported as such). The format's own resources declare no missing values and require fields: they cost nothing
+    here. No other type's value can print as a missing value (`schemas.check_missing_values`)."""
+    text = {f["name"]: missing for f in table_schema["fields"]
+            if f.get("type") == "string" and (missing := missing_values(table_schema, f))}
+    if text:
+        frame = frame.assign(**{c: frame[c].mask(frame[c].isin(missing)) for c, missing in text.items()})
     keyed = table_schema.get("primaryKey") or any(f.get("constraints", {}).get("required") for f in table_schema["fields"])
     return frame, None if keyed else frame.isna().all(axis=1)
 
 
 RANGE = {"minimum": "__ge__", "maximum": "__le__", "exclusiveMinimum": "__gt__", "exclusiveMaximum": "__lt__"}
+EXCLUSIVE = {"exclusiveMinimum": "greater_than", "exclusiveMaximum": "less_than"}  # pandera's reader drops them
 
 
 def _instants(ctx, name: str, frame: pd.DataFrame) -> list[pd.DataFrame]:

@@ -24,7 +24,7 @@ from .errors import ReadError
 from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
 from .paths import leaves, own_file
-from .schemas import RESOURCES, Schemas, read_descriptor, read_json, schema_reason
+from .schemas import RESOURCES, Schemas, check_read_alike, read_descriptor, read_json, schema_reason
 
 _SCALARS = {
     "string": pa.string(),
@@ -138,6 +138,12 @@ def declared_hash(res: dict) -> tuple[str | None, str | None]:
     return algorithm.lower() or "md5", digest.lower()
 
 
+def _reason(exc) -> str:
+    """The first reason a FrictionlessException gives."""
+    reasons = [r.message for r in getattr(exc, "reasons", [])] or [exc.error.message]
+    return reasons[0]
+
+
 def _read_otherwise(res: dict) -> tuple[str, str] | None:
     """Why Frictionless would read a resource's file otherwise than as this format's UTF-8 JSON Lines, one keyed
     record a line (a declared or implied format, an encoding, a dialect or a compression), as (message, field)."""
@@ -219,8 +225,14 @@ class Release:
             with system.use_context(trusted=True):
                 Package.from_descriptor(self.descriptor, basepath=str(self.root))
         except FrictionlessException as exc:
-            reasons = [r.message for r in getattr(exc, "reasons", [])] or [exc.error.message]
-            return reasons[0], None
+            return _reason(exc), None
+        for name, path, schema in self._table_schemas_read():
+            reason = self._schema_problem(name, path, schema)
+            if reason:
+                fields = schema.get("fields") if isinstance(schema, dict) else None
+                where = next((f"fields.{i} ('{f.get('name')}'): " for i, f in enumerate(fields or []) if isinstance(f, dict)
+                              and self._schema_problem(name, path, {"fields": [f]})), "")
+                return f"its Table Schema {self.resource(name)['schema']}: {where}{reason}", f"resources.{name}.schema"
         for res in self.descriptor.get("resources", []):
             if not isinstance(res.get("schema"), (str, dict)):
                 return f"resource '{res.get('name')}' declares no schema", "schema"
@@ -228,6 +240,34 @@ class Release:
             if problem:
                 return problem
         return None
+
+    def _schema_problem(self, name: str, path: str, schema) -> str | None:
+        """What Frictionless finds wrong with a resource's Table Schema, judged in the descriptor's Data Package
+        version (`exclusiveMinimum` is v2's), or None."""
+        from frictionless import FrictionlessException, Package, system
+
+        try:
+            with system.use_context(trusted=True):
+                package = Package.from_descriptor({**self.descriptor, "resources": [
+                    {"name": name, "path": path, "schema": schema}]}, basepath=str(self.root))
+                return None if package.resources[0].schema else "no schema"  # reading it is judging it
+        except FrictionlessException as exc:
+            return _reason(exc)
+
+    def _table_schemas_read(self) -> list[tuple[str, str, dict]]:
+        """(name, path, Table Schema) of each resource whose schema file this package's reader can read (inside the
+        folder, a regular file, strict JSON), for Frictionless to judge in the descriptor's Data Package version
+        without opening a file itself; a schema that cannot be read so is the reader's to name."""
+        out = []
+        for res in self.descriptor.get("resources", []):
+            schema = res.get("schema")
+            try:
+                if isinstance(schema, str):
+                    schema = read_json(own_file(self.root, schema, f"resources.{res.get('name')}.schema"))
+            except ReadError:
+                continue
+            out.append((res.get("name"), res["path"], schema))
+        return out
 
     @property
     def version(self) -> str:
@@ -253,6 +293,7 @@ class Release:
                 self.root / "datapackage.json"
             schema = read_json(path) if isinstance(schema, str) else schema
             check_table_schema(schema, path)
+            check_read_alike(schema, path)
             self._table_schemas[name] = schema
         return self._table_schemas[name]
 

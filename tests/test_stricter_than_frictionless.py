@@ -128,6 +128,8 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
     "csv format": (_source("format", "csv"), 2),
     "json path": (_json_path, 2),
     "headerless dialect": (_source("dialect", {"header": False}), 2),
+    "https scheme": (_source("scheme", "https"), 2),
+    "extra paths": (_source("extrapaths", ["data/source.jsonl"]), 2),
     "required missing value": (_notes({"fields": [{"name": "a", "type": "string", "constraints": {"required": True}}],
                                        "missingValues": ["", "NA"]}, [{"a": "x"}, {"a": "NA"}]), 1),
     "blank record": (_notes({"fields": NOTE}, [{"a": "x", "b": 1}, {"a": "", "b": None}]), 1),
@@ -250,14 +252,15 @@ def test_groupassist_fork_edits(case, capsys):
         assert code == expected
 
 
-@pytest.mark.parametrize("key, value", [("hash", "md5:" + "0" * 32), ("hash", "0" * 32), ("bytes", 5)])
-def test_resource_hash_and_bytes(key, value, capsys):
+@pytest.mark.parametrize("key, value, rule", [("hash", "md5:" + "0" * 32, "INT1"), ("hash", "0" * 32, "INT1"),
+                                             ("bytes", 5, "INT1"), ("rows", 5, "INT2"), ("fields", 3, "INT2")])
+def test_resource_hash_bytes_and_counts(key, value, rule, capsys):
     """A resource's Data Package `hash` (a bare digest is MD5's) and `bytes` are INT1's, in any algorithm
-    Frictionless checks."""
+    Frictionless checks; its `rows` and `fields` (Frictionless's row-count and field-count) are INT2's."""
     with tempfile.TemporaryDirectory() as tmp:
         root = build(Path(tmp) / "release")
         _source(key, value)(root)
         code = main(["validate", str(root)])
         out = capsys.readouterr().out
         assert frictionless_finds_errors(root)
-        assert code == 1 and "FAIL INT1" in out
+        assert code == 1 and f"FAIL {rule}" in out

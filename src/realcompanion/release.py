@@ -146,16 +146,20 @@ def _reason(exc) -> str:
 
 def _read_otherwise(res: dict) -> tuple[str, str] | None:
     """Why Frictionless would read a resource's file otherwise than as this format's UTF-8 JSON Lines, one keyed
-    record a line (a declared or implied format, an encoding, a dialect or a compression), as (message, field)."""
+    record a line, of one file in the folder (a declared or implied format, an encoding, a scheme, a dialect, a
+    compression, extra paths whose rows it appends), as (message, field)."""
     name, kind = res.get("name"), res.get("format") or Path(res["path"]).suffix.lstrip(".")
     if kind not in ("jsonl", "ndjson"):
         return f"resource '{name}' is read as '{kind}': a release's tables are JSON Lines (format jsonl)", "format"
     encoding = res.get("encoding", "utf-8")
     if not isinstance(encoding, str) or encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         return f"resource '{name}' declares encoding '{encoding}': a release's tables are UTF-8", "encoding"
-    for key in ("dialect", "compression"):
+    scheme = res.get("scheme", "file")
+    if scheme != "file":
+        return f"resource '{name}' declares scheme '{scheme}': a release's tables are files in its folder", "scheme"
+    for key in ("dialect", "compression", "extrapaths"):
         if key in res:
-            return f"resource '{name}' declares a {key}, which changes how Frictionless reads its file: a " \
+            return f"resource '{name}' declares {key}, which changes how Frictionless reads its file: a " \
                    "release's tables are plain JSON Lines, one keyed record a line, and declare none", key
     return None
 

@@ -148,6 +148,10 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
     "fractional bound of an integer": (_field({"type": "integer", "constraints": {"minimum": 0.5}}, 1, 1), 2),
     "datetime bound without offset": (_field({"type": "datetime", "constraints": {"minimum": "2025-01-01T00:00:00"}},
                                              NEW_YEAR, NEW_YEAR), 2),
+    "unique datetime, one instant twice": (_notes({"fields": [{"name": "t", "type": "datetime", "constraints": {
+        "unique": True}}]}, [{"t": NEW_YEAR}, {"t": "2025-01-01T01:00:00+01:00"}]), 1),
+    "datetime key, one instant twice": (_notes({"fields": [{"name": "t", "type": "datetime"}], "primaryKey": "t"},
+                                               [{"t": NEW_YEAR}, {"t": "2025-01-01T00:00:00.000+00:00"}]), 1),
     "Table Schema Frictionless rejects": (_field({"type": "integer", "constraints": {"minLength": 2}}, 1, 10), 2),
 }
 

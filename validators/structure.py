@@ -104,7 +104,7 @@ def table_constraints(ctx) -> pd.DataFrame:
             rows = named[index.fillna(-1).astype(int).to_numpy()]
             column, check = cases["column"].fillna("").astype(str), cases["check"].astype(str)
             said = _named(ctx.release.table_schema(name))  # which vocabulary or identifier the check is a copy of
-            parts.append(failures(name, rows, column, cases["failure_case"], [
+            parts.append(failures(name, rows, column, _as_written(ctx, name, index, column, cases["failure_case"]), [
                 said.get((c, k.split("(")[0]), "") + "violates " + k for c, k in zip(column, check)]))
     if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
         parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
@@ -116,13 +116,36 @@ def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.D
     of the schema; Table Schema's default: `""`) read as null, as Frictionless reads it, and which records are then
     blank (every field null), or None where a field is required or a key (a blank record breaks that constraint,
     reported as such). The format's own resources declare no missing values and require fields: they cost nothing
-    here. No other type's value can print as a missing value (`schemas.check_missing_values`)."""
+    here. No other type's value can print as a missing value (`schemas.check_read_alike`). A unique or key datetime is
+    read as its instant."""
     text = {f["name"]: missing for f in table_schema["fields"]
             if f.get("type") == "string" and (missing := missing_values(table_schema, f))}
     if text:
         frame = frame.assign(**{c: frame[c].mask(frame[c].isin(missing)) for c, missing in text.items()})
-    keyed = table_schema.get("primaryKey") or any(f.get("constraints", {}).get("required") for f in table_schema["fields"])
+    key = table_schema.get("primaryKey") or []
+    key = [key] if isinstance(key, str) else key
+    constraints = {f["name"]: f.get("constraints") or {} for f in table_schema["fields"]}
+    instants = [f["name"] for f in table_schema["fields"] if f.get("type") == "datetime" and not constraints[f["name"]]
+                .get("enum") and (constraints[f["name"]].get("unique") or f["name"] in key)]
+    if instants:
+        frame = frame.assign(**{c: _instant(frame[c]) for c in instants})
+    keyed = key or any(f.get("constraints", {}).get("required") for f in table_schema["fields"])
     return frame, None if keyed else frame.isna().all(axis=1)
+
+
+def _instant(column: pd.Series) -> pd.Series:
+    """A unique or key datetime column as the instants it names (to the microsecond, as Frictionless reads them):
+    `00:00:00Z` and `01:00:00+01:00` are the same value to Frictionless's unique and primary key checks. A value
+    that is not RFC 3339 stays as written, for FLD2."""
+    parsed = pd.to_datetime(column.astype(object), utc=True, format="ISO8601", errors="coerce").dt.floor("us")
+    return column.astype(object).where(parsed.isna(), parsed.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
+
+
+def _as_written(ctx, name: str, index: pd.Series, column: pd.Series, values: pd.Series) -> list:
+    """Each failure's value as the file writes it: a datetime field's cell, which pandera saw as its instant."""
+    written = ctx.frame(name)
+    times = {f["name"] for f in ctx.release.table_schema(name)["fields"] if f.get("type") == "datetime"}
+    return [written[c].iloc[int(i)] if c in times and pd.notna(i) else v for i, c, v in zip(index, column, values)]
 
 
 RANGE = {"minimum": "__ge__", "maximum": "__le__", "exclusiveMinimum": "__gt__", "exclusiveMaximum": "__lt__"}

@@ -116,6 +116,17 @@ def _json_path(root: Path) -> None:
     _descriptor(lambda d: next(r for r in d["resources"] if r["name"] == "source").pop("format"))(root)
 
 
+def _cites_missing_value(root: Path) -> None:
+    """A resource keeping "" a value (no missing values) cites notes' "", which notes reads as null (default)."""
+    _notes({"fields": [{"name": "id", "type": "string"}]}, [{"id": ""}, {"id": "x"}])(root)
+    (root / "schemas" / "cite.schema.json").write_text(json.dumps({
+        "fields": [{"name": "to", "type": "string"}], "missingValues": [],
+        "foreignKeys": [{"fields": "to", "reference": {"resource": "notes", "fields": "id"}}]}, indent=2) + "\n")
+    (root / "data" / "cite.jsonl").write_text('{"to": ""}\n{"to": "x"}\n')
+    _descriptor(lambda d: d["resources"].append({"name": "cite", "type": "table", "path": "data/cite.jsonl",
+                                                 "format": "jsonl", "schema": "schemas/cite.schema.json"}))(root)
+
+
 NEW_YEAR = "2025-01-01T00:00:00Z"
 UUID = "2bc1c94f-0deb-43e9-92a1-4775189ec9f8"
 NOTE = [{"name": "a", "type": "string"}, {"name": "b", "type": "integer"}]
@@ -152,6 +163,13 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
         "unique": True}}]}, [{"t": NEW_YEAR}, {"t": "2025-01-01T01:00:00+01:00"}]), 1),
     "datetime key, one instant twice": (_notes({"fields": [{"name": "t", "type": "datetime"}], "primaryKey": "t"},
                                                [{"t": NEW_YEAR}, {"t": "2025-01-01T00:00:00.000+00:00"}]), 1),
+    "composite key with a null part": (_notes({"fields": [{"name": "p", "type": "string"}, {"name": "d", "type": "string"}],
+                                               "foreignKeys": [{"fields": ["p", "d"], "reference": {
+                                                   "resource": "source", "fields": ["participant_id", "dayid"]}}]},
+                                              [{"p": "U01", "d": None}]), 1),
+    "key of another type": (_notes({"fields": [{"name": "t", "type": "string"}], "foreignKeys": [
+        {"fields": "t", "reference": {"resource": "source", "fields": "turn"}}]}, [{"t": "1"}]), 1),
+    "key citing a missing value": (_cites_missing_value, 1),
     "Table Schema Frictionless rejects": (_field({"type": "integer", "constraints": {"minLength": 2}}, 1, 10), 2),
 }
 
@@ -186,6 +204,8 @@ def test_fork_edits_frictionless_rejects(case, capsys):
         [{"dayid": "", "b": 1}]),
     "datetime maximum across offsets": _field({"type": "datetime", "constraints": {"maximum": NEW_YEAR}},
                                               "2025-01-01T00:30:00+01:00", NEW_YEAR),
+    "number key citing an integer": _notes({"fields": [{"name": "t", "type": "number"}], "foreignKeys": [
+        {"fields": "t", "reference": {"resource": "source", "fields": "turn"}}]}, [{"t": 1.0}]),
     "exclusive bounds met": _field({"type": "number", "constraints": {"exclusiveMinimum": 0, "exclusiveMaximum": 1}},
                                    0.5, 0.25),
     "missing values that repeat or break a pattern": _notes(

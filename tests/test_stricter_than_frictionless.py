@@ -163,6 +163,8 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
         "unique": True}}]}, [{"t": NEW_YEAR}, {"t": "2025-01-01T01:00:00+01:00"}]), 1),
     "datetime key, one instant twice": (_notes({"fields": [{"name": "t", "type": "datetime"}], "primaryKey": "t"},
                                                [{"t": NEW_YEAR}, {"t": "2025-01-01T00:00:00.000+00:00"}]), 1),
+    "number key, 0 and -0": (_notes({"fields": [{"name": "a", "type": "number"}], "primaryKey": "a"},
+                                    [{"a": 0}, {"a": -0.0}]), 1),
     "composite key with a null part": (_notes({"fields": [{"name": "p", "type": "string"}, {"name": "d", "type": "string"}],
                                                "foreignKeys": [{"fields": ["p", "d"], "reference": {
                                                    "resource": "source", "fields": ["participant_id", "dayid"]}}]},
@@ -174,8 +176,70 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
 }
 
 
-def judged(edit, capsys) -> tuple[int, bool]:
-    """validate's exit code and whether Frictionless finds errors, on the tiny release after `edit`."""
+# Random fork edits, composed: a new field of source (every record) or a new resource, of any Table Schema type and
+# format, with any constraints, missing values and keys, holding values that meet or break them, and a resource
+# property of the descriptor written after the stamp.
+VALUES = [None, "", "NA", "x", "ab", UUID, "not-a-uuid", "a@example.org", "2025-01-01", "2025-13-01", NEW_YEAR,
+          "2025-01-01T01:00:00+01:00", "2025-01-01T00:00:00", "1", 0, 1, -1, 2, 1.5, True, False, [], ["a"], ["a", "b"],
+          [1], {"a": 1}, 2 ** 53 + 1]
+BOUNDS = [0, 1, 1.5, "1", "2025-01-01", NEW_YEAR, "2025-01-01T00:00:00", 2 ** 53]
+CONSTRAINTS = {"required": st.booleans(), "unique": st.booleans(), "minLength": st.sampled_from([0, 1, 2]),
+               "maxLength": st.sampled_from([0, 1, 2]), "pattern": st.sampled_from(["x+", "a.*", r"\d", "[^b]*"]),
+               "enum": st.lists(st.sampled_from(VALUES), min_size=1, max_size=3),
+               **{k: st.sampled_from(BOUNDS) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}}
+PROPERTIES = {"format": st.sampled_from(["default", "uuid", "email", "uri", "binary", "%Y-%m-%d", "any"]),
+              "missingValues": st.lists(st.sampled_from(["", "NA", "-1", "True", "[]", "x"]), max_size=2),
+              "trueValues": st.just(["yes"]), "bareNumber": st.just(False), "groupChar": st.just(","),
+              "arrayItem": st.just({"type": "integer"}), "example": st.sampled_from(VALUES)}
+RESOURCE_PROPERTIES = {"rows": st.integers(0, 50), "fields": st.integers(1, 12), "scheme": st.sampled_from(["file", "https"]),
+                       "mediatype": st.just("text/csv"), "encoding": st.sampled_from(["UTF-8", "latin-1"]),
+                       "format": st.sampled_from(["ndjson", "json"]), "title": st.just("notes"),
+                       "profile": st.just("tabular-data-resource"), "extrapaths": st.just(["data/source.jsonl"])}
+
+
+def some(draw, options: dict, most: int) -> dict:
+    """Up to `most` of the options, each with a value drawn from its strategy."""
+    return {k: draw(options[k]) for k in draw(st.lists(st.sampled_from(sorted(options)), max_size=most, unique=True))}
+
+
+@st.composite
+def new_field(draw) -> dict:
+    field = {"name": "extra", "type": draw(st.sampled_from(
+        ["string", "integer", "number", "boolean", "date", "datetime", "array", "object", "year", "any"]))}
+    return field | some(draw, PROPERTIES, 1) | {"constraints": some(draw, CONSTRAINTS, 3)}
+
+
+@st.composite
+def fork_edit(draw) -> callable:
+    field, values = draw(new_field()), draw(st.lists(st.sampled_from(VALUES), min_size=1, max_size=4))
+    if draw(st.booleans()):
+        edit = _field({k: v for k, v in field.items() if k != "name"}, values[0], values[-1])
+    else:
+        schema = {"fields": [field, NOTE[1]]} | some(draw, {
+            "missingValues": PROPERTIES["missingValues"], "primaryKey": st.sampled_from(["extra", ["extra", "b"]]),
+            "foreignKeys": st.sampled_from([[{"fields": "extra", "reference": {"resource": "source", "fields": f}}]
+                                            for f in ("dayid", "turn")] + [[{"fields": "b", "reference": {
+                                                "resource": "", "fields": "extra"}}]])}, 2)
+        edit = _notes(schema, [{"extra": v, "b": i} for i, v in enumerate(values)])
+    later = some(draw, RESOURCE_PROPERTIES, 1)
+    return edit, _descriptor(lambda d: d["resources"][-1].update(later))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=fork_edit())
+def test_random_fork_edits(edits, capsys):
+    """Whatever Frictionless finds wrong in a release after random fork edits, validate finds wrong too (exit 1 or 2);
+    it never ends otherwise (a traceback would fail the test)."""
+    edit, later = edits
+    code, found = judged(edit, capsys, later)
+    assert code in (0, 1, 2)
+    if found:
+        assert code in (1, 2), "Frictionless finds errors that validate passes"
+
+
+def judged(edit, capsys, later=None) -> tuple[int, bool]:
+    """validate's exit code and whether Frictionless finds errors, on the tiny release after `edit` (and `later`,
+    after the stamp)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = build(Path(tmp) / "release")
         edit(root)
@@ -183,6 +247,8 @@ def judged(edit, capsys) -> tuple[int, bool]:
             stamp(root)
         except ReadError:
             pass
+        if later:
+            later(root)
         code = main(["validate", str(root)])
         capsys.readouterr()
         return code, frictionless_finds_errors(root)

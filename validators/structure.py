@@ -116,36 +116,48 @@ def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.D
     of the schema; Table Schema's default: `""`) read as null, as Frictionless reads it, and which records are then
     blank (every field null), or None where a field is required or a key (a blank record breaks that constraint,
     reported as such). The format's own resources declare no missing values and require fields: they cost nothing
-    here. No other type's value can print as a missing value (`schemas.check_read_alike`). A unique or key datetime is
-    read as its instant."""
+    here. No other type's value can print as a missing value (`schemas.check_read_alike`). A unique or key field's
+    values are read as Frictionless compares them (`_compared`)."""
     text = {f["name"]: missing for f in table_schema["fields"]
             if f.get("type") == "string" and (missing := missing_values(table_schema, f))}
     if text:
         frame = frame.assign(**{c: frame[c].mask(frame[c].isin(missing)) for c, missing in text.items()})
-    key = table_schema.get("primaryKey") or []
-    key = [key] if isinstance(key, str) else key
-    constraints = {f["name"]: f.get("constraints") or {} for f in table_schema["fields"]}
-    instants = [f["name"] for f in table_schema["fields"] if f.get("type") == "datetime" and not constraints[f["name"]]
-                .get("enum") and (constraints[f["name"]].get("unique") or f["name"] in key)]
-    if instants:
-        frame = frame.assign(**{c: _instant(frame[c]) for c in instants})
-    keyed = key or any(f.get("constraints", {}).get("required") for f in table_schema["fields"])
+    compared = _compared(table_schema)
+    if compared:
+        frame = frame.assign(**{c: read(frame[c]) for c, read in compared.items()})
+    keyed = table_schema.get("primaryKey") or any(f.get("constraints", {}).get("required")
+                                                  for f in table_schema["fields"])
     return frame, None if keyed else frame.isna().all(axis=1)
 
 
+def _compared(table_schema: dict) -> dict:
+    """The unique or key fields whose values Frictionless compares otherwise than their text or float, each with
+    how it reads them: a datetime (without an enum, which compares text) as its instant, a number with -0 as 0."""
+    key = table_schema.get("primaryKey") or []
+    key = [key] if isinstance(key, str) else key
+    out = {}
+    for field in table_schema["fields"]:
+        constraints = field.get("constraints") or {}
+        if constraints.get("unique") or field["name"] in key:
+            if field.get("type") == "datetime" and not constraints.get("enum"):
+                out[field["name"]] = _instant
+            elif field.get("type") == "number":
+                out[field["name"]] = lambda column: column + 0.0  # IEEE: -0.0 + 0.0 is 0.0
+    return out
+
+
 def _instant(column: pd.Series) -> pd.Series:
-    """A unique or key datetime column as the instants it names (to the microsecond, as Frictionless reads them):
-    `00:00:00Z` and `01:00:00+01:00` are the same value to Frictionless's unique and primary key checks. A value
-    that is not RFC 3339 stays as written, for FLD2."""
+    """A datetime column as the instants it names (to the microsecond, as Frictionless reads them): `00:00:00Z` and
+    `01:00:00+01:00` are the same value to Frictionless's unique and primary key checks. A value that is not RFC
+    3339 stays as written, for FLD2."""
     parsed = pd.to_datetime(column.astype(object), utc=True, format="ISO8601", errors="coerce").dt.floor("us")
     return column.astype(object).where(parsed.isna(), parsed.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
 
 
 def _as_written(ctx, name: str, index: pd.Series, column: pd.Series, values: pd.Series) -> list:
-    """Each failure's value as the file writes it: a datetime field's cell, which pandera saw as its instant."""
-    written = ctx.frame(name)
-    times = {f["name"] for f in ctx.release.table_schema(name)["fields"] if f.get("type") == "datetime"}
-    return [written[c].iloc[int(i)] if c in times and pd.notna(i) else v for i, c, v in zip(index, column, values)]
+    """Each failure's value as the file writes it, where pandera saw it as Frictionless compares it (`_compared`)."""
+    written, compared = ctx.frame(name), _compared(ctx.release.table_schema(name))
+    return [written[c].iloc[int(i)] if c in compared and pd.notna(i) else v for i, c, v in zip(index, column, values)]
 
 
 RANGE = {"minimum": "__ge__", "maximum": "__le__", "exclusiveMinimum": "__gt__", "exclusiveMaximum": "__lt__"}

@@ -87,6 +87,20 @@ def _field(field: dict, second, others) -> callable:
     return edit
 
 
+def _members_field(field: dict, second, others) -> callable:
+    """A new field of GroupAssistBench's members, in every record (`second` on the second)."""
+    def edit(root: Path) -> None:
+        path = root / "schemas" / "members.schema.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        schema["fields"].append({"name": "extra", **field})
+        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        data = root / "data" / "members.jsonl"
+        records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
+        data.write_text("".join(json.dumps({**r, "extra": second if i == 1 else others}) + "\n"
+                                for i, r in enumerate(records)), encoding="utf-8")
+    return edit
+
+
 def _notes(schema: dict, records: list[dict]) -> callable:
     def edit(root: Path) -> None:
         (root / "schemas" / "notes.schema.json").write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
@@ -209,42 +223,54 @@ def new_field(draw) -> dict:
     return field | some(draw, PROPERTIES, 1) | {"constraints": some(draw, CONSTRAINTS, 3)}
 
 
+KEYS = {"realcompanion": ("source", ["dayid", "turn"]), "groupassist": ("messages", ["message_id", "turn"])}
+
+
 @st.composite
-def fork_edit(draw) -> callable:
+def fork_edit(draw, release: str) -> tuple[callable, callable]:
+    """(edit, later): a new field of the format's first resource or a new resource, and a resource property."""
     field, values = draw(new_field()), draw(st.lists(st.sampled_from(VALUES), min_size=1, max_size=4))
     if draw(st.booleans()):
-        edit = _field({k: v for k, v in field.items() if k != "name"}, values[0], values[-1])
+        edit = (_field if release == "realcompanion" else _members_field)(
+            {k: v for k, v in field.items() if k != "name"}, values[0], values[-1])
     else:
+        cited, keys = KEYS[release]
         schema = {"fields": [field, NOTE[1]]} | some(draw, {
             "missingValues": PROPERTIES["missingValues"], "primaryKey": st.sampled_from(["extra", ["extra", "b"]]),
-            "foreignKeys": st.sampled_from([[{"fields": "extra", "reference": {"resource": "source", "fields": f}}]
-                                            for f in ("dayid", "turn")] + [[{"fields": "b", "reference": {
+            "foreignKeys": st.sampled_from([[{"fields": "extra", "reference": {"resource": cited, "fields": f}}]
+                                            for f in keys] + [[{"fields": "b", "reference": {
                                                 "resource": "", "fields": "extra"}}]])}, 2)
         edit = _notes(schema, [{"extra": v, "b": i} for i, v in enumerate(values)])
     later = some(draw, RESOURCE_PROPERTIES, 1)
     return edit, _descriptor(lambda d: d["resources"][-1].update(later))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(edits=fork_edit())
-def test_random_fork_edits(edits, capsys):
+@pytest.mark.parametrize("release, examples", [("realcompanion", 15), ("groupassist", 4)])
+def test_random_fork_edits(release, examples, capsys):
     """Whatever Frictionless finds wrong in a release after random fork edits, validate finds wrong too (exit 1 or 2);
     it never ends otherwise (a traceback would fail the test)."""
-    edit, later = edits
-    code, found = judged(edit, capsys, later)
-    assert code in (0, 1, 2)
-    if found:
-        assert code in (1, 2), "Frictionless finds errors that validate passes"
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(edits=fork_edit(release))
+    def judge(edits):
+        code, found = judged(edits[0], capsys, edits[1], release)
+        assert code in (0, 1, 2)
+        if found:
+            assert code in (1, 2), "Frictionless finds errors that validate passes"
+
+    judge()
 
 
-def judged(edit, capsys, later=None) -> tuple[int, bool]:
-    """validate's exit code and whether Frictionless finds errors, on the tiny release after `edit` (and `later`,
-    after the stamp)."""
+def judged(edit, capsys, later=None, release: str = "realcompanion") -> tuple[int, bool]:
+    """validate's exit code and whether Frictionless finds errors, on the tiny release (or the GroupAssistBench
+    specimen) after `edit` (and `later`, after the stamp)."""
     with tempfile.TemporaryDirectory() as tmp:
-        root = build(Path(tmp) / "release")
+        if release == "realcompanion":
+            root, restamp = build(Path(tmp) / "release"), stamp
+        else:
+            root, restamp = copy_release(SPECIMEN, Path(tmp) / "release"), groupassist.stamp
         edit(root)
         try:
-            stamp(root)
+            restamp(root)
         except ReadError:
             pass
         if later:
@@ -301,20 +327,6 @@ def test_repeated_nulls_under_stale_schema_copies(capsys):
         assert "FAIL INT5" in out and "could not be evaluated" not in out
 
 
-def _members_field(field: dict, second, others) -> callable:
-    """A new field of GroupAssistBench's members, in every record (`second` on the second)."""
-    def edit(root: Path) -> None:
-        path = root / "schemas" / "members.schema.json"
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        schema["fields"].append({"name": "extra", **field})
-        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        data = root / "data" / "members.jsonl"
-        records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
-        data.write_text("".join(json.dumps({**r, "extra": second if i == 1 else others}) + "\n"
-                                for i, r in enumerate(records)), encoding="utf-8")
-    return edit
-
-
 GROUPASSIST_REJECTS = {  # the same kinds of edit on a GroupAssistBench release -> validate's exit code
     "uuid format": (_members_field({"type": "string", "format": "uuid"}, "not-a-uuid", UUID), 1),
     "email format": (_members_field({"type": "string", "format": "email"}, "not-a-uuid", UUID), 2),
@@ -329,17 +341,7 @@ def test_groupassist_fork_edits(case, capsys):
     """The same edits on a GroupAssistBench release: a new field of members, messages' descriptor entry, or a new
     resource (whose constraints GS2 checks as SCH2 checks a RealCompanion fork's)."""
     edit, expected = GROUPASSIST_REJECTS[case]
-    with tempfile.TemporaryDirectory() as tmp:
-        root = copy_release(SPECIMEN, Path(tmp) / "release")
-        edit(root)
-        try:
-            groupassist.stamp(root)
-        except ReadError:
-            pass
-        code = main(["validate", str(root)])
-        capsys.readouterr()
-        assert frictionless_finds_errors(root)
-        assert code == expected
+    assert judged(edit, capsys, release="groupassist") == (expected, True)
 
 
 @pytest.mark.parametrize("key, value, rule", [("hash", "md5:" + "0" * 32, "INT1"), ("hash", "0" * 32, "INT1"),

@@ -345,13 +345,16 @@ def test_groupassist_fork_edits(case, capsys):
 
 
 @pytest.mark.parametrize("key, value, rule", [("hash", "md5:" + "0" * 32, "INT1"), ("hash", "0" * 32, "INT1"),
+                                             ("hash", lambda declared: declared[:7] + declared[7:].upper(), "INT1"),
                                              ("bytes", 5, "INT1"), ("rows", 5, "INT2"), ("fields", 3, "INT2")])
 def test_resource_hash_bytes_and_counts(key, value, rule, capsys):
-    """A resource's Data Package `hash` (a bare digest is MD5's) and `bytes` are INT1's, in any algorithm
-    Frictionless checks; its `rows` and `fields` (Frictionless's row-count and field-count) are INT2's."""
+    """A resource's Data Package `hash` (a bare digest is MD5's; an upper-case digest is wrong to Frictionless) and
+    `bytes` are INT1's, in any algorithm Frictionless checks; its `rows` and `fields` (Frictionless's row-count and
+    field-count) are INT2's."""
     with tempfile.TemporaryDirectory() as tmp:
         root = build(Path(tmp) / "release")
-        _source(key, value)(root)
+        _descriptor(lambda d: d["resources"][0].__setitem__(key, value(d["resources"][0][key]) if callable(value)
+                                                            else value))(root)
         code = main(["validate", str(root)])
         out = capsys.readouterr().out
         assert frictionless_finds_errors(root)

@@ -130,12 +130,13 @@ def _valueless_row(table: pa.Table) -> bool:
 
 def declared_hash(res: dict) -> tuple[str | None, str | None]:
     """A resource's Data Package `hash` as (algorithm, hex digest): `algorithm:digest`, or a bare digest, which
-    is MD5's (Data Package v2); (None, None) when it declares none."""
+    is MD5's (Data Package v2); (None, None) when it declares none. The digest is compared as written, in lower
+    case as hashes print it: Frictionless finds an upper-case digest wrong."""
     value = res.get("hash")
     if not isinstance(value, str):
         return None, None
     algorithm, _, digest = value.rpartition(":")
-    return algorithm.lower() or "md5", digest.lower()
+    return algorithm.lower() or "md5", digest
 
 
 def _reason(exc) -> str:

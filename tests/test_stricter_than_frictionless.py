@@ -132,7 +132,7 @@ def _json_path(root: Path) -> None:
 
 def _cites_missing_value(root: Path) -> None:
     """A resource keeping "" a value (no missing values) cites notes' "", which notes reads as null (default)."""
-    _notes({"fields": [{"name": "id", "type": "string"}]}, [{"id": ""}, {"id": "x"}])(root)
+    _notes({"fields": [{"name": "id", "type": "string"}, NOTE[1]]}, [{"id": "", "b": 1}, {"id": "x", "b": 2}])(root)
     (root / "schemas" / "cite.schema.json").write_text(json.dumps({
         "fields": [{"name": "to", "type": "string"}], "missingValues": [],
         "foreignKeys": [{"fields": "to", "reference": {"resource": "notes", "fields": "id"}}]}, indent=2) + "\n")

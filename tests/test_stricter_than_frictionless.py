@@ -298,6 +298,8 @@ def test_fork_edits_frictionless_rejects(case, capsys):
                                               "2025-01-01T00:30:00+01:00", NEW_YEAR),
     "number key citing an integer": _notes({"fields": [{"name": "t", "type": "number"}], "foreignKeys": [
         {"fields": "t", "reference": {"resource": "source", "fields": "turn"}}]}, [{"t": 1.0}]),
+    "a labelled missing value": _field({"type": "string", "missingValues": [{"value": "NA", "label": "not asked"}]},
+                                       "NA", "x"),
     "exclusive bounds met": _field({"type": "number", "constraints": {"exclusiveMinimum": 0, "exclusiveMaximum": 1}},
                                    0.5, 0.25),
     "missing values that repeat or break a pattern": _notes(

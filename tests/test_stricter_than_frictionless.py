@@ -29,10 +29,15 @@ GROUPASSIST_CORRUPTIONS = [c for c in CORRUPTIONS if c is not swap_ids]  # swap_
 
 
 def frictionless_finds_errors(root: Path) -> bool:
+    """Whether `frictionless validate` finds the release invalid: an error in its report, or an exception (a bound
+    it cannot compare with a value raises TypeError: the command prints it and exits 1)."""
     from frictionless import Package, system
 
     with system.use_context(trusted=True):
-        return not Package(str(root / "datapackage.json")).validate().valid
+        try:
+            return not Package(str(root / "datapackage.json")).validate().valid
+        except Exception:  # noqa: BLE001 - any exception is the command's exit 1
+            return True
 
 
 def judged_alike(root: Path, resource: str, corrupt, draw, restamp, capsys) -> None:
@@ -82,6 +87,20 @@ def _field(field: dict, second, others) -> callable:
     return edit
 
 
+def _members_field(field: dict, second, others) -> callable:
+    """A new field of GroupAssistBench's members, in every record (`second` on the second)."""
+    def edit(root: Path) -> None:
+        path = root / "schemas" / "members.schema.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        schema["fields"].append({"name": "extra", **field})
+        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        data = root / "data" / "members.jsonl"
+        records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
+        data.write_text("".join(json.dumps({**r, "extra": second if i == 1 else others}) + "\n"
+                                for i, r in enumerate(records)), encoding="utf-8")
+    return edit
+
+
 def _notes(schema: dict, records: list[dict]) -> callable:
     def edit(root: Path) -> None:
         (root / "schemas" / "notes.schema.json").write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
@@ -111,6 +130,17 @@ def _json_path(root: Path) -> None:
     _descriptor(lambda d: next(r for r in d["resources"] if r["name"] == "source").pop("format"))(root)
 
 
+def _cites_missing_value(root: Path) -> None:
+    """A resource keeping "" a value (no missing values) cites notes' "", which notes reads as null (default)."""
+    _notes({"fields": [{"name": "id", "type": "string"}, NOTE[1]]}, [{"id": "", "b": 1}, {"id": "x", "b": 2}])(root)
+    (root / "schemas" / "cite.schema.json").write_text(json.dumps({
+        "fields": [{"name": "to", "type": "string"}], "missingValues": [],
+        "foreignKeys": [{"fields": "to", "reference": {"resource": "notes", "fields": "id"}}]}, indent=2) + "\n")
+    (root / "data" / "cite.jsonl").write_text('{"to": ""}\n{"to": "x"}\n')
+    _descriptor(lambda d: d["resources"].append({"name": "cite", "type": "table", "path": "data/cite.jsonl",
+                                                 "format": "jsonl", "schema": "schemas/cite.schema.json"}))(root)
+
+
 NEW_YEAR = "2025-01-01T00:00:00Z"
 UUID = "2bc1c94f-0deb-43e9-92a1-4775189ec9f8"
 NOTE = [{"name": "a", "type": "string"}, {"name": "b", "type": "integer"}]
@@ -123,23 +153,128 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
     "csv format": (_source("format", "csv"), 2),
     "json path": (_json_path, 2),
     "headerless dialect": (_source("dialect", {"header": False}), 2),
+    "https scheme": (_source("scheme", "https"), 2),
+    "extra paths": (_source("extrapaths", ["data/source.jsonl"]), 2),
     "required missing value": (_notes({"fields": [{"name": "a", "type": "string", "constraints": {"required": True}}],
                                        "missingValues": ["", "NA"]}, [{"a": "x"}, {"a": "NA"}]), 1),
     "blank record": (_notes({"fields": NOTE}, [{"a": "x", "b": 1}, {"a": "", "b": None}]), 1),
     "datetime minimum across offsets": (_field({"type": "datetime", "constraints": {"minimum": NEW_YEAR}},
                                                "2025-01-01T00:30:00+01:00", NEW_YEAR), 1),
+    "exclusive minimum": (_field({"type": "integer", "constraints": {"exclusiveMinimum": 0}}, 0, 1), 1),
+    "exclusive maximum of a date": (_field({"type": "date", "constraints": {"exclusiveMaximum": "2025-01-02"}},
+                                           "2025-01-02", "2025-01-01"), 1),
+    "a field's own missing value": (_field({"type": "string", "missingValues": ["NA"], "constraints": {
+        "required": True}}, "NA", "x"), 1),
+    "a labelled missing value": (_field({"type": "string", "missingValues": [{"value": "NA", "label": "not asked"}],
+                                         "constraints": {"required": True}}, "NA", "x"), 1),
+    "a missing value a number prints as": (_notes({"fields": [{"name": "a", "type": "integer", "constraints": {
+        "required": True}}], "missingValues": ["", "-1"]}, [{"a": 1}, {"a": -1}]), 2),
+    "array items": (_field({"type": "array", "arrayItem": {"type": "integer"}}, ["a"], ["1"]), 2),
+    "fractional bound of an integer": (_field({"type": "integer", "constraints": {"minimum": 0.5}}, 1, 1), 2),
+    "datetime bound without offset": (_field({"type": "datetime", "constraints": {"minimum": "2025-01-01T00:00:00"}},
+                                             NEW_YEAR, NEW_YEAR), 2),
+    "unique datetime, one instant twice": (_notes({"fields": [{"name": "t", "type": "datetime", "constraints": {
+        "unique": True}}]}, [{"t": NEW_YEAR}, {"t": "2025-01-01T01:00:00+01:00"}]), 1),
+    "datetime key, one instant twice": (_notes({"fields": [{"name": "t", "type": "datetime"}], "primaryKey": "t"},
+                                               [{"t": NEW_YEAR}, {"t": "2025-01-01T00:00:00.000+00:00"}]), 1),
+    "number key, 0 and -0": (_notes({"fields": [{"name": "a", "type": "number"}], "primaryKey": "a"},
+                                    [{"a": 0}, {"a": -0.0}]), 1),
+    "composite key with a null part": (_notes({"fields": [{"name": "p", "type": "string"}, {"name": "d", "type": "string"}],
+                                               "foreignKeys": [{"fields": ["p", "d"], "reference": {
+                                                   "resource": "source", "fields": ["participant_id", "dayid"]}}]},
+                                              [{"p": "U01", "d": None}]), 1),
+    "key of another type": (_notes({"fields": [{"name": "t", "type": "string"}], "foreignKeys": [
+        {"fields": "t", "reference": {"resource": "source", "fields": "turn"}}]}, [{"t": "1"}]), 1),
+    "key citing a missing value": (_cites_missing_value, 1),
+    "Table Schema Frictionless rejects": (_field({"type": "integer", "constraints": {"minLength": 2}}, 1, 10), 2),
 }
 
 
-def judged(edit, capsys) -> tuple[int, bool]:
-    """validate's exit code and whether Frictionless finds errors, on the tiny release after `edit`."""
+# Random fork edits, composed: a new field of source (every record) or a new resource, of any Table Schema type and
+# format, with any constraints, missing values and keys, holding values that meet or break them, and a resource
+# property of the descriptor written after the stamp.
+VALUES = [None, "", "NA", "x", "ab", UUID, "not-a-uuid", "a@example.org", "2025-01-01", "2025-13-01", NEW_YEAR,
+          "2025-01-01T01:00:00+01:00", "2025-01-01T00:00:00", "1", 0, 1, -1, 2, 1.5, True, False, [], ["a"], ["a", "b"],
+          [1], {"a": 1}, 2 ** 53 + 1]
+BOUNDS = [0, 1, 1.5, "1", "2025-01-01", NEW_YEAR, "2025-01-01T00:00:00", 2 ** 53]
+CONSTRAINTS = {"required": st.booleans(), "unique": st.booleans(), "minLength": st.sampled_from([0, 1, 2]),
+               "maxLength": st.sampled_from([0, 1, 2]), "pattern": st.sampled_from(["x+", "a.*", r"\d", "[^b]*"]),
+               "enum": st.lists(st.sampled_from(VALUES), min_size=1, max_size=3),
+               **{k: st.sampled_from(BOUNDS) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}}
+PROPERTIES = {"format": st.sampled_from(["default", "uuid", "email", "uri", "binary", "%Y-%m-%d", "any"]),
+              "missingValues": st.lists(st.sampled_from(["", "NA", "-1", "True", "[]", "x"]), max_size=2),
+              "trueValues": st.just(["yes"]), "bareNumber": st.just(False), "groupChar": st.just(","),
+              "arrayItem": st.just({"type": "integer"}), "example": st.sampled_from(VALUES)}
+RESOURCE_PROPERTIES = {"rows": st.integers(0, 50), "fields": st.integers(1, 12), "scheme": st.sampled_from(["file", "https"]),
+                       "mediatype": st.just("text/csv"), "encoding": st.sampled_from(["UTF-8", "latin-1"]),
+                       "format": st.sampled_from(["ndjson", "json"]), "title": st.just("notes"),
+                       "profile": st.just("tabular-data-resource"), "extrapaths": st.just(["data/source.jsonl"])}
+
+
+def some(draw, options: dict, most: int) -> dict:
+    """Up to `most` of the options, each with a value drawn from its strategy."""
+    return {k: draw(options[k]) for k in draw(st.lists(st.sampled_from(sorted(options)), max_size=most, unique=True))}
+
+
+@st.composite
+def new_field(draw) -> dict:
+    field = {"name": "extra", "type": draw(st.sampled_from(
+        ["string", "integer", "number", "boolean", "date", "datetime", "array", "object", "year", "any"]))}
+    return field | some(draw, PROPERTIES, 1) | {"constraints": some(draw, CONSTRAINTS, 3)}
+
+
+KEYS = {"realcompanion": ("source", ["dayid", "turn"]), "groupassist": ("messages", ["message_id", "turn"])}
+
+
+@st.composite
+def fork_edit(draw, release: str) -> tuple[callable, callable]:
+    """(edit, later): a new field of the format's first resource or a new resource, and a resource property."""
+    field, values = draw(new_field()), draw(st.lists(st.sampled_from(VALUES), min_size=1, max_size=4))
+    if draw(st.booleans()):
+        edit = (_field if release == "realcompanion" else _members_field)(
+            {k: v for k, v in field.items() if k != "name"}, values[0], values[-1])
+    else:
+        cited, keys = KEYS[release]
+        schema = {"fields": [field, NOTE[1]]} | some(draw, {
+            "missingValues": PROPERTIES["missingValues"], "primaryKey": st.sampled_from(["extra", ["extra", "b"]]),
+            "foreignKeys": st.sampled_from([[{"fields": "extra", "reference": {"resource": cited, "fields": f}}]
+                                            for f in keys] + [[{"fields": "b", "reference": {
+                                                "resource": "", "fields": "extra"}}]])}, 2)
+        edit = _notes(schema, [{"extra": v, "b": i} for i, v in enumerate(values)])
+    later = some(draw, RESOURCE_PROPERTIES, 1)
+    return edit, _descriptor(lambda d: d["resources"][-1].update(later))
+
+
+@pytest.mark.parametrize("release, examples", [("realcompanion", 15), ("groupassist", 4)])
+def test_random_fork_edits(release, examples, capsys):
+    """Whatever Frictionless finds wrong in a release after random fork edits, validate finds wrong too (exit 1 or 2);
+    it never ends otherwise (a traceback would fail the test)."""
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(edits=fork_edit(release))
+    def judge(edits):
+        code, found = judged(edits[0], capsys, edits[1], release)
+        assert code in (0, 1, 2)
+        if found:
+            assert code in (1, 2), "Frictionless finds errors that validate passes"
+
+    judge()
+
+
+def judged(edit, capsys, later=None, release: str = "realcompanion") -> tuple[int, bool]:
+    """validate's exit code and whether Frictionless finds errors, on the tiny release (or the GroupAssistBench
+    specimen) after `edit` (and `later`, after the stamp)."""
     with tempfile.TemporaryDirectory() as tmp:
-        root = build(Path(tmp) / "release")
+        if release == "realcompanion":
+            root, restamp = build(Path(tmp) / "release"), stamp
+        else:
+            root, restamp = copy_release(SPECIMEN, Path(tmp) / "release"), groupassist.stamp
         edit(root)
         try:
-            stamp(root)
+            restamp(root)
         except ReadError:
             pass
+        if later:
+            later(root)
         code = main(["validate", str(root)])
         capsys.readouterr()
         return code, frictionless_finds_errors(root)
@@ -161,6 +296,12 @@ def test_fork_edits_frictionless_rejects(case, capsys):
         [{"dayid": "", "b": 1}]),
     "datetime maximum across offsets": _field({"type": "datetime", "constraints": {"maximum": NEW_YEAR}},
                                               "2025-01-01T00:30:00+01:00", NEW_YEAR),
+    "number key citing an integer": _notes({"fields": [{"name": "t", "type": "number"}], "foreignKeys": [
+        {"fields": "t", "reference": {"resource": "source", "fields": "turn"}}]}, [{"t": 1.0}]),
+    "a labelled missing value": _field({"type": "string", "missingValues": [{"value": "NA", "label": "not asked"}]},
+                                       "NA", "x"),
+    "exclusive bounds met": _field({"type": "number", "constraints": {"exclusiveMinimum": 0, "exclusiveMaximum": 1}},
+                                   0.5, 0.25),
     "missing values that repeat or break a pattern": _notes(
         {"fields": [{"name": "a", "type": "string", "constraints": {"unique": True, "pattern": "x+"}}, NOTE[1]]},
         [{"a": "", "b": 1}, {"a": "", "b": 2}, {"a": "x", "b": 3}]),
@@ -188,42 +329,35 @@ def test_repeated_nulls_under_stale_schema_copies(capsys):
         assert "FAIL INT5" in out and "could not be evaluated" not in out
 
 
-@pytest.mark.parametrize("case", ["uuid format", "email format", "headerless dialect"])
+GROUPASSIST_REJECTS = {  # the same kinds of edit on a GroupAssistBench release -> validate's exit code
+    "uuid format": (_members_field({"type": "string", "format": "uuid"}, "not-a-uuid", UUID), 1),
+    "email format": (_members_field({"type": "string", "format": "email"}, "not-a-uuid", UUID), 2),
+    "headerless dialect": (_descriptor(lambda d: d["resources"][0].__setitem__("dialect", {"header": False})), 2),
+    "new resource's maximum": (_notes({"fields": [{"name": "a", "type": "integer", "constraints": {"maximum": 3}}]},
+                                      [{"a": 1}, {"a": 5}]), 1),
+}
+
+
+@pytest.mark.parametrize("case", GROUPASSIST_REJECTS)
 def test_groupassist_fork_edits(case, capsys):
-    """The same edits on a GroupAssistBench release: a new field of members, or messages' descriptor entry."""
-    def edit(root: Path) -> None:
-        if case == "headerless dialect":
-            return _descriptor(lambda d: d["resources"][0].__setitem__("dialect", {"header": False}))(root)
-        path = root / "schemas" / "members.schema.json"
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        schema["fields"].append({"name": "extra", "type": "string", "format": case.split()[0]})
-        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        data = root / "data" / "members.jsonl"
-        records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
-        data.write_text("".join(json.dumps({**r, "extra": "not-a-uuid" if i == 1 else UUID}) + "\n"
-                                for i, r in enumerate(records)), encoding="utf-8")
-
-    with tempfile.TemporaryDirectory() as tmp:
-        root = copy_release(SPECIMEN, Path(tmp) / "release")
-        edit(root)
-        try:
-            groupassist.stamp(root)
-        except ReadError:
-            pass
-        code = main(["validate", str(root)])
-        capsys.readouterr()
-        assert frictionless_finds_errors(root)
-        assert code == (1 if case == "uuid format" else 2)
+    """The same edits on a GroupAssistBench release: a new field of members, messages' descriptor entry, or a new
+    resource (whose constraints GS2 checks as SCH2 checks a RealCompanion fork's)."""
+    edit, expected = GROUPASSIST_REJECTS[case]
+    assert judged(edit, capsys, release="groupassist") == (expected, True)
 
 
-@pytest.mark.parametrize("key, value", [("hash", "md5:" + "0" * 32), ("hash", "0" * 32), ("bytes", 5)])
-def test_resource_hash_and_bytes(key, value, capsys):
-    """A resource's Data Package `hash` (a bare digest is MD5's) and `bytes` are INT1's, in any algorithm
-    Frictionless checks."""
+@pytest.mark.parametrize("key, value, rule", [("hash", "md5:" + "0" * 32, "INT1"), ("hash", "0" * 32, "INT1"),
+                                             ("hash", lambda declared: declared[:7] + declared[7:].upper(), "INT1"),
+                                             ("bytes", 5, "INT1"), ("rows", 5, "INT2"), ("fields", 3, "INT2")])
+def test_resource_hash_bytes_and_counts(key, value, rule, capsys):
+    """A resource's Data Package `hash` (a bare digest is MD5's; an upper-case digest is wrong to Frictionless) and
+    `bytes` are INT1's, in any algorithm Frictionless checks; its `rows` and `fields` (Frictionless's row-count and
+    field-count) are INT2's."""
     with tempfile.TemporaryDirectory() as tmp:
         root = build(Path(tmp) / "release")
-        _source(key, value)(root)
+        _descriptor(lambda d: d["resources"][0].__setitem__(key, value(d["resources"][0][key]) if callable(value)
+                                                            else value))(root)
         code = main(["validate", str(root)])
         out = capsys.readouterr().out
         assert frictionless_finds_errors(root)
-        assert code == 1 and "FAIL INT1" in out
+        assert code == 1 and f"FAIL {rule}" in out

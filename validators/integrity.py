@@ -62,12 +62,26 @@ def hashes(ctx) -> pd.DataFrame:
     return failure_rows(rows)
 
 
-@release_rule("INT2", "error", "integrity", RESOURCES, "every resource's row count matches realcompanion.rows",
-              "Table 11 (corpus totals); SPEC §4")
+@release_rule("INT2", "error", "integrity", RESOURCES,
+              "every resource's row count matches realcompanion.rows, and its Data Package `rows` and `fields` in "
+              "datapackage.json, when declared", "Table 11 (corpus totals); SPEC §4; Data Package v2 (resource rows)")
 def row_counts(ctx) -> pd.DataFrame:
     declared = ctx.params.get("rows", {})
     return failure_rows([(name, name, "rows", ctx.table(name).num_rows, f"declared {declared.get(name)} ({STALE})")
-                  for name in ctx.release.resources if declared.get(name) != ctx.table(name).num_rows])
+                         for name in ctx.release.resources if declared.get(name) != ctx.table(name).num_rows]
+                        + standard_counts(ctx))
+
+
+def standard_counts(ctx) -> list[tuple]:
+    """A resource's Data Package `rows` and `fields`, which Frictionless compares with the rows it read and the
+    fields its Table Schema declares (row-count, field-count errors)."""
+    out = []
+    for name in ctx.release.resources:
+        resource = ctx.release.resource(name)
+        have = {"rows": ctx.table(name).num_rows, "fields": len(ctx.release.table_schema(name)["fields"])}
+        out += [(name, resource["path"], key, have[key], f"resource {name} declares {resource[key]} {key}")
+                for key in have if resource.get(key) is not None and resource[key] != have[key]]
+    return out
 
 
 @release_rule("INT3", "error", "integrity", (),

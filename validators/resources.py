@@ -28,31 +28,68 @@ def _names(fields) -> list[str]:
 
 
 def _as_read(ctx, name: str, field: str) -> pa.ChunkedArray:
-    """A key column as Frictionless reads it: a text cell that is one of the schema's `missingValues` (Table
-    Schema's default: `""`) is null, and a null key is not looked up. The format's own resources declare none."""
+    """A key column as Frictionless reads it: a text cell that is one of its field's missing values (Table Schema's
+    default: `""`) is null, and a null key is not looked up. The format's own resources declare none."""
     column = ctx.column(name, field)
-    missing = missing_values(ctx.release.table_schema(name))
+    schema = ctx.release.table_schema(name)
+    missing = missing_values(schema, next((f for f in schema["fields"] if f["name"] == field), {}))
     if missing and pa.types.is_string(column.type):
         return pc.if_else(pc.is_in(column, value_set=pa.array(missing, pa.string())), None, column)
     return column
 
 
+def _type(ctx, name: str, field: str) -> str:
+    return next((f["type"] for f in ctx.release.table_schema(name)["fields"] if f["name"] == field), "")
+
+
+def _unlike(ctx, name: str, fields: list[str], target: str, targets: list[str]) -> str:
+    """Why no value of a key can resolve, or "": a target field its resource lacks, or one of another type
+    (Frictionless compares typed values: a text never equals a number or a date; an integer equals a number of the
+    same value)."""
+    for field, other in zip(fields, targets):
+        kinds = (_type(ctx, name, field), _type(ctx, target, other))
+        if not kinds[1]:
+            return f": {target} has no field {other}"
+        if kinds[0] != kinds[1] and not set(kinds) <= {"integer", "number"}:
+            return f": {name}.{field} is {kinds[0]}, {target}.{other} {kinds[1]}, and Frictionless finds no value of " \
+                   "one type among values of another"
+    return ""
+
+
+def _joinable(table: pa.Table, names: list[str]) -> pa.Table:
+    """A composite key's columns as value and null flag: Arrow's join matches no null, while Frictionless looks up a
+    key with a null part whole (only an all-null key is not looked up)."""
+    if len(names) == 1:
+        return table
+    columns = {}
+    for k in names:
+        column = table[k]
+        fill = "" if pa.types.is_string(column.type) else False if pa.types.is_boolean(column.type) else 0
+        columns[k], columns[f"{k}_null"] = pc.fill_null(column, pa.scalar(fill, column.type)), pc.is_null(column)
+    return pa.table(columns)
+
+
 def _unresolved(ctx, keys: list[tuple[str, list[str]]], target: str, targets: list[str]) -> list[np.ndarray]:
-    """Per key (resource, fields) citing the same target fields: per row, whether its fields are all set and match
-    no row of `target`. One Arrow hash join for them all, which hashes the smaller side (Acero hashes the right
-    table and streams the left: hashing every dayid for a few hundred thousand citations cost eight times more)."""
+    """Per key (resource, fields) citing the same target fields: per row, whether a field is set and the key matches
+    no row of `target` as Frictionless reads both (missing values null). One Arrow hash join for them all, which
+    hashes the smaller side (Acero hashes the right table and streams the left: hashing every dayid for a few
+    hundred thousand citations cost eight times more)."""
     names = [f"k{i}" for i in range(len(targets))]
     mine = pa.concat_tables([pa.table([_as_read(ctx, name, f) for f in fields], names=names) for name, fields in keys])
-    known = pa.table([pc.cast(ctx.column(target, t), mine.schema.field(k).type) for k, t in zip(names, targets)],
+    known = pa.table([pc.cast(_as_read(ctx, target, t), mine.schema.field(k).type) for k, t in zip(names, targets)],
                      names=names)
+    known = known.filter(np.logical_or.reduce([known[k].is_valid().to_numpy(zero_copy_only=False) for k in names]))
+    mine, known = _joinable(mine, names), _joinable(known, names)
+    on = mine.column_names
     mine = mine.append_column("row", pa.array(np.arange(mine.num_rows)))
     known = known.append_column("known", pa.array(np.ones(known.num_rows, dtype=bool)))
-    joined = (known.join(mine, keys=names, join_type="right outer", use_threads=False) if len(mine) < len(known)
-              else mine.join(known, keys=names, join_type="left outer", use_threads=False))
+    joined = (known.join(mine, keys=on, join_type="right outer", use_threads=False) if len(mine) < len(known)
+              else mine.join(known, keys=on, join_type="left outer", use_threads=False))
     resolved = np.zeros(mine.num_rows, dtype=bool)
     resolved[joined["row"].to_numpy()] = joined["known"].is_valid().to_numpy(zero_copy_only=False)
-    complete = np.logical_and.reduce([mine[k].is_valid().to_numpy(zero_copy_only=False) for k in names])
-    bad = complete & ~resolved
+    looked_up = ~np.logical_and.reduce([mine[f"{k}_null"].to_numpy(zero_copy_only=False) for k in names]) \
+        if len(names) > 1 else mine[names[0]].is_valid().to_numpy(zero_copy_only=False)
+    bad = looked_up & ~resolved
     return np.split(bad, np.cumsum([len(ctx.table(name)) for name, _ in keys])[:-1])
 
 
@@ -64,18 +101,24 @@ def foreign_keys(ctx) -> pd.DataFrame:
     for name in ctx.release.resources:
         for key in ctx.release.table_schema(name).get("foreignKeys", []):
             fields, reference = _names(key["fields"]), key["reference"]
+            target, targets = reference.get("resource") or name, _names(reference["fields"])
             types = tuple(str(ctx.column(name, f).type) for f in fields)
-            target = (reference.get("resource") or name, tuple(_names(reference["fields"])), types)
-            by_target.setdefault(target, []).append((name, fields))
+            by_target.setdefault((target, tuple(targets), types, _unlike(ctx, name, fields, target, targets)),
+                                 []).append((name, fields))
     parts = []
-    for (target, targets, _), keys in by_target.items():
-        for (name, fields), bad in zip(keys, _unresolved(ctx, keys, target, list(targets))):
+    for (target, targets, _, unlike), keys in by_target.items():
+        if unlike:  # every key with a value fails
+            results = [np.logical_or.reduce([ctx.column(name, f).is_valid().to_numpy(zero_copy_only=False)
+                                             for f in fields]) for name, fields in keys]
+        else:
+            results = _unresolved(ctx, keys, target, list(targets))
+        for (name, fields), bad in zip(keys, results):
             if not bad.any():
                 continue
             values = [", ".join(map(str, row.values())) for row in
                       pa.table([ctx.column(name, f) for f in fields], names=fields).filter(bad).to_pylist()]
             parts.append(failures(name, ctx.row_ids(name)[bad], ",".join(fields), values,
-                                  f"does not resolve to {target}.{','.join(targets)}"))
+                                  f"does not resolve to {target}.{','.join(targets)}{unlike}"))
     return combined(parts)
 
 

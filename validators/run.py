@@ -320,7 +320,8 @@ class Judgement:
             if progress:
                 progress(len(self._verdict.get("outcomes", ())))
         if self._verdict["problem"]:
-            raise ReadError(self.path, *self._verdict["problem"])
+            message, field = self._verdict["problem"]
+            raise ReadError(self.path, message, field=field)
         return [Outcome(self.rules[rule], *found) for rule, *found in self._verdict.get("outcomes", ())]
 
 

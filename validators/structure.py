@@ -48,19 +48,25 @@ def key_of(record: dict, key: list[str], line: int) -> str:
 
 def table_model(release, name: str):
     """The pandera model of a resource, built from its Table Schema by pandera's Frictionless reader; Arrow
-    already enforced the types. That reader drops a field's `format`: a uuid field gets its check here (the only
-    format besides the default that a Table Schema of the format may name, descriptor.schema.json)."""
+    already enforced the types. The reader is given names, types, constraints and the key, which are all it reads
+    (Frictionless judged the rest in the descriptor's Data Package version; read alone, a v2 schema would be
+    refused as v1). It drops a field's `format` and exclusive bounds: a uuid field (the only format besides the
+    default a Table Schema of the format may name, descriptor.schema.json) and an exclusive bound get their checks
+    here; a datetime's range is `_instants`' to check."""
     from pandera.io.pandas_io import from_frictionless_schema
     from pandera.pandas import Check
 
     table_schema = release.table_schema(name)
-    schema = from_frictionless_schema({**table_schema, "fields": [  # a datetime's range is `_instants`' to check
-        {**f, "constraints": {k: v for k, v in f["constraints"].items() if k not in RANGE}}
-        if f.get("type") == "datetime" and isinstance(f.get("constraints"), dict) else f
-        for f in table_schema["fields"]]})
+    read = {"fields": [{"name": f["name"], "type": f["type"], "constraints": {
+        k: v for k, v in (f.get("constraints") or {}).items()
+        if k not in EXCLUSIVE and not (f["type"] == "datetime" and k in RANGE)}} for f in table_schema["fields"]]}
+    schema = from_frictionless_schema(read | {k: table_schema[k] for k in ("primaryKey",) if k in table_schema})
     schema = schema.update_columns({c: {"dtype": None, "coerce": False} for c in schema.columns})
-    schema = schema.update_columns({f["name"]: {"checks": [*schema.columns[f["name"]].checks, Check.str_matches(UUID)]}
-                                    for f in table_schema["fields"] if f.get("format") == "uuid"})
+    added = {f["name"]: [Check.str_matches(UUID)] * (f.get("format") == "uuid") + [
+        getattr(Check, check)(f["constraints"][k]) for k, check in EXCLUSIVE.items()
+        if k in (f.get("constraints") or {}) and f["type"] != "datetime"] for f in table_schema["fields"]}
+    schema = schema.update_columns({c: {"checks": [*schema.columns[c].checks, *checks]}
+                                    for c, checks in added.items() if checks})
     schema.coerce = False
     return schema
 
@@ -73,15 +79,11 @@ UUID = r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$"
               "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
               "Tables 12, 13 (fields); SPEC §2 (identifiers), §3")
 def table_constraints(ctx) -> pd.DataFrame:
-    return constraint_failures(ctx, ctx.release.resources)
-
-
-def constraint_failures(ctx, resources) -> pd.DataFrame:
-    """Each resource's rows that break its Table Schema constraints, checked by pandera."""
+    """Each resource's rows that break its Table Schema constraints, the core's and a fork's, checked by pandera."""
     from pandera.errors import SchemaErrors
 
     parts = []
-    for name in resources:
+    for name in ctx.release.resources:
         frame, blank = as_frictionless_reads(ctx.frame(name), ctx.release.table_schema(name))
         if blank is not None and blank.any():
             parts.append(failures(name, ctx.row_ids(name)[blank.to_numpy()], "", "", BLANK))
@@ -97,7 +99,7 @@ def constraint_failures(ctx, resources) -> pd.DataFrame:
             rows = named[index.fillna(-1).astype(int).to_numpy()]
             column, check = cases["column"].fillna("").astype(str), cases["check"].astype(str)
             said = _named(ctx.release.table_schema(name))  # which vocabulary or identifier the check is a copy of
-            parts.append(failures(name, rows, column, cases["failure_case"], [
+            parts.append(failures(name, rows, column, _as_written(ctx, name, index, column, cases["failure_case"]), [
                 said.get((c, k.split("(")[0]), "") + "violates " + k for c, k in zip(column, check)]))
     if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
         parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
@@ -105,19 +107,56 @@ def constraint_failures(ctx, resources) -> pd.DataFrame:
 
 
 def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.DataFrame, pd.Series | None]:
-    """The frame with each text cell that is one of the schema's `missingValues` (Table Schema's default: `""`)
-    read as null, as Frictionless reads it, and which records are then blank (every field null), or None where a
-    field is required or a key (a blank record breaks that constraint, reported as such). The format's own
-    resources declare no missing values and require fields: they cost nothing here."""
-    missing = missing_values(table_schema)
-    text = [f["name"] for f in table_schema["fields"] if f.get("type") == "string"]
-    if missing and text:
-        frame = frame.assign(**{c: frame[c].mask(frame[c].isin(missing)) for c in text})
-    keyed = table_schema.get("primaryKey") or any(f.get("constraints", {}).get("required") for f in table_schema["fields"])
+    """The frame with each text cell that is one of its field's missing values (`missingValues` of the field, else
+    of the schema; Table Schema's default: `""`) read as null, as Frictionless reads it, and which records are then
+    blank (every field null), or None where a field is required or a key (a blank record breaks that constraint,
+    reported as such). The format's own resources declare no missing values and require fields: they cost nothing
+    here. No other type's value can print as a missing value (`schemas.check_read_alike`). A unique or key field's
+    values are read as Frictionless compares them (`_compared`)."""
+    text = {f["name"]: missing for f in table_schema["fields"]
+            if f.get("type") == "string" and (missing := missing_values(table_schema, f))}
+    if text:
+        frame = frame.assign(**{c: frame[c].mask(frame[c].isin(missing)) for c, missing in text.items()})
+    compared = _compared(table_schema)
+    if compared:
+        frame = frame.assign(**{c: read(frame[c]) for c, read in compared.items()})
+    keyed = table_schema.get("primaryKey") or any(f.get("constraints", {}).get("required")
+                                                  for f in table_schema["fields"])
     return frame, None if keyed else frame.isna().all(axis=1)
 
 
+def _compared(table_schema: dict) -> dict:
+    """The unique or key fields whose values Frictionless compares otherwise than their text or float, each with
+    how it reads them: a datetime (without an enum, which compares text) as its instant, a number with -0 as 0."""
+    key = table_schema.get("primaryKey") or []
+    key = [key] if isinstance(key, str) else key
+    out = {}
+    for field in table_schema["fields"]:
+        constraints = field.get("constraints") or {}
+        if constraints.get("unique") or field["name"] in key:
+            if field.get("type") == "datetime" and not constraints.get("enum"):
+                out[field["name"]] = _instant
+            elif field.get("type") == "number":
+                out[field["name"]] = lambda column: column + 0.0  # IEEE: -0.0 + 0.0 is 0.0
+    return out
+
+
+def _instant(column: pd.Series) -> pd.Series:
+    """A datetime column as the instants it names (to the microsecond, as Frictionless reads them): `00:00:00Z` and
+    `01:00:00+01:00` are the same value to Frictionless's unique and primary key checks. A value that is not RFC
+    3339 stays as written, for FLD2."""
+    parsed = pd.to_datetime(column.astype(object), utc=True, format="ISO8601", errors="coerce").dt.floor("us")
+    return column.astype(object).where(parsed.isna(), parsed.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
+
+
+def _as_written(ctx, name: str, index: pd.Series, column: pd.Series, values: pd.Series) -> list:
+    """Each failure's value as the file writes it, where pandera saw it as Frictionless compares it (`_compared`)."""
+    written, compared = ctx.frame(name), _compared(ctx.release.table_schema(name))
+    return [written[c].iloc[int(i)] if c in compared and pd.notna(i) else v for i, c, v in zip(index, column, values)]
+
+
 RANGE = {"minimum": "__ge__", "maximum": "__le__", "exclusiveMinimum": "__gt__", "exclusiveMaximum": "__lt__"}
+EXCLUSIVE = {"exclusiveMinimum": "greater_than", "exclusiveMaximum": "less_than"}  # pandera's reader drops them
 
 
 def _instants(ctx, name: str, frame: pd.DataFrame) -> list[pd.DataFrame]:

@@ -24,7 +24,7 @@ from .errors import ReadError
 from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
 from .paths import leaves, own_file
-from .schemas import RESOURCES, Schemas, read_descriptor, read_json, schema_reason
+from .schemas import RESOURCES, Schemas, check_read_alike, read_descriptor, read_json, schema_reason
 
 _SCALARS = {
     "string": pa.string(),
@@ -130,26 +130,37 @@ def _valueless_row(table: pa.Table) -> bool:
 
 def declared_hash(res: dict) -> tuple[str | None, str | None]:
     """A resource's Data Package `hash` as (algorithm, hex digest): `algorithm:digest`, or a bare digest, which
-    is MD5's (Data Package v2); (None, None) when it declares none."""
+    is MD5's (Data Package v2); (None, None) when it declares none. The digest is compared as written, in lower
+    case as hashes print it: Frictionless finds an upper-case digest wrong."""
     value = res.get("hash")
     if not isinstance(value, str):
         return None, None
     algorithm, _, digest = value.rpartition(":")
-    return algorithm.lower() or "md5", digest.lower()
+    return algorithm.lower() or "md5", digest
+
+
+def _reason(exc) -> str:
+    """The first reason a FrictionlessException gives."""
+    reasons = [r.message for r in getattr(exc, "reasons", [])] or [exc.error.message]
+    return reasons[0]
 
 
 def _read_otherwise(res: dict) -> tuple[str, str] | None:
     """Why Frictionless would read a resource's file otherwise than as this format's UTF-8 JSON Lines, one keyed
-    record a line (a declared or implied format, an encoding, a dialect or a compression), as (message, field)."""
+    record a line, of one file in the folder (a declared or implied format, an encoding, a scheme, a dialect, a
+    compression, extra paths whose rows it appends), as (message, field)."""
     name, kind = res.get("name"), res.get("format") or Path(res["path"]).suffix.lstrip(".")
     if kind not in ("jsonl", "ndjson"):
         return f"resource '{name}' is read as '{kind}': a release's tables are JSON Lines (format jsonl)", "format"
     encoding = res.get("encoding", "utf-8")
     if not isinstance(encoding, str) or encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         return f"resource '{name}' declares encoding '{encoding}': a release's tables are UTF-8", "encoding"
-    for key in ("dialect", "compression"):
+    scheme = res.get("scheme", "file")
+    if scheme != "file":
+        return f"resource '{name}' declares scheme '{scheme}': a release's tables are files in its folder", "scheme"
+    for key in ("dialect", "compression", "extrapaths"):
         if key in res:
-            return f"resource '{name}' declares a {key}, which changes how Frictionless reads its file: a " \
+            return f"resource '{name}' declares {key}, which changes how Frictionless reads its file: a " \
                    "release's tables are plain JSON Lines, one keyed record a line, and declare none", key
     return None
 
@@ -219,8 +230,14 @@ class Release:
             with system.use_context(trusted=True):
                 Package.from_descriptor(self.descriptor, basepath=str(self.root))
         except FrictionlessException as exc:
-            reasons = [r.message for r in getattr(exc, "reasons", [])] or [exc.error.message]
-            return reasons[0], None
+            return _reason(exc), None
+        for name, path, schema in self._table_schemas_read():
+            reason = self._schema_problem(name, path, schema)
+            if reason:
+                fields = schema.get("fields") if isinstance(schema, dict) else None
+                where = next((f"fields.{i} ('{f.get('name')}'): " for i, f in enumerate(fields or []) if isinstance(f, dict)
+                              and self._schema_problem(name, path, {"fields": [f]})), "")
+                return f"its Table Schema {self.resource(name)['schema']}: {where}{reason}", f"resources.{name}.schema"
         for res in self.descriptor.get("resources", []):
             if not isinstance(res.get("schema"), (str, dict)):
                 return f"resource '{res.get('name')}' declares no schema", "schema"
@@ -228,6 +245,34 @@ class Release:
             if problem:
                 return problem
         return None
+
+    def _schema_problem(self, name: str, path: str, schema) -> str | None:
+        """What Frictionless finds wrong with a resource's Table Schema, judged in the descriptor's Data Package
+        version (`exclusiveMinimum` is v2's), or None."""
+        from frictionless import FrictionlessException, Package, system
+
+        try:
+            with system.use_context(trusted=True):
+                package = Package.from_descriptor({**self.descriptor, "resources": [
+                    {"name": name, "path": path, "schema": schema}]}, basepath=str(self.root))
+                return None if package.resources[0].schema else "no schema"  # reading it is judging it
+        except FrictionlessException as exc:
+            return _reason(exc)
+
+    def _table_schemas_read(self) -> list[tuple[str, str, dict]]:
+        """(name, path, Table Schema) of each resource whose schema file this package's reader can read (inside the
+        folder, a regular file, strict JSON), for Frictionless to judge in the descriptor's Data Package version
+        without opening a file itself; a schema that cannot be read so is the reader's to name."""
+        out = []
+        for res in self.descriptor.get("resources", []):
+            schema = res.get("schema")
+            try:
+                if isinstance(schema, str):
+                    schema = read_json(own_file(self.root, schema, f"resources.{res.get('name')}.schema"))
+            except ReadError:
+                continue
+            out.append((res.get("name"), res["path"], schema))
+        return out
 
     @property
     def version(self) -> str:
@@ -253,6 +298,7 @@ class Release:
                 self.root / "datapackage.json"
             schema = read_json(path) if isinstance(schema, str) else schema
             check_table_schema(schema, path)
+            check_read_alike(schema, path)
             self._table_schemas[name] = schema
         return self._table_schemas[name]
 

@@ -10,6 +10,7 @@ copies; `stale()` says which files are out of date (tested).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -38,10 +39,35 @@ def read_descriptor(root, block: str) -> dict:
     return descriptor
 
 
-def missing_values(table_schema: dict) -> list:
-    """The text values a Table Schema's resource reads as null, as Frictionless reads them (`missingValues`; Table
-    Schema's default `[""]`): the format's own resources declare none, a fork's new one may not."""
-    return table_schema.get("missingValues", [""])
+def missing_values(table_schema: dict, field: dict) -> list[str]:
+    """The text values Frictionless reads as null in a field: its own `missingValues`, else its Table Schema's, else
+    Table Schema's default `[""]`; an entry may be `{"value": ..., "label": ...}` (Data Package v2). The format's own
+    resources declare none; a fork's new one may."""
+    values = field.get("missingValues", table_schema.get("missingValues", [""]))
+    return [v["value"] if isinstance(v, dict) else v for v in values]
+
+
+# What a JSON value of each type prints as: Frictionless compares a cell's Python str() with the missing values
+NUMBER = r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
+PRINTED = {"integer": NUMBER, "number": NUMBER, "boolean": "True|False", "array": r"\[.*", "object": r"\{.*"}
+
+
+def check_read_alike(table_schema: dict, path) -> None:
+    """Frictionless reads each field's values as this package does: no `arrayItem` (Frictionless types an array's
+    items by it; this format, by the field's nestedSchema), and no missing value that a number, boolean, list or
+    object prints as (Frictionless would read that value as null, and Arrow's reading of a number cannot tell `1`
+    from `1.0`: a record writes null where it has no value)."""
+    for i, field in enumerate(table_schema["fields"]):
+        if "arrayItem" in field:
+            raise ReadError(path, f"field '{field['name']}' declares arrayItem, by which Frictionless reads each item: "
+                            "an array's items are typed by its nestedSchema", field=f"fields.{i}.arrayItem")
+        printed = PRINTED.get(field["type"])
+        for value in missing_values(table_schema, field) if printed else ():
+            if re.fullmatch(printed, value, re.DOTALL):
+                where = f"fields.{i}.missingValues" if "missingValues" in field else "missingValues"
+                raise ReadError(path, f"missing value {value!r} is how a value of the {field['type']} field "
+                                f"'{field['name']}' prints, which Frictionless would read as null: a record writes "
+                                "null where it has no value", field=where)
 
 
 def dump_json(obj) -> str:

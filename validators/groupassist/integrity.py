@@ -6,7 +6,7 @@ import pandas as pd
 from realcompanion.groupassist import RESOURCES
 
 from ..catalogue import failure_rows
-from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, schema_copies, screened
+from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, schema_copies, screened, standard_counts
 from ..kept import definitions_kept, format_rules_kept
 from .catalogue import rule
 
@@ -36,12 +36,13 @@ rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupass
 
 
 @rule("GI2", "error", "integrity", RESOURCES,
-      "row counts match groupassist.rows, messages and instances per group groupassist.groups, and instances by "
-      "split and level groupassist.instances", "App. D, Table 10 (counts, per group); GROUPASSIST.md §3")
+      "row counts match groupassist.rows (and a resource's Data Package `rows` and `fields`, when declared), messages "
+      "and instances per group groupassist.groups, and instances by split and level groupassist.instances",
+      "App. D, Table 10 (counts, per group); GROUPASSIST.md §3; Data Package v2 (resource rows)")
 def counts(ctx) -> pd.DataFrame:
     rows = ctx.params.get("rows", {})
     out = [(n, n, "rows", ctx.table(n).num_rows, f"declared {rows.get(n)}") for n in ctx.release.resources
-           if rows.get(n) != ctx.table(n).num_rows]
+           if rows.get(n) != ctx.table(n).num_rows] + standard_counts(ctx)
     groups = ctx.params.get("groups", {})
     for name in ("messages", "instances"):
         have = {c["values"]: c["counts"] for c in ctx.table(name).column("group_id").drop_null().value_counts().to_pylist()}

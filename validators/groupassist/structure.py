@@ -1,12 +1,10 @@
 """Structure: declared fields and types, Table Schema constraints, relationships and timestamps."""
 from __future__ import annotations
 
-import pandas as pd
-
 from realcompanion.groupassist import RESOURCES
 
 from ..resources import foreign_keys, header
-from ..structure import calendar, constraint_failures, declared_fields
+from ..structure import calendar, declared_fields, table_constraints
 from .catalogue import rule
 
 STRUCTURE_RULES = ("GS1", "GS2", "GS4")  # their failing rows are set aside from the other rules
@@ -17,11 +15,9 @@ rule("GS1", "error", "structure", RESOURCES,
      "GROUPASSIST.md §1-§2 (resources and field types)")(declared_fields)
 
 
-@rule("GS2", "error", "structure", RESOURCES,
-      "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
-      "GROUPASSIST.md §2 (fields and their constraints)")
-def table_constraints(ctx) -> pd.DataFrame:
-    return constraint_failures(ctx, RESOURCES)
+rule("GS2", "error", "structure", RESOURCES,
+     "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
+     "GROUPASSIST.md §2 (fields and their constraints)")(table_constraints)
 
 
 rule("GS3", "error", "structure", RESOURCES,

@@ -74,27 +74,14 @@ def test_groupassist(resource, corrupt, data, capsys):
 
 # Edits a fork author makes to the schemas and the descriptor rather than to one record: a new field of
 # source (in every record), a new resource `notes`, or a core resource's descriptor entry.
-def _field(field: dict, second, others) -> callable:
+def _field(field: dict, second, others, resource: str = "source") -> callable:
+    """A new field of `resource` (GroupAssistBench: members), in every record (`second` on the second)."""
     def edit(root: Path) -> None:
-        path = root / "schemas" / "source.schema.json"
+        path = root / "schemas" / f"{resource}.schema.json"
         schema = json.loads(path.read_text(encoding="utf-8"))
         schema["fields"].append({"name": "extra", **field})
         path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        data = root / "data" / "source.jsonl"
-        records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
-        data.write_text("".join(json.dumps({**r, "extra": second if i == 1 else others}) + "\n"
-                                for i, r in enumerate(records)), encoding="utf-8")
-    return edit
-
-
-def _members_field(field: dict, second, others) -> callable:
-    """A new field of GroupAssistBench's members, in every record (`second` on the second)."""
-    def edit(root: Path) -> None:
-        path = root / "schemas" / "members.schema.json"
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        schema["fields"].append({"name": "extra", **field})
-        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        data = root / "data" / "members.jsonl"
+        data = root / "data" / f"{resource}.jsonl"
         records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
         data.write_text("".join(json.dumps({**r, "extra": second if i == 1 else others}) + "\n"
                                 for i, r in enumerate(records)), encoding="utf-8")
@@ -231,8 +218,8 @@ def fork_edit(draw, release: str) -> tuple[callable, callable]:
     """(edit, later): a new field of the format's first resource or a new resource, and a resource property."""
     field, values = draw(new_field()), draw(st.lists(st.sampled_from(VALUES), min_size=1, max_size=4))
     if draw(st.booleans()):
-        edit = (_field if release == "realcompanion" else _members_field)(
-            {k: v for k, v in field.items() if k != "name"}, values[0], values[-1])
+        edit = _field({k: v for k, v in field.items() if k != "name"}, values[0], values[-1],
+                      "source" if release == "realcompanion" else "members")
     else:
         cited, keys = KEYS[release]
         schema = {"fields": [field, NOTE[1]]} | some(draw, {
@@ -330,8 +317,8 @@ def test_repeated_nulls_under_stale_schema_copies(capsys):
 
 
 GROUPASSIST_REJECTS = {  # the same kinds of edit on a GroupAssistBench release -> validate's exit code
-    "uuid format": (_members_field({"type": "string", "format": "uuid"}, "not-a-uuid", UUID), 1),
-    "email format": (_members_field({"type": "string", "format": "email"}, "not-a-uuid", UUID), 2),
+    "uuid format": (_field({"type": "string", "format": "uuid"}, "not-a-uuid", UUID, "members"), 1),
+    "email format": (_field({"type": "string", "format": "email"}, "not-a-uuid", UUID, "members"), 2),
     "headerless dialect": (_descriptor(lambda d: d["resources"][0].__setitem__("dialect", {"header": False})), 2),
     "new resource's maximum": (_notes({"fields": [{"name": "a", "type": "integer", "constraints": {"maximum": 3}}]},
                                       [{"a": 1}, {"a": 5}]), 1),

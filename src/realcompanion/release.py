@@ -260,15 +260,19 @@ class Release:
             return _reason(exc)
 
     def _table_schemas_read(self) -> list[tuple[str, str, dict]]:
-        """(name, path, Table Schema) of each resource whose schema file this package's reader can read (inside the
-        folder, a regular file, strict JSON), for Frictionless to judge in the descriptor's Data Package version
-        without opening a file itself; a schema that cannot be read so is the reader's to name."""
+        """(name, path, Table Schema) of each resource whose schema this package's reader reads (a file inside the
+        folder, a regular file, strict JSON, of the shape `check_table_schema` and `check_read_alike` ask), for
+        Frictionless to judge in the descriptor's Data Package version without opening a file itself; a schema
+        the reader refuses is the reader's to name, more precisely."""
         out = []
         for res in self.descriptor.get("resources", []):
-            schema = res.get("schema")
+            schema, path = res.get("schema"), self.root / "datapackage.json"
             try:
                 if isinstance(schema, str):
-                    schema = read_json(own_file(self.root, schema, f"resources.{res.get('name')}.schema"))
+                    path = own_file(self.root, schema, f"resources.{res.get('name')}.schema")
+                    schema = read_json(path)
+                check_table_schema(schema, path)
+                check_read_alike(schema, path)
             except ReadError:
                 continue
             out.append((res.get("name"), res["path"], schema))

@@ -4,9 +4,10 @@ One runner for both formats: a `Runner` names what differs (the catalogue, its s
 rules, the rule that reports records of the wrong type, the path rule, the release and
 context); RealCompanion's is REALCOMPANION, GroupAssistBench's is in groupassist/run.py.
 Order: resource paths are checked before anything is read (INT3); each table is
-read once (an unreadable file raises `ReadError`, exit 2); then every rule runs,
-frame rules as pandera checks (one schema per resource) and release rules as
-joins, on both cores for large releases. One pass reports every defect: a row
+read once (an unreadable file raises `ReadError`, exit 2); then every rule runs:
+the constraint rule and the frame rules (pandera checks, one schema per resource) in
+the process that judges the descriptor (`Judgement`), the release rules (joins)
+beside it, in this process or, for large releases, on a worker per core. One pass reports every defect: a row
 that fails a structure rule is set aside from the rules that read its resource
 (each rule's report says how many rows it set aside), and every other row is
 still checked by every rule. A failure about a set-aside row, or whose value is

@@ -17,29 +17,25 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from realcompanion.schemas import RESOURCES, missing_values
+from realcompanion.schemas import RESOURCES, missing_values, names
 
 from . import structure  # noqa: F401 - registered first, its rules open the structure family
 from .catalogue import combined, failure_rows, failures, release_rule
-
-
-def _names(fields) -> list[str]:
-    return [fields] if isinstance(fields, str) else list(fields)
 
 
 def _as_read(ctx, name: str, field: str) -> pa.ChunkedArray:
     """A key column as Frictionless reads it: a text cell that is one of its field's missing values (Table Schema's
     default: `""`) is null, and a null key is not looked up. The format's own resources declare none."""
     column = ctx.column(name, field)
-    schema = ctx.release.table_schema(name)
-    missing = missing_values(schema, next((f for f in schema["fields"] if f["name"] == field), {}))
+    missing = missing_values(ctx.release.table_schema(name), _field(ctx, name, field))
     if missing and pa.types.is_string(column.type):
         return pc.if_else(pc.is_in(column, value_set=pa.array(missing, pa.string())), None, column)
     return column
 
 
-def _type(ctx, name: str, field: str) -> str:
-    return next((f["type"] for f in ctx.release.table_schema(name)["fields"] if f["name"] == field), "")
+def _field(ctx, name: str, field: str) -> dict:
+    """A field's definition in its resource's Table Schema ({} where it has none)."""
+    return next((f for f in ctx.release.table_schema(name)["fields"] if f["name"] == field), {})
 
 
 def _unlike(ctx, name: str, fields: list[str], target: str, targets: list[str]) -> str:
@@ -47,7 +43,7 @@ def _unlike(ctx, name: str, fields: list[str], target: str, targets: list[str]) 
     (Frictionless compares typed values: a text never equals a number or a date; an integer equals a number of the
     same value)."""
     for field, other in zip(fields, targets):
-        kinds = (_type(ctx, name, field), _type(ctx, target, other))
+        kinds = (_field(ctx, name, field).get("type", ""), _field(ctx, target, other).get("type", ""))
         if not kinds[1]:
             return f": {target} has no field {other}"
         if kinds[0] != kinds[1] and not set(kinds) <= {"integer", "number"}:
@@ -100,8 +96,8 @@ def foreign_keys(ctx) -> pd.DataFrame:
     by_target: dict[tuple, list[tuple[str, list[str]]]] = {}  # keys citing the same fields, with the same types
     for name in ctx.release.resources:
         for key in ctx.release.table_schema(name).get("foreignKeys", []):
-            fields, reference = _names(key["fields"]), key["reference"]
-            target, targets = reference.get("resource") or name, _names(reference["fields"])
+            fields, reference = names(key["fields"]), key["reference"]
+            target, targets = reference.get("resource") or name, names(reference["fields"])
             types = tuple(str(ctx.column(name, f).type) for f in fields)
             by_target.setdefault((target, tuple(targets), types, _unlike(ctx, name, fields, target, targets)),
                                  []).append((name, fields))

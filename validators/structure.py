@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 from realcompanion.formats import VERSIONS
 from realcompanion.nested import cells, column_validators
 from realcompanion.refresh import STALE
-from realcompanion.schemas import RESOURCES, RFC3339, missing_values, schema_reason
+from realcompanion.schemas import RESOURCES, RFC3339, missing_values, names, schema_reason
 
 from .catalogue import as_text, combined, failure_rows, failures, frame_rule, release_rule
 
@@ -128,8 +128,7 @@ def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.D
 def _compared(table_schema: dict) -> dict:
     """The unique or key fields whose values Frictionless compares otherwise than their text or float, each with
     how it reads them: a datetime (without an enum, which compares text) as its instant, a number with -0 as 0."""
-    key = table_schema.get("primaryKey") or []
-    key = [key] if isinstance(key, str) else key
+    key = names(table_schema.get("primaryKey") or [])
     out = {}
     for field in table_schema["fields"]:
         constraints = field.get("constraints") or {}

@@ -71,9 +71,7 @@ def end(code: int) -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except BrokenPipeError:  # the reader went away (`| head`): nothing more to say
-            pass
-        except ValueError:  # a closed stream
+        except (BrokenPipeError, ValueError):  # the reader went away (`| head`), or a closed stream: nothing to say
             pass
         except OSError as exc:
             if stream is sys.stdout:

@@ -24,7 +24,7 @@ from .errors import ReadError
 from .files import decode, open_regular, read_bytes
 from .jsonlines import objects
 from .paths import leaves, own_file
-from .schemas import RESOURCES, Schemas, check_read_alike, read_descriptor, read_json, schema_reason
+from .schemas import RESOURCES, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
 
 _SCALARS = {
     "string": pa.string(),
@@ -196,6 +196,7 @@ class Release:
         if missing and not partial:
             raise ReadError(descriptor, f"no resource '{missing[0]}': a {self.BLOCK} release carries "
                                         f"{', '.join(self.RESOURCES)}", field="resources")
+        self._table_schemas: dict[str, dict] = {}
         if check:
             self.check_descriptor()
         self.params = self.descriptor[self.BLOCK]
@@ -207,7 +208,6 @@ class Release:
         self.sizes: dict[str, int] = {}  # resource name -> how many bytes its table was read from
         self.digests: dict[str, str] = {}  # resource name -> their digest by its `hash`'s algorithm, if not sha256
         self.heads: dict[str, bytes] = {}  # resource name -> its file's bytes up to the first newline
-        self._table_schemas: dict[str, dict] = {}
         self._ahead: threading.Thread | None = None  # the thread reading every table (`reading_ahead`)
         self._stop, self._stopped = threading.Event(), None  # asked to stop; (name, exception) where it stopped
 
@@ -231,12 +231,13 @@ class Release:
                 Package.from_descriptor(self.descriptor, basepath=str(self.root))
         except FrictionlessException as exc:
             return _reason(exc), None
-        for name, path, schema in self._table_schemas_read():
-            reason = self._schema_problem(name, path, schema)
+        read = self._table_schemas_read()
+        for name, path, schema in read if self._schema_problem(read) else ():  # which one, once one is wrong
+            reason = self._schema_problem([(name, path, schema)])
             if reason:
                 fields = schema.get("fields") if isinstance(schema, dict) else None
                 where = next((f"fields.{i} ('{f.get('name')}'): " for i, f in enumerate(fields or []) if isinstance(f, dict)
-                              and self._schema_problem(name, path, {"fields": [f]})), "")
+                              and self._schema_problem([(name, path, {"fields": [f]})])), "")
                 return f"its Table Schema {self.resource(name)['schema']}: {where}{reason}", f"resources.{name}.schema"
         for res in self.descriptor.get("resources", []):
             if not isinstance(res.get("schema"), (str, dict)):
@@ -246,16 +247,17 @@ class Release:
                 return problem
         return None
 
-    def _schema_problem(self, name: str, path: str, schema) -> str | None:
-        """What Frictionless finds wrong with a resource's Table Schema, judged in the descriptor's Data Package
-        version (`exclusiveMinimum` is v2's), or None."""
+    def _schema_problem(self, read: list[tuple[str, str, dict]]) -> str | None:
+        """What Frictionless finds wrong with the Table Schemas of resources (name, path, schema), judged together
+        in the descriptor's Data Package version (`exclusiveMinimum` is v2's), or None."""
         from frictionless import FrictionlessException, Package, system
 
         try:
             with system.use_context(trusted=True):
                 package = Package.from_descriptor({**self.descriptor, "resources": [
-                    {"name": name, "path": path, "schema": schema}]}, basepath=str(self.root))
-                return None if package.resources[0].schema else "no schema"  # reading it is judging it
+                    {"name": name, "path": path, "schema": schema} for name, path, schema in read]},
+                    basepath=str(self.root))
+                return None if all(res.schema for res in package.resources) else "no schema"  # reading is judging
         except FrictionlessException as exc:
             return _reason(exc)
 
@@ -266,16 +268,10 @@ class Release:
         the reader refuses is the reader's to name, more precisely."""
         out = []
         for res in self.descriptor.get("resources", []):
-            schema, path = res.get("schema"), self.root / "datapackage.json"
             try:
-                if isinstance(schema, str):
-                    path = own_file(self.root, schema, f"resources.{res.get('name')}.schema")
-                    schema = read_json(path)
-                check_table_schema(schema, path)
-                check_read_alike(schema, path)
+                out.append((res["name"], res["path"], self.table_schema(res["name"])))
             except ReadError:
                 continue
-            out.append((res.get("name"), res["path"], schema))
         return out
 
     @property
@@ -308,8 +304,7 @@ class Release:
 
     def primary_key(self, name: str) -> list[str]:
         """The resource's primary key fields (Table Schema allows one name or a list)."""
-        key = self.table_schema(name).get("primaryKey", [])
-        return [key] if isinstance(key, str) else list(key)
+        return names(self.table_schema(name).get("primaryKey", []))
 
     def arrow_schema(self, name: str) -> pa.Schema:
         fields = self.table_schema(name)["fields"]

@@ -39,6 +39,11 @@ def read_descriptor(root, block: str) -> dict:
     return descriptor
 
 
+def names(value) -> list[str]:
+    """Field names as a Table Schema gives them (`primaryKey`, a foreign key's `fields`): one name or a list."""
+    return [value] if isinstance(value, str) else list(value)
+
+
 def missing_values(table_schema: dict, field: dict) -> list[str]:
     """The text values Frictionless reads as null in a field: its own `missingValues`, else its Table Schema's, else
     Table Schema's default `[""]`; an entry may be `{"value": ..., "label": ...}` (Data Package v2). The format's own

@@ -174,6 +174,10 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
         {"fields": "t", "reference": {"resource": "source", "fields": "turn"}}]}, [{"t": "1"}]), 1),
     "key citing a missing value": (_cites_missing_value, 1),
     "Table Schema Frictionless rejects": (_field({"type": "integer", "constraints": {"minLength": 2}}, 1, 10), 2),
+    "pattern that does not compile anchored": (_field({"type": "string", "constraints": {"pattern": "(?i)x"}}, "x", "x"),
+                                               2),
+    "unique array": (_notes({"fields": [{"name": "a", "type": "array", "constraints": {"unique": True}}, NOTE[1]]},
+                            [{"a": ["x"], "b": 1}]), 2),
 }
 
 
@@ -185,7 +189,8 @@ VALUES = [None, "", "NA", "x", "ab", UUID, "not-a-uuid", "a@example.org", "2025-
           [1], {"a": 1}, 2 ** 53 + 1]
 BOUNDS = [0, 1, 1.5, "1", "2025-01-01", NEW_YEAR, "2025-01-01T00:00:00", 2 ** 53]
 CONSTRAINTS = {"required": st.booleans(), "unique": st.booleans(), "minLength": st.sampled_from([0, 1, 2]),
-               "maxLength": st.sampled_from([0, 1, 2]), "pattern": st.sampled_from(["x+", "a.*", r"\d", "[^b]*"]),
+               "maxLength": st.sampled_from([0, 1, 2]),
+               "pattern": st.sampled_from(["x+", "a.*", r"\d", "[^b]*", "(?i)x"]),
                "enum": st.lists(st.sampled_from(VALUES), min_size=1, max_size=3),
                **{k: st.sampled_from(BOUNDS) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}}
 PROPERTIES = {"format": st.sampled_from(["default", "uuid", "email", "uri", "binary", "%Y-%m-%d", "any"]),

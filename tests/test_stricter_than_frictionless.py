@@ -128,6 +128,14 @@ def _cites_missing_value(root: Path) -> None:
                                                  "format": "jsonl", "schema": "schemas/cite.schema.json"}))(root)
 
 
+def _written(schema: dict, text: str) -> callable:
+    """A new resource `notes` whose file is `text`, written by hand (a number `json.dumps` would not write)."""
+    def edit(root: Path) -> None:
+        _notes(schema, [])(root)
+        (root / "data" / "notes.jsonl").write_text(text, encoding="utf-8")
+    return edit
+
+
 NEW_YEAR = "2025-01-01T00:00:00Z"
 UUID = "2bc1c94f-0deb-43e9-92a1-4775189ec9f8"
 NOTE = [{"name": "a", "type": "string"}, {"name": "b", "type": "integer"}]
@@ -178,6 +186,8 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
                                                2),
     "unique array": (_notes({"fields": [{"name": "a", "type": "array", "constraints": {"unique": True}}, NOTE[1]]},
                             [{"a": ["x"], "b": 1}]), 2),
+    "integer too long to read": (_written({"fields": [{"name": "a", "type": "integer"}]}, f'{{"a": {"9" * 5000}}}\n'),
+                                 2),
 }
 
 

@@ -307,12 +307,14 @@ def test_fork_edits_frictionless_rejects(case, capsys):
     "missing values that repeat or break a pattern": _notes(
         {"fields": [{"name": "a", "type": "string", "constraints": {"unique": True, "pattern": "x+"}}, NOTE[1]]},
         [{"a": "", "b": 1}, {"a": "", "b": 2}, {"a": "x", "b": 3}]),
-    "numbers beyond 2^53": _notes({"fields": [
+    "numbers beyond 2^53 and datetimes across offsets": _notes({"fields": [
         {"name": "x", "type": "number", "constraints": {"exclusiveMaximum": 2 ** 53 + 1}},
         {"name": "y", "type": "integer", "constraints": {"maximum": 10 ** 400, "exclusiveMaximum": 2 ** 63}},
-        {"name": "t", "type": "number"}, {"name": "k", "type": "integer"}],
+        {"name": "t", "type": "number"}, {"name": "k", "type": "integer"},
+        {"name": "d", "type": "datetime", "constraints": {"unique": True, "enum": [NEW_YEAR, "2025-01-02T00:00:00Z"]}}],
         "foreignKeys": [{"fields": "k", "reference": {"resource": "", "fields": "t"}}]},
-        [{"x": 2 ** 53, "y": 2 ** 63 - 1, "t": 1.5, "k": 0}, {"x": -2 ** 53, "y": -1, "t": 0, "k": 0}]),
+        [{"x": 2 ** 53, "y": 2 ** 63 - 1, "t": 1.5, "k": 0, "d": "2025-01-01T00:00:00+00:00"},
+         {"x": -2 ** 53, "y": -1, "t": 0, "k": 0, "d": "2025-01-02T01:00:00+01:00"}]),
 }.items(), ids=lambda case: case[0])
 def test_fork_edits_both_pass(case, capsys):
     """What Frictionless reads as null (Table Schema's default missing value "") is null to validate too (SCH2,
@@ -321,20 +323,22 @@ def test_fork_edits_both_pass(case, capsys):
     assert judged(case[1], capsys) == (0, False)
 
 
-def test_numbers_beyond_2_53():
+def test_numbers_beyond_2_53_and_datetimes_across_offsets():
     """Where 64-bit floats (and int64) compare otherwise than Frictionless, each row is named by its field: a number
     field's integer beyond ±2^53 (Arrow reads 2^53 + 1 as 2^53) and an integer field's beyond ±2^63 are set aside
     (SCH1: Arrow, pandas and datasets would load another value, or none); a float beyond 2^53 is compared as the
-    decimal Frictionless reads (1.152921504606847e18 is not 2^60), in a bound and in a foreign key."""
+    decimal Frictionless reads (1.152921504606847e18 is not 2^60), in a bound and in a foreign key; a datetime's enum
+    and unique compare instants."""
     from realcompanion.validators.run import validate
 
     notes = _notes({"fields": [
         {"name": "n", "type": "number", "constraints": {"enum": [2 ** 53, 0]}},
         {"name": "f", "type": "number", "constraints": {"maximum": 2 ** 60}},
-        {"name": "b", "type": "integer"}, {"name": "k", "type": "number"}],
+        {"name": "b", "type": "integer"}, {"name": "k", "type": "number"},
+        {"name": "t", "type": "datetime", "constraints": {"enum": [NEW_YEAR], "unique": True}}],
         "foreignKeys": [{"fields": "k", "reference": {"resource": "", "fields": "b"}}]},
-        [{"n": 0, "f": 1.0, "b": 2 ** 60, "k": None} | change for change in (
-            {}, {"n": 2 ** 53 + 1}, {"f": 1.152921504606847e18},
+        [{"n": 0, "f": 1.0, "b": 2 ** 60, "k": None, "t": None} | change for change in (
+            {"t": NEW_YEAR}, {"n": 2 ** 53 + 1}, {"f": 1.152921504606847e18, "t": "2025-01-01T00:00:00+00:00"},
             {"k": 1.152921504606847e18})])  # a row that fails is not judged again by the other rules
     with tempfile.TemporaryDirectory() as tmp:
         root = build(Path(tmp) / "release")
@@ -345,10 +349,11 @@ def test_numbers_beyond_2_53():
         found = validate(root).failure_frame()
     said = {(r.rule, r.row, r.field): r.message for r in found.itertuples()}
     assert set(said) == {("SCH1", "line 2", "n"), ("SCH1", "U01:d001:002", "extra"), ("SCH2", "line 3", "f"),
-                         ("KEY1", "line 4", "k")}, said
+                         ("KEY1", "line 4", "k"), ("SCH2", "line 1", "t"), ("SCH2", "line 3", "t")}, said
     assert "an integer beyond ±2^53" in said["SCH1", "line 2", "n"]
     assert "an integer beyond ±2^63" in said["SCH1", "U01:d001:002", "extra"]
     assert said["SCH2", "line 3", "f"].startswith("violates less_than_or_equal_to")
+    assert said["SCH2", "line 1", "t"] == said["SCH2", "line 3", "t"] == "violates field_uniqueness"
 
 
 def test_repeated_nulls_under_stale_schema_copies(capsys):

@@ -56,7 +56,7 @@ def table_model(release, name: str, exact=()):
     refused as v1). It drops a field's `format` and exclusive bounds: a uuid field (the only format besides the
     default a Table Schema of the format may name, descriptor.schema.json) and an exclusive bound get their checks
     here; a datetime's range is `_instants`' to check. The fields named in `exact` hold Frictionless's own values
-    (`_exactly`), and their bounds and enum are read as it reads them."""
+    (`_exactly`), and their bounds and enum are read as it reads them; a datetime's enum is read as instants."""
     from pandera.io.pandas_io import from_frictionless_schema
     from pandera.pandas import Check
 
@@ -77,10 +77,12 @@ def table_model(release, name: str, exact=()):
 
 
 def _as_compared(field: dict, exact: bool) -> dict:
-    """A field's constraints, the values it compares cells with read as its cells are: the bounds and enum of a
-    number read exactly as Frictionless reads them (`frictionless_number`)."""
+    """A field's constraints, the values it compares cells with read as its cells are: a datetime's enum as instants
+    (`_instant`), the bounds and enum of a number read exactly as Frictionless reads them (`frictionless_number`)."""
     constraints = dict(field.get("constraints") or {})
     enum = constraints.get("enum")
+    if field["type"] == "datetime" and isinstance(enum, list):
+        constraints["enum"] = _instant(pd.Series(enum, dtype=object)).tolist()
     if exact and field["type"] == "number":
         constraints.update({k: frictionless_number(v) for k, v in constraints.items() if k in RANGE})
         if isinstance(enum, list):
@@ -154,8 +156,8 @@ def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.D
     of the schema; Table Schema's default: `""`) read as null, as Frictionless reads it, and which records are then
     blank (every field null), or None where a field is required or a key (a blank record breaks that constraint,
     reported as such). The format's own resources declare no missing values and require fields: they cost nothing
-    here. No other type's value can print as a missing value (`schemas.check_read_alike`). A unique or key field's
-    values are read as Frictionless compares them (`_compared`)."""
+    here. No other type's value can print as a missing value (`schemas.check_read_alike`). A unique, key or enum
+    field's values are read as Frictionless compares them (`_compared`)."""
     text = {f["name"]: missing for f in table_schema["fields"]
             if f.get("type") == "string" and (missing := missing_values(table_schema, f))}
     if text:
@@ -169,26 +171,29 @@ def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.D
 
 
 def _compared(table_schema: dict) -> dict:
-    """The unique or key fields whose values Frictionless compares otherwise than their text or float, each with
-    how it reads them: a datetime (without an enum, which compares text) as its instant, a number with -0 as 0."""
+    """The fields whose values Frictionless compares otherwise than their text or float, each with how it reads
+    them: a unique, key or enum datetime as its instant, a unique or key number with -0 as 0."""
     key = names(table_schema.get("primaryKey") or [])
     out = {}
     for field in table_schema["fields"]:
         constraints = field.get("constraints") or {}
-        if constraints.get("unique") or field["name"] in key:
-            if field.get("type") == "datetime" and not constraints.get("enum"):
-                out[field["name"]] = _instant
-            elif field.get("type") == "number":
-                out[field["name"]] = lambda column: column + 0.0  # IEEE: -0.0 + 0.0 is 0.0
+        unique = constraints.get("unique") or field["name"] in key
+        if field.get("type") == "datetime" and (unique or constraints.get("enum")):
+            out[field["name"]] = _instant
+        elif field.get("type") == "number" and unique:
+            out[field["name"]] = lambda column: column + 0.0  # IEEE: -0.0 + 0.0 is 0.0
     return out
 
 
 def _instant(column: pd.Series) -> pd.Series:
-    """A datetime column as the instants it names (to the microsecond, as Frictionless reads them): `00:00:00Z` and
-    `01:00:00+01:00` are the same value to Frictionless's unique and primary key checks. A value that is not RFC
-    3339 stays as written, for FLD2."""
-    parsed = pd.to_datetime(column.astype(object), utc=True, format="ISO8601", errors="coerce").dt.floor("us")
-    return column.astype(object).where(parsed.isna(), parsed.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
+    """A datetime column (or enum) as the instants it names (to the microsecond, as Frictionless reads them):
+    `00:00:00Z` and `01:00:00+01:00` are the same value to Frictionless's enum, unique and primary key checks. A
+    value that is not RFC 3339 with an offset stays as written, for FLD2 (and in an enum, Frictionless finds no
+    value with an offset equal to one without)."""
+    column = column.astype(object)
+    parsed = pd.to_datetime(column.where(column.str.fullmatch(RFC3339).eq(True)), utc=True, format="ISO8601",
+                            errors="coerce").dt.floor("us")
+    return column.where(parsed.isna(), parsed.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
 
 
 def _as_written(ctx, name: str, index: pd.Series, column: pd.Series, values: pd.Series) -> list:

@@ -10,6 +10,8 @@ import pytest
 from realcompanion.validators.run import validate
 from test_fuzz import check_contract, edit_line, restamp, run_quietly
 
+from realcompanion.errors import ReadError
+from realcompanion.files import loads
 from realcompanion.paths import REPO_ROOT
 
 GROUPASSIST = REPO_ROOT / "specimens" / "groupassist"
@@ -95,3 +97,12 @@ def test_a_hostile_key_in_the_readers_one_line_is_escaped(specimen):
     code, out, err = run_quietly(["validate", str(specimen)])
     assert code == 2 and "\x1b" not in err and "\u2028" not in err, repr(err)
     check_contract(code, out, err, r"qa.jsonl:2 field '\x1b[2J\u2028k': duplicate key '\x1b[2J\u2028k'")
+
+
+def test_a_number_no_float_holds_is_named_by_its_field(tmp_path):
+    """Python's reader takes 1e400 as infinity, and stops on an integer of more than 4300 digits (so does
+    Frictionless): either is one line naming file, line and field."""
+    with pytest.raises(ReadError, match=r"x\.jsonl:3 field 'b': 1e400 overflows a 64-bit float"):
+        loads('{"a": 1, "b": [1e400]}', tmp_path / "x.jsonl", line=3)
+    with pytest.raises(ReadError, match=r"x\.jsonl:3 field 'b': an integer too long for Python's JSON reader"):
+        loads('{"a": 1, "b": {"c": ' + "9" * 5000 + "}}", tmp_path / "x.jsonl", line=3)

@@ -128,6 +128,14 @@ def _cites_missing_value(root: Path) -> None:
                                                  "format": "jsonl", "schema": "schemas/cite.schema.json"}))(root)
 
 
+def _written(schema: dict, text: str) -> callable:
+    """A new resource `notes` whose file is `text`, written by hand (a number `json.dumps` would not write)."""
+    def edit(root: Path) -> None:
+        _notes(schema, [])(root)
+        (root / "data" / "notes.jsonl").write_text(text, encoding="utf-8")
+    return edit
+
+
 NEW_YEAR = "2025-01-01T00:00:00Z"
 UUID = "2bc1c94f-0deb-43e9-92a1-4775189ec9f8"
 NOTE = [{"name": "a", "type": "string"}, {"name": "b", "type": "integer"}]
@@ -174,6 +182,12 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
         {"fields": "t", "reference": {"resource": "source", "fields": "turn"}}]}, [{"t": "1"}]), 1),
     "key citing a missing value": (_cites_missing_value, 1),
     "Table Schema Frictionless rejects": (_field({"type": "integer", "constraints": {"minLength": 2}}, 1, 10), 2),
+    "pattern that does not compile anchored": (_field({"type": "string", "constraints": {"pattern": "(?i)x"}}, "x", "x"),
+                                               2),
+    "unique array": (_notes({"fields": [{"name": "a", "type": "array", "constraints": {"unique": True}}, NOTE[1]]},
+                            [{"a": ["x"], "b": 1}]), 2),
+    "integer too long to read": (_written({"fields": [{"name": "a", "type": "integer"}]}, f'{{"a": {"9" * 5000}}}\n'),
+                                 2),
 }
 
 
@@ -182,10 +196,11 @@ FRICTIONLESS_REJECTS = {  # edit -> validate's exit code: 1 names the rows, 2 re
 # property of the descriptor written after the stamp.
 VALUES = [None, "", "NA", "x", "ab", UUID, "not-a-uuid", "a@example.org", "2025-01-01", "2025-13-01", NEW_YEAR,
           "2025-01-01T01:00:00+01:00", "2025-01-01T00:00:00", "1", 0, 1, -1, 2, 1.5, True, False, [], ["a"], ["a", "b"],
-          [1], {"a": 1}, 2 ** 53 + 1]
-BOUNDS = [0, 1, 1.5, "1", "2025-01-01", NEW_YEAR, "2025-01-01T00:00:00", 2 ** 53]
+          [1], {"a": 1}, 2 ** 53 + 1, 2 ** 60, 1.152921504606847e18]
+BOUNDS = [0, 1, 1.5, "1", "2025-01-01", NEW_YEAR, "2025-01-01T00:00:00", 2 ** 53, 2 ** 53 + 1, 2 ** 64]
 CONSTRAINTS = {"required": st.booleans(), "unique": st.booleans(), "minLength": st.sampled_from([0, 1, 2]),
-               "maxLength": st.sampled_from([0, 1, 2]), "pattern": st.sampled_from(["x+", "a.*", r"\d", "[^b]*"]),
+               "maxLength": st.sampled_from([0, 1, 2]),
+               "pattern": st.sampled_from(["x+", "a.*", r"\d", "[^b]*", "(?i)x"]),
                "enum": st.lists(st.sampled_from(VALUES), min_size=1, max_size=3),
                **{k: st.sampled_from(BOUNDS) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}}
 PROPERTIES = {"format": st.sampled_from(["default", "uuid", "email", "uri", "binary", "%Y-%m-%d", "any"]),
@@ -292,12 +307,53 @@ def test_fork_edits_frictionless_rejects(case, capsys):
     "missing values that repeat or break a pattern": _notes(
         {"fields": [{"name": "a", "type": "string", "constraints": {"unique": True, "pattern": "x+"}}, NOTE[1]]},
         [{"a": "", "b": 1}, {"a": "", "b": 2}, {"a": "x", "b": 3}]),
+    "numbers beyond 2^53 and datetimes across offsets": _notes({"fields": [
+        {"name": "x", "type": "number", "constraints": {"exclusiveMaximum": 2 ** 53 + 1}},
+        {"name": "y", "type": "integer", "constraints": {"maximum": 10 ** 400, "exclusiveMaximum": 2 ** 63}},
+        {"name": "t", "type": "number"}, {"name": "k", "type": "integer"},
+        {"name": "d", "type": "datetime", "constraints": {"unique": True, "enum": [NEW_YEAR, "2025-01-02T00:00:00Z"]}}],
+        "foreignKeys": [{"fields": "k", "reference": {"resource": "", "fields": "t"}}]},
+        [{"x": 2 ** 53, "y": 2 ** 63 - 1, "t": 1.5, "k": 0, "d": "2025-01-01T00:00:00+00:00"},
+         {"x": -2 ** 53, "y": -1, "t": 0, "k": 0, "d": "2025-01-02T01:00:00+01:00"}]),
 }.items(), ids=lambda case: case[0])
 def test_fork_edits_both_pass(case, capsys):
     """What Frictionless reads as null (Table Schema's default missing value "") is null to validate too (SCH2,
     KEY1), and a
     datetime's range is compared as instants, not as text."""
     assert judged(case[1], capsys) == (0, False)
+
+
+def test_numbers_beyond_2_53_and_datetimes_across_offsets():
+    """Where 64-bit floats (and int64) compare otherwise than Frictionless, each row is named by its field: a number
+    field's integer beyond ±2^53 (Arrow reads 2^53 + 1 as 2^53) and an integer field's beyond ±2^63 are set aside
+    (SCH1: Arrow, pandas and datasets would load another value, or none); a float beyond 2^53 is compared as the
+    decimal Frictionless reads (1.152921504606847e18 is not 2^60), in a bound and in a foreign key; a datetime's enum
+    and unique compare instants."""
+    from realcompanion.validators.run import validate
+
+    notes = _notes({"fields": [
+        {"name": "n", "type": "number", "constraints": {"enum": [2 ** 53, 0]}},
+        {"name": "f", "type": "number", "constraints": {"maximum": 2 ** 60}},
+        {"name": "b", "type": "integer"}, {"name": "k", "type": "number"},
+        {"name": "t", "type": "datetime", "constraints": {"enum": [NEW_YEAR], "unique": True}}],
+        "foreignKeys": [{"fields": "k", "reference": {"resource": "", "fields": "b"}}]},
+        [{"n": 0, "f": 1.0, "b": 2 ** 60, "k": None, "t": None} | change for change in (
+            {"t": NEW_YEAR}, {"n": 2 ** 53 + 1}, {"f": 1.152921504606847e18, "t": "2025-01-01T00:00:00+00:00"},
+            {"k": 1.152921504606847e18})])  # a row that fails is not judged again by the other rules
+    with tempfile.TemporaryDirectory() as tmp:
+        root = build(Path(tmp) / "release")
+        notes(root)
+        _field({"type": "integer"}, 2 ** 64, 1)(root)  # in another file: Arrow still reads notes in one pass
+        stamp(root)
+        assert frictionless_finds_errors(root)
+        found = validate(root).failure_frame()
+    said = {(r.rule, r.row, r.field): r.message for r in found.itertuples()}
+    assert set(said) == {("SCH1", "line 2", "n"), ("SCH1", "U01:d001:002", "extra"), ("SCH2", "line 3", "f"),
+                         ("KEY1", "line 4", "k"), ("SCH2", "line 1", "t"), ("SCH2", "line 3", "t")}, said
+    assert "an integer beyond ±2^53" in said["SCH1", "line 2", "n"]
+    assert "an integer beyond ±2^63" in said["SCH1", "U01:d001:002", "extra"]
+    assert said["SCH2", "line 3", "f"].startswith("violates less_than_or_equal_to")
+    assert said["SCH2", "line 1", "t"] == said["SCH2", "line 3", "t"] == "violates field_uniqueness"
 
 
 def test_repeated_nulls_under_stale_schema_copies(capsys):

@@ -19,18 +19,31 @@ import pyarrow.compute as pc
 
 from realcompanion.schemas import RESOURCES, missing_values, names
 
-from . import structure  # noqa: F401 - registered first, its rules open the structure family
+from . import structure  # registered first: its rules open the structure family
 from .catalogue import combined, failure_rows, failures, release_rule
 
 
-def _as_read(ctx, name: str, field: str) -> pa.ChunkedArray:
+def _as_read(ctx, name: str, field: str, numbers: bool = False) -> pa.ChunkedArray | pa.Array:
     """A key column as Frictionless reads it: a text cell that is one of its field's missing values (Table Schema's
-    default: `""`) is null, and a null key is not looked up. The format's own resources declare none."""
+    default: `""`) is null, and a null key is not looked up. The format's own resources declare none. With
+    `numbers` (a key with a number field on either side), a number or integer is the text of the value
+    Frictionless compares (`_exact`): 64-bit floats do not compare with integers as it does."""
     column = ctx.column(name, field)
+    if numbers and _field(ctx, name, field).get("type") in ("number", "integer"):
+        return pa.array(map(_exact, column.to_pylist()), pa.string())
     missing = missing_values(ctx.release.table_schema(name), _field(ctx, name, field))
     if missing and pa.types.is_string(column.type):
         return pc.if_else(pc.is_in(column, value_set=pa.array(missing, pa.string())), None, column)
     return column
+
+
+def _exact(value) -> str | None:
+    """A number as the text of the value Frictionless reads (an integer as written, a float as the decimal it prints
+    as, `structure.frictionless_number`), one text for each value: 1 and 1.0 are `1`, -0.0 is `0`."""
+    if value is None:
+        return None
+    value = structure.frictionless_number(value)
+    return str(int(value)) if value == int(value) else str(value.normalize())
 
 
 def _field(ctx, name: str, field: str) -> dict:
@@ -65,15 +78,17 @@ def _joinable(table: pa.Table, names: list[str]) -> pa.Table:
     return pa.table(columns)
 
 
-def _unresolved(ctx, keys: list[tuple[str, list[str]]], target: str, targets: list[str]) -> list[np.ndarray]:
+def _unresolved(ctx, keys: list[tuple[str, list[str]]], target: str, targets: list[str],
+                numbers: bool) -> list[np.ndarray]:
     """Per key (resource, fields) citing the same target fields: per row, whether a field is set and the key matches
     no row of `target` as Frictionless reads both (missing values null). One Arrow hash join for them all, which
     hashes the smaller side (Acero hashes the right table and streams the left: hashing every dayid for a few
     hundred thousand citations cost eight times more)."""
     names = [f"k{i}" for i in range(len(targets))]
-    mine = pa.concat_tables([pa.table([_as_read(ctx, name, f) for f in fields], names=names) for name, fields in keys])
-    known = pa.table([pc.cast(_as_read(ctx, target, t), mine.schema.field(k).type) for k, t in zip(names, targets)],
-                     names=names)
+    mine = pa.concat_tables([pa.table([_as_read(ctx, name, f, numbers) for f in fields], names=names)
+                             for name, fields in keys])
+    known = pa.table([pc.cast(_as_read(ctx, target, t, numbers), mine.schema.field(k).type)
+                      for k, t in zip(names, targets)], names=names)
     known = known.filter(np.logical_or.reduce([known[k].is_valid().to_numpy(zero_copy_only=False) for k in names]))
     mine, known = _joinable(mine, names), _joinable(known, names)
     on = mine.column_names
@@ -99,15 +114,17 @@ def foreign_keys(ctx) -> pd.DataFrame:
             fields, reference = names(key["fields"]), key["reference"]
             target, targets = reference.get("resource") or name, names(reference["fields"])
             types = tuple(str(ctx.column(name, f).type) for f in fields)
-            by_target.setdefault((target, tuple(targets), types, _unlike(ctx, name, fields, target, targets)),
-                                 []).append((name, fields))
+            numbers = "number" in {_field(ctx, *side).get("type") for side in
+                                   [*((name, f) for f in fields), *((target, t) for t in targets)]}
+            by_target.setdefault((target, tuple(targets), types, numbers,
+                                  _unlike(ctx, name, fields, target, targets)), []).append((name, fields))
     parts = []
-    for (target, targets, _, unlike), keys in by_target.items():
+    for (target, targets, _, numbers, unlike), keys in by_target.items():
         if unlike:  # every key with a value fails
             results = [np.logical_or.reduce([ctx.column(name, f).is_valid().to_numpy(zero_copy_only=False)
                                              for f in fields]) for name, fields in keys]
         else:
-            results = _unresolved(ctx, keys, target, list(targets))
+            results = _unresolved(ctx, keys, target, list(targets), numbers)
         for (name, fields), bad in zip(keys, results):
             if not bad.any():
                 continue

@@ -6,6 +6,8 @@ error is reported once, as itself, and every other row is still checked.
 """
 from __future__ import annotations
 
+from decimal import Decimal
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -14,6 +16,7 @@ import pyarrow.compute as pc
 from realcompanion.formats import VERSIONS
 from realcompanion.nested import cells, column_validators
 from realcompanion.refresh import STALE
+from realcompanion.release import FLOAT_EXACT
 from realcompanion.schemas import RESOURCES, RFC3339, missing_values, names, schema_reason
 
 from .catalogue import as_text, combined, failure_rows, failures, frame_rule, release_rule
@@ -46,29 +49,70 @@ def key_of(record: dict, key: list[str], line: int) -> str:
     return ":".join(map(str, parts)) if key and all(p is not None for p in parts) else f"line {line}"
 
 
-def table_model(release, name: str):
+def table_model(release, name: str, exact=()):
     """The pandera model of a resource, built from its Table Schema by pandera's Frictionless reader; Arrow
     already enforced the types. The reader is given names, types, constraints and the key, which are all it reads
     (Frictionless judged the rest in the descriptor's Data Package version; read alone, a v2 schema would be
     refused as v1). It drops a field's `format` and exclusive bounds: a uuid field (the only format besides the
     default a Table Schema of the format may name, descriptor.schema.json) and an exclusive bound get their checks
-    here; a datetime's range is `_instants`' to check."""
+    here; a datetime's range is `_instants`' to check. The fields named in `exact` hold Frictionless's own values
+    (`_exactly`), and their bounds and enum are read as it reads them; a datetime's enum is read as instants."""
     from pandera.io.pandas_io import from_frictionless_schema
     from pandera.pandas import Check
 
     table_schema = release.table_schema(name)
+    constraints = {f["name"]: _as_compared(f, f["name"] in exact) for f in table_schema["fields"]}
     read = {"fields": [{"name": f["name"], "type": f["type"], "constraints": {
-        k: v for k, v in (f.get("constraints") or {}).items()
+        k: v for k, v in constraints[f["name"]].items()
         if k not in EXCLUSIVE and not (f["type"] == "datetime" and k in RANGE)}} for f in table_schema["fields"]]}
     schema = from_frictionless_schema(read | {k: table_schema[k] for k in ("primaryKey",) if k in table_schema})
     schema = schema.update_columns({c: {"dtype": None, "coerce": False} for c in schema.columns})
     added = {f["name"]: [Check.str_matches(UUID)] * (f.get("format") == "uuid") + [
-        getattr(Check, check)(f["constraints"][k]) for k, check in EXCLUSIVE.items()
-        if k in (f.get("constraints") or {}) and f["type"] != "datetime"] for f in table_schema["fields"]}
+        getattr(Check, check)(constraints[f["name"]][k]) for k, check in EXCLUSIVE.items()
+        if k in constraints[f["name"]] and f["type"] != "datetime"] for f in table_schema["fields"]}
     schema = schema.update_columns({c: {"checks": [*schema.columns[c].checks, *checks]}
                                     for c, checks in added.items() if checks})
     schema.coerce = False
     return schema
+
+
+def _as_compared(field: dict, exact: bool) -> dict:
+    """A field's constraints, the values it compares cells with read as its cells are: a datetime's enum as instants
+    (`_instant`), the bounds and enum of a number read exactly as Frictionless reads them (`frictionless_number`)."""
+    constraints = dict(field.get("constraints") or {})
+    enum = constraints.get("enum")
+    if field["type"] == "datetime" and isinstance(enum, list):
+        constraints["enum"] = _instant(pd.Series(enum, dtype=object)).tolist()
+    if exact and field["type"] == "number":
+        constraints.update({k: frictionless_number(v) for k, v in constraints.items() if k in RANGE})
+        if isinstance(enum, list):
+            constraints["enum"] = list(map(frictionless_number, enum))
+    return constraints
+
+
+def frictionless_number(value):
+    """A number as Frictionless reads it: an integer as written, a float as the decimal it prints as."""
+    return Decimal(repr(value)) if isinstance(value, float) else value
+
+
+def _exactly(ctx, name: str) -> dict[str, pd.Series]:
+    """The number fields whose values, and the number and integer fields whose bounds or enum, reach ±2^53, where a
+    64-bit float holds only some integers (and pandas compares no integer beyond ±2^63), each with its values as
+    Frictionless reads them, to compare exactly: an integer as written, a number as the decimal its float prints as
+    (Frictionless reads `1.152921504606847e18` as 1152921504606847000, the float is 2^60). A number field holds no
+    integer beyond ±2^53 here: the reader set it aside (SCH1)."""
+    out = {}
+    for field in ctx.release.table_schema(name)["fields"]:
+        constraints = field.get("constraints") or {}
+        if field.get("type") not in ("number", "integer"):
+            continue
+        column = ctx.column(name, field["name"])
+        limits = [constraints[k] for k in RANGE if k in constraints] + list(constraints.get("enum") or [])
+        if (field["type"] == "number" and (pc.max(pc.abs(column)).as_py() or 0) >= FLOAT_EXACT) or any(
+                isinstance(v, (int, float)) and abs(v) >= FLOAT_EXACT for v in limits):
+            out[field["name"]] = pd.Series(map(frictionless_number, column.to_pylist()), index=ctx.frame(name).index,
+                                           dtype=object)
+    return out
 
 
 # a uuid as RFC 4122 writes it; Frictionless's reader (Python's UUID) also takes braces, a urn: prefix or no hyphens
@@ -88,8 +132,9 @@ def table_constraints(ctx) -> pd.DataFrame:
         if blank is not None and blank.any():
             parts.append(failures(name, ctx.row_ids(name)[blank.to_numpy()], "", "", BLANK))
         parts += _instants(ctx, name, frame)
+        exact = _exactly(ctx, name)
         try:
-            table_model(ctx.release, name).validate(frame, lazy=True)
+            table_model(ctx.release, name, exact).validate(frame.assign(**exact), lazy=True)
         except SchemaErrors as exc:
             cases = exc.failure_cases  # empty where pandera's only finding is a repeated null, which unique allows
             if cases.empty:
@@ -111,8 +156,8 @@ def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.D
     of the schema; Table Schema's default: `""`) read as null, as Frictionless reads it, and which records are then
     blank (every field null), or None where a field is required or a key (a blank record breaks that constraint,
     reported as such). The format's own resources declare no missing values and require fields: they cost nothing
-    here. No other type's value can print as a missing value (`schemas.check_read_alike`). A unique or key field's
-    values are read as Frictionless compares them (`_compared`)."""
+    here. No other type's value can print as a missing value (`schemas.check_read_alike`). A unique, key or enum
+    field's values are read as Frictionless compares them (`_compared`)."""
     text = {f["name"]: missing for f in table_schema["fields"]
             if f.get("type") == "string" and (missing := missing_values(table_schema, f))}
     if text:
@@ -126,26 +171,29 @@ def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.D
 
 
 def _compared(table_schema: dict) -> dict:
-    """The unique or key fields whose values Frictionless compares otherwise than their text or float, each with
-    how it reads them: a datetime (without an enum, which compares text) as its instant, a number with -0 as 0."""
+    """The fields whose values Frictionless compares otherwise than their text or float, each with how it reads
+    them: a unique, key or enum datetime as its instant, a unique or key number with -0 as 0."""
     key = names(table_schema.get("primaryKey") or [])
     out = {}
     for field in table_schema["fields"]:
         constraints = field.get("constraints") or {}
-        if constraints.get("unique") or field["name"] in key:
-            if field.get("type") == "datetime" and not constraints.get("enum"):
-                out[field["name"]] = _instant
-            elif field.get("type") == "number":
-                out[field["name"]] = lambda column: column + 0.0  # IEEE: -0.0 + 0.0 is 0.0
+        unique = constraints.get("unique") or field["name"] in key
+        if field.get("type") == "datetime" and (unique or constraints.get("enum")):
+            out[field["name"]] = _instant
+        elif field.get("type") == "number" and unique:
+            out[field["name"]] = lambda column: column + 0.0  # IEEE: -0.0 + 0.0 is 0.0
     return out
 
 
 def _instant(column: pd.Series) -> pd.Series:
-    """A datetime column as the instants it names (to the microsecond, as Frictionless reads them): `00:00:00Z` and
-    `01:00:00+01:00` are the same value to Frictionless's unique and primary key checks. A value that is not RFC
-    3339 stays as written, for FLD2."""
-    parsed = pd.to_datetime(column.astype(object), utc=True, format="ISO8601", errors="coerce").dt.floor("us")
-    return column.astype(object).where(parsed.isna(), parsed.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
+    """A datetime column (or enum) as the instants it names (to the microsecond, as Frictionless reads them):
+    `00:00:00Z` and `01:00:00+01:00` are the same value to Frictionless's enum, unique and primary key checks. A
+    value that is not RFC 3339 with an offset stays as written, for FLD2 (and in an enum, Frictionless finds no
+    value with an offset equal to one without)."""
+    column = column.astype(object)
+    parsed = pd.to_datetime(column.where(column.str.fullmatch(RFC3339).eq(True)), utc=True, format="ISO8601",
+                            errors="coerce").dt.floor("us")
+    return column.where(parsed.isna(), parsed.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
 
 
 def _as_written(ctx, name: str, index: pd.Series, column: pd.Series, values: pd.Series) -> list:

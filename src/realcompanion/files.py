@@ -9,8 +9,10 @@ repeated key, `NaN` or `Infinity`, or nesting deeper than Python can parse is a
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
+import sys
 from pathlib import Path
 
 from .errors import ReadError
@@ -94,12 +96,30 @@ def loads(text: str, path, line: int | None = None):
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant, parse_float=_finite)
     except _Refused as exc:
-        raise ReadError(path, str(exc), line=line, field=exc.field) from None
+        raise ReadError(path, str(exc), line=line, field=exc.field or _holding(text)) from None
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} " if line is None else ""
         raise ReadError(path, f"malformed JSON ({exc.msg} at {where}column {exc.colno})", line=line) from None
+    except ValueError as exc:  # an integer longer than Python reads (sys.get_int_max_str_digits), as Frictionless
+        raise ReadError(path, f"an integer too long for Python's JSON reader, and so for Frictionless "
+                              f"({str(exc).split(';')[0]})", line=line, field=_holding(text)) from None
     except RecursionError:
         raise ReadError(path, "JSON nested too deeply to read", line=line) from None
+
+
+def _holding(text: str) -> str | None:
+    """The top-level key whose value holds a number no 64-bit float holds (or an integer too long to read), for
+    the error line to name: the text read again, leniently, each such number as infinity."""
+    longest = sys.get_int_max_str_digits()
+
+    def holds(value) -> bool:
+        value = list(value.values()) if isinstance(value, dict) else value
+        return any(map(holds, value)) if isinstance(value, list) else value in (math.inf, -math.inf)
+    try:
+        obj = json.loads(text, parse_int=lambda digits: math.inf if len(digits.lstrip("-")) > longest else 0)
+        return next((key for key, value in obj.items() if holds(value)), None) if isinstance(obj, dict) else None
+    except (ValueError, RecursionError):
+        return None
 
 
 def read_json(path):

@@ -128,6 +128,19 @@ def _valueless_row(table: pa.Table) -> bool:
     return pc.any(empty).as_py()
 
 
+FLOAT_EXACT = 2 ** 53  # a 64-bit float holds every integer up to it, and only some beyond
+
+
+def _beyond_float(table: pa.Table) -> bool:
+    """Whether a number field holds a value from ±2^53 on, where a 64-bit float holds only some integers: Arrow read
+    the nearest float (9007199254740993 as 2^53), and the line-by-line read says which record wrote an integer
+    beyond (`_first_problem`)."""
+    import pyarrow.compute as pc
+
+    return any((pc.max(pc.abs(column)).as_py() or 0) >= FLOAT_EXACT for column in table.columns
+               if pa.types.is_floating(column.type))
+
+
 def declared_hash(res: dict) -> tuple[str | None, str | None]:
     """A resource's Data Package `hash` as (algorithm, hex digest): `algorithm:digest`, or a bare digest, which
     is MD5's (Data Package v2); (None, None) when it declares none. The digest is compared as written, in lower
@@ -400,7 +413,8 @@ class Release:
         if source.head.startswith(codecs.BOM_UTF8):  # Arrow, Frictionless and datasets skip it; json.loads does not
             raise ReadError(path, "starts with a UTF-8 byte order mark, which JSON text must not carry (RFC 8259 "
                                   "§8.1): save the file as UTF-8 without one", line=1, field="encoding")
-        if table is not None and source.utf8() and table.num_rows == source.lines() and not _valueless_row(table):
+        if table is not None and source.utf8() and table.num_rows == source.lines() and not _valueless_row(table) \
+                and not _beyond_float(table):
             self.sha256[name], self.heads[name], self.sizes[name] = source.sha256.hexdigest(), source.head, source.size
             if other:
                 self.digests[name] = source.other.hexdigest()
@@ -438,11 +452,18 @@ class Release:
             field = error.instance_path[0] if error.instance_path else (quoted.group(1) if quoted else "")
             return {"field": str(field), "message": schema_reason(error)[0]}
         for field in schema:
+            value = row.get(field.name)
+            if pa.types.is_floating(field.type) and isinstance(value, int) and abs(value) > FLOAT_EXACT:
+                return {"field": field.name, "message": "an integer beyond ±2^53, where a 64-bit float (a number field "
+                        "to Arrow, pandas, datasets) is not exact but Frictionless is: declare the field integer"}
             try:
-                pa.array([row.get(field.name)], type=field.type)
+                pa.array([value], type=field.type)
             except UnicodeEncodeError as exc:  # JSON's \ud800 escape reads as a lone surrogate, which no UTF-8 holds
                 return {"field": field.name, "message": f"holds a lone surrogate ({exc.object[exc.start]!r} at "
                         f"character {exc.start}), which is not Unicode text: write the whole pair or drop it"}
-            except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
+            except OverflowError:
+                return {"field": field.name, "message": f"an integer beyond ±2^63, which no {field.type} holds: Arrow, "
+                        "pandas and datasets cannot read it, Frictionless reads it whole; write it as text"}
+            except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
                 return {"field": field.name, "message": f"does not fit {field.type}: {exc}"}
         return None

@@ -59,13 +59,27 @@ PRINTED = {"integer": NUMBER, "number": NUMBER, "boolean": "True|False", "array"
 
 def check_read_alike(table_schema: dict, path) -> None:
     """Frictionless reads each field's values as this package does: no `arrayItem` (Frictionless types an array's
-    items by it; this format, by the field's nestedSchema), and no missing value that a number, boolean, list or
+    items by it; this format, by the field's nestedSchema), no missing value that a number, boolean, list or
     object prints as (Frictionless would read that value as null, and Arrow's reading of a number cannot tell `1`
-    from `1.0`: a record writes null where it has no value)."""
+    from `1.0`: a record writes null where it has no value), a `pattern` that compiles as Frictionless anchors it,
+    and no unique or key array or object, which Frictionless cannot compare (both stop it with an exception)."""
+    keyed = _keyed(table_schema)
     for i, field in enumerate(table_schema["fields"]):
         if "arrayItem" in field:
             raise ReadError(path, f"field '{field['name']}' declares arrayItem, by which Frictionless reads each item: "
                             "an array's items are typed by its nestedSchema", field=f"fields.{i}.arrayItem")
+        constraints = field.get("constraints") or {}
+        pattern = constraints.get("pattern")
+        try:
+            re.compile(f"^{pattern}$") if isinstance(pattern, str) else None
+        except re.error as exc:
+            raise ReadError(path, f"field '{field['name']}': pattern {pattern!r} does not compile as Frictionless "
+                            f"anchors it, ^{pattern}$ ({exc})", field=f"fields.{i}.constraints.pattern") from None
+        if field["type"] in ("array", "object") and (constraints.get("unique") or field["name"] in keyed):
+            where = f"fields.{i}.constraints.unique" if constraints.get("unique") else keyed[field["name"]]
+            raise ReadError(path, f"field '{field['name']}' is an {field['type']}, which Frictionless cannot compare "
+                            "as a unique or key field: it hashes each value, and stops (TypeError: unhashable type: "
+                            f"'{'list' if field['type'] == 'array' else 'dict'}')", field=where)
         printed = PRINTED.get(field["type"])
         for value in missing_values(table_schema, field) if printed else ():
             if re.fullmatch(printed, value, re.DOTALL):
@@ -73,6 +87,19 @@ def check_read_alike(table_schema: dict, path) -> None:
                 raise ReadError(path, f"missing value {value!r} is how a value of the {field['type']} field "
                                 f"'{field['name']}' prints, which Frictionless would read as null: a record writes "
                                 "null where it has no value", field=where)
+
+
+def _keyed(table_schema: dict) -> dict[str, str]:
+    """Each field name a key of the schema's own rows names (primaryKey, a foreign key's fields, or the fields a
+    foreign key of the resource itself cites), with where; entries of another shape are Frictionless's to reject."""
+    keys = [("primaryKey", table_schema.get("primaryKey"))]
+    for j, key in enumerate(table_schema.get("foreignKeys") or []):
+        reference = key.get("reference") if isinstance(key, dict) else None
+        keys.append((f"foreignKeys.{j}.fields", key.get("fields") if isinstance(key, dict) else None))
+        if isinstance(reference, dict) and reference.get("resource") == "":
+            keys.append((f"foreignKeys.{j}.reference.fields", reference.get("fields")))
+    return {name: where for where, value in reversed(keys) if isinstance(value, (str, list))
+            for name in names(value) if isinstance(name, str)}
 
 
 def dump_json(obj) -> str:

@@ -173,20 +173,23 @@ def test_a_timestamp_left_as_a_number_is_reported_once(specimen):
     assert list(failed["row"]) == [dayid] and list(failed["field"]) == ["timestamp"]
 
 
-def test_datetimes_printed_by_str_and_dates_given_a_time_say_what_to_write(specimen):
-    """Two shapes a converter's Python writes: `str(datetime)` (a space where RFC 3339 has T) in a timestamp, and
-    the evidence's timestamp copied into first_seen. Each has an offset and a real day, so FLD2 says what differs
-    instead of "not RFC 3339 with an explicit offset" (Table 11, timestamp; Table 12, first_seen)."""
+def test_datetimes_printed_by_str_or_left_a_day_and_dates_given_a_time_say_what_to_write(specimen):
+    """Three shapes a converter writes: `str(datetime)` (a space where RFC 3339 has T) in a timestamp, a dataset's
+    day left as the timestamp (a dataset that dates days, not messages), and the evidence's timestamp copied into
+    first_seen. Each is on a real day, so FLD2 says what differs instead of "not RFC 3339 with an explicit offset"
+    (Table 11, timestamp; Table 12, first_seen)."""
     source = read(specimen, "source")
-    message = source[5]
+    message, day = source[5], source[7]
     message["timestamp"] = message["timestamp"].replace("T", " ")
+    day["timestamp"] = day["timestamp"][:10]
     write(specimen, "source", source)
     profile, claim = first_row(specimen, "profile", lambda r: r["first_seen"] is not None)
     claim["first_seen"] = next(m["timestamp"] for m in source if m["dayid"] == claim["evidence"][0])
     write(specimen, "profile", profile)
     failed = failures_of(validate(specimen), "FLD2").set_index("row")["message"]
-    assert sorted(failed.index) == sorted([message["dayid"], claim["claim_id"]])
+    assert sorted(failed.index) == sorted([message["dayid"], day["dayid"], claim["claim_id"]])
     assert failed[message["dayid"]].startswith("a space between date and time, as Python's str() of a datetime")
+    assert failed[day["dayid"]].startswith("a date without a time of day: a dataset that dates days")
     assert failed[claim["claim_id"]].startswith("a date and time where the local date belongs (YYYY-MM-DD")
 
 

@@ -480,21 +480,25 @@ def test_the_guides_load_dataset_line_loads_the_release_it_is_run_in(fork, monke
 
 
 def test_a_probe_that_differs_says_where(specimen):
-    """Gate A's line shows the probe's first 60 characters, which a trimmed, re-normalized or cut probe shares with
-    its message: the message says how it differs (Table 24, gate A: reproduced verbatim)."""
+    """Gate A's line shows the probe's first 60 characters, which a trimmed, re-normalized (NFC, or NFKC as text
+    cleaning folds full-width Chinese punctuation) or cut probe shares with its message: the message says how it
+    differs (Table 24, gate A: reproduced verbatim)."""
     import unicodedata
 
     chat = read(specimen, "chat")
     texts = {r["dayid"]: r["text"] for r in read(specimen, "source")}
     rows = iter(r for r in chat if not r["withdrawn"] and len(texts[r["probe_dayid"]]) > 20)
-    trimmed, cut, normalized = next(rows), next(rows), next(rows)
+    trimmed, cut, normalized, folded = next(rows), next(rows), next(rows), next(rows)
     source = read(specimen, "source")
     message = next(r for r in source if r["dayid"] == normalized["probe_dayid"])
     message["text"] = unicodedata.normalize("NFD", "Café, ") + message["text"]
+    full_width = next(r for r in source if r["dayid"] == folded["probe_dayid"])
+    full_width["text"] = "你好，ＡＩ！" + full_width["text"]  # a Chinese input method's comma, letters and "!"
     write(specimen, "source", source)
     trimmed["probe"] = texts[trimmed["probe_dayid"]] + "\n"
     cut["probe"] = texts[cut["probe_dayid"]][:-5]
     normalized["probe"] = unicodedata.normalize("NFC", message["text"])
+    folded["probe"] = unicodedata.normalize("NFKC", full_width["text"])
     write(specimen, "chat", chat)
     failed = failures_of(validate(specimen), "A").set_index("row")["message"]
     assert failed[trimmed["item_id"]] == ("probe differs from the text of probe_dayid only in leading or trailing "
@@ -503,6 +507,8 @@ def test_a_probe_that_differs_says_where(specimen):
                                       f"{len(cut['probe']) + 1}")
     assert failed[normalized["item_id"]] == ("probe differs from the text of probe_dayid only in Unicode "
                                              "normalization (NFC / NFD): a probe is its message verbatim")
+    assert failed[folded["item_id"]] == ("probe differs from the text of probe_dayid only in Unicode compatibility "
+                                         "normalization (NFKC / NFKD: full-width forms): a probe is its message verbatim")
 
 
 def test_a_value_outside_a_vocabulary_names_the_vocabulary(specimen):

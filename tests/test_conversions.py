@@ -173,20 +173,23 @@ def test_a_timestamp_left_as_a_number_is_reported_once(specimen):
     assert list(failed["row"]) == [dayid] and list(failed["field"]) == ["timestamp"]
 
 
-def test_datetimes_printed_by_str_and_dates_given_a_time_say_what_to_write(specimen):
-    """Two shapes a converter's Python writes: `str(datetime)` (a space where RFC 3339 has T) in a timestamp, and
-    the evidence's timestamp copied into first_seen. Each has an offset and a real day, so FLD2 says what differs
-    instead of "not RFC 3339 with an explicit offset" (Table 11, timestamp; Table 12, first_seen)."""
+def test_datetimes_printed_by_str_or_left_a_day_and_dates_given_a_time_say_what_to_write(specimen):
+    """Three shapes a converter writes: `str(datetime)` (a space where RFC 3339 has T) in a timestamp, a dataset's
+    day left as the timestamp (a dataset that dates days, not messages), and the evidence's timestamp copied into
+    first_seen. Each is on a real day, so FLD2 says what differs instead of "not RFC 3339 with an explicit offset"
+    (Table 11, timestamp; Table 12, first_seen)."""
     source = read(specimen, "source")
-    message = source[5]
+    message, day = source[5], source[7]
     message["timestamp"] = message["timestamp"].replace("T", " ")
+    day["timestamp"] = day["timestamp"][:10]
     write(specimen, "source", source)
     profile, claim = first_row(specimen, "profile", lambda r: r["first_seen"] is not None)
     claim["first_seen"] = next(m["timestamp"] for m in source if m["dayid"] == claim["evidence"][0])
     write(specimen, "profile", profile)
     failed = failures_of(validate(specimen), "FLD2").set_index("row")["message"]
-    assert sorted(failed.index) == sorted([message["dayid"], claim["claim_id"]])
+    assert sorted(failed.index) == sorted([message["dayid"], day["dayid"], claim["claim_id"]])
     assert failed[message["dayid"]].startswith("a space between date and time, as Python's str() of a datetime")
+    assert failed[day["dayid"]].startswith("a date without a time of day: a dataset that dates days")
     assert failed[claim["claim_id"]].startswith("a date and time where the local date belongs (YYYY-MM-DD")
 
 
@@ -477,21 +480,25 @@ def test_the_guides_load_dataset_line_loads_the_release_it_is_run_in(fork, monke
 
 
 def test_a_probe_that_differs_says_where(specimen):
-    """Gate A's line shows the probe's first 60 characters, which a trimmed, re-normalized or cut probe shares with
-    its message: the message says how it differs (Table 24, gate A: reproduced verbatim)."""
+    """Gate A's line shows the probe's first 60 characters, which a trimmed, re-normalized (NFC, or NFKC as text
+    cleaning folds full-width Chinese punctuation) or cut probe shares with its message: the message says how it
+    differs (Table 24, gate A: reproduced verbatim)."""
     import unicodedata
 
     chat = read(specimen, "chat")
     texts = {r["dayid"]: r["text"] for r in read(specimen, "source")}
     rows = iter(r for r in chat if not r["withdrawn"] and len(texts[r["probe_dayid"]]) > 20)
-    trimmed, cut, normalized = next(rows), next(rows), next(rows)
+    trimmed, cut, normalized, folded = next(rows), next(rows), next(rows), next(rows)
     source = read(specimen, "source")
     message = next(r for r in source if r["dayid"] == normalized["probe_dayid"])
     message["text"] = unicodedata.normalize("NFD", "Café, ") + message["text"]
+    full_width = next(r for r in source if r["dayid"] == folded["probe_dayid"])
+    full_width["text"] = "你好，ＡＩ！" + full_width["text"]  # a Chinese input method's comma, letters and "!"
     write(specimen, "source", source)
     trimmed["probe"] = texts[trimmed["probe_dayid"]] + "\n"
     cut["probe"] = texts[cut["probe_dayid"]][:-5]
     normalized["probe"] = unicodedata.normalize("NFC", message["text"])
+    folded["probe"] = unicodedata.normalize("NFKC", full_width["text"])
     write(specimen, "chat", chat)
     failed = failures_of(validate(specimen), "A").set_index("row")["message"]
     assert failed[trimmed["item_id"]] == ("probe differs from the text of probe_dayid only in leading or trailing "
@@ -500,6 +507,8 @@ def test_a_probe_that_differs_says_where(specimen):
                                       f"{len(cut['probe']) + 1}")
     assert failed[normalized["item_id"]] == ("probe differs from the text of probe_dayid only in Unicode "
                                              "normalization (NFC / NFD): a probe is its message verbatim")
+    assert failed[folded["item_id"]] == ("probe differs from the text of probe_dayid only in Unicode compatibility "
+                                         "normalization (NFKC / NFKD: full-width forms): a probe is its message verbatim")
 
 
 def test_a_value_outside_a_vocabulary_names_the_vocabulary(specimen):

@@ -518,9 +518,9 @@ CASES = [
     Case("V3", proportional_half_memory),
     Case("V4", on_rows("chat", chat_where(tier="intermediate", scoreable=True), later_claim_ref)),
     Case("V5", on_rows("persona", lambda r, root: r["value"] is not None, lambda r, root: r.update(evidence=None)),
-         branch="filled-slot", message="evidence must be non-empty exactly when value is set"),
+         branch="filled-slot", message="a value without evidence: a filled slot cites the messages it rests on"),
     Case("V5", on_rows("persona", lambda r, root: r["value"] is None, evidence_for_empty_slot),
-         branch="empty-slot", message="evidence must be non-empty exactly when value is set"),
+         branch="empty-slot", message="evidence for an empty slot (value null): an empty slot cites no message"),
     Case("V5", on_rows("qa", lambda r, root: r["answerable"] and r["category"] == "basic_fact",
                        lambda r, root: r.update(evidence=[])), branch="qa", message="answerable question cites no message"),
     Case("V5", on_rows("chat", basic_scoreable, chat_change(memory_bearing__recorded=True, on_screen="clear",
@@ -592,7 +592,7 @@ CASES = [
                          append_text("See https://example.org/track?user=priya")), branch="url", message="URL with query"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text(digits)),
          branch="digits", message="long digit run"),
-    Case("PII1", on_rows("source", uncited_message("companion"), append_text("Call me on ０２０ ７９４６ ０９５８")),
+    Case("PII1", on_rows("source", uncited_message("companion"), append_text("Call me on ０２０－７９４６－０９５８")),
          branch="full-width-phone", message="phone number"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Write to josé@exämple.org")),
          branch="accented-email", message="an e-mail address"),
@@ -688,6 +688,18 @@ def test_digit_run_length_is_read_from_the_descriptor(specimen, baseline):
     set_param(["realcompanion", "pii_digit_run"], lambda n: n + 1, None)(specimen)
     stamp(specimen)
     assert validate(specimen).fired() == baseline
+
+
+def test_the_screen_reads_full_width_forms():
+    """Chinese and Japanese input methods type full-width forms: an address with ＠ and ．, a number with － or an
+    ideographic space between its groups, is what a personal-data screen is there to find (PII1)."""
+    import pandas as pd
+    from realcompanion.validators.integrity import PII_PATTERNS
+    from realcompanion.validators.screen import search
+
+    text = pd.Series(["写信到 someone＠example．com 吧", "电话１３８－１２３４－５６７８", "电话138\u30001234\u30005678"])
+    assert list(search(text, PII_PATTERNS["e-mail address"])) == ["someone＠example．com"]
+    assert list(search(text, PII_PATTERNS["phone number"])) == ["１３８－１２３４－５６７８", "138\u30001234\u30005678"]
 
 
 def test_every_rule_names_the_paper_table_and_row_it_states(capsys):

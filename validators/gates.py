@@ -41,14 +41,17 @@ def gate_a(ctx) -> pd.DataFrame:
 
 def differs(probe, text) -> str:
     """How a probe differs from its message, since the line shows only the probe's start: a converter's strip() or
-    Unicode normalization, else the first character that differs (1-based)."""
+    Unicode normalization (NFKC too, which text cleaning applies to fold full-width forms), else the first character
+    that differs (1-based)."""
     what = "probe differs from the text of probe_dayid"
     if not isinstance(probe, str) or not isinstance(text, str):
         return what
     if probe.strip() == text.strip():
         return f"{what} only in leading or trailing whitespace: a probe is its message verbatim"
-    if unicodedata.normalize("NFC", probe) == unicodedata.normalize("NFC", text):
-        return f"{what} only in Unicode normalization (NFC / NFD): a probe is its message verbatim"
+    for form, named in (("NFC", "normalization (NFC / NFD)"),
+                        ("NFKC", "compatibility normalization (NFKC / NFKD: full-width forms)")):
+        if unicodedata.normalize(form, probe) == unicodedata.normalize(form, text):
+            return f"{what} only in Unicode {named}: a probe is its message verbatim"
     return f"{what} from character {len(os.path.commonprefix([probe, text])) + 1}"
 
 

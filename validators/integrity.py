@@ -25,9 +25,13 @@ CODE_SUFFIXES = SCRIPT_SUFFIXES | {".pyc", ".pyo", ".pyd", ".pyx", ".ipynb", ".p
                                    ".pth", ".ckpt", ".npy", ".npz", ".so", ".dll", ".dylib", ".sh", ".bat", ".ps1",
                                    ".exe", ".jar"}
 HEAD = 1 << 16  # bytes of a file judged by content
+# Full-width forms count as their ASCII characters (＠ ． － ＋ （ ）, the ideographic space: what Chinese and Japanese
+# input methods type). The patterns are plain strings, so each reaches the regex as the character itself: Arrow's
+# RE2 screen reads no \u escape.
+_GROUPS = "[ .\\-\u3000\uff0e\uff0d]"
 PII_PATTERNS = {
-    "e-mail address": r"[\w.+-]+@[\w-]+\.[\w.-]+",
-    "phone number": r"\+?\(?\d{2,4}\)?[ .-]\d{3,4}[ .-]\d{3,4}",
+    "e-mail address": "[\\w.+-]+[@\uff20][\\w-]+[.\uff0e][\\w.\uff0e-]+",
+    "phone number": f"[+\uff0b]?[(\uff08]?\\d{{2,4}}[)\uff09]?{_GROUPS}\\d{{3,4}}{_GROUPS}\\d{{3,4}}",
     "URL with query string": r"https?://\S+\?\S+=",
 }
 

@@ -336,10 +336,12 @@ LEAP = ("a leap second (:60), which RFC 3339 allows but Python's datetime, panda
 YEAR_ZERO = ("year 0000, which RFC 3339 allows but Python's datetime and Frictionless do not read (their calendar "
              "starts at year 1): a date the dataset does not know is null where the field allows it")
 TIMED = "a date and time where the local date belongs (YYYY-MM-DD, the timestamp's first ten characters)"
+DAY = ("a date without a time of day: a dataset that dates days, not messages, gives each message its day at "
+       "00:00 with the offset it assumes (YYYY-MM-DDT00:00:00+00:00), both stated in the datasheet")
 # datetime shapes FLD2 names, matched case-blind on a real day: RFC 3339 read case-blind (so t or z), a space for T,
-# a leap second in the seconds' place
+# a leap second in the seconds' place, a day alone
 SHAPES = {RFC3339: LOWER_CASE, RFC3339.replace("T", " ", 1): SPACED,
-          RFC3339.replace(r":[0-5]\d(\.", r":60(\."): LEAP}
+          RFC3339.replace(r":[0-5]\d(\.", r":60(\."): LEAP, r"^\d{4}-\d{2}-\d{2}$": DAY}
 
 
 @release_rule("FMT1", "error", "structure", (),

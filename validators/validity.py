@@ -5,6 +5,7 @@ on-screen verdict exists exactly where a row is memory-bearing.
 """
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from .catalogue import failures, frame_rule, release_rule
@@ -91,8 +92,9 @@ def cited_layer(ctx) -> pd.DataFrame:
     return pd.concat([
         failures("profile", profile["claim_id"][e_bad], "evidence", "[]",
                  "evidence is empty: a claim without evidence has evidence null"),
-        failures("persona", ctx.row_ids("persona")[p_bad], "evidence", persona["value"][p_bad],
-                 "evidence must be non-empty exactly when value is set"),
+        failures("persona", ctx.row_ids("persona")[p_bad], "evidence", persona["evidence"][p_bad],
+                 np.where(has_ev[p_bad], "evidence for an empty slot (value null): an empty slot cites no message",
+                          "a value without evidence: a filled slot cites the messages it rests on")),
         failures("qa", qa["item_id"][q_bad], "evidence", "[]", "answerable question cites no message"),
         failures("chat", chat["item_id"][c_bad], "required_context", "no refs",
                  "memory-bearing row cites no profile claim or earlier exchange"),

@@ -26,6 +26,8 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ..scoring.bm25 import search_words
+
 # The rankers' fixed settings, echoed in every baselines report.
 SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.75,
                      "index": "per instance, over the history before the cutoff"},
@@ -120,11 +122,7 @@ class ContextTokens:
 def tokens(texts: list[str], lang: str) -> list[list[str]]:
     """BM25 terms: jieba search-mode words for Chinese, bm25s's English tokenizer with stopwords otherwise."""
     if lang == "zh":
-        import jieba
-
-        jieba.setLogLevel(60)
-        return [[w.lower() for w in jieba.cut_for_search(t) if w.strip() and any(c.isalnum() for c in w)]
-                for t in texts]
+        return [[w.lower() for w in search_words(t)] for t in texts]
     import bm25s
 
     tokenized = bm25s.tokenize(texts, stopwords="en", return_ids=False, show_progress=False)

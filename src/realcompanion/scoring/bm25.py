@@ -6,8 +6,8 @@ not as a candidate, and not through the corpus statistics either. A probe at
 position p is scored exactly as a bm25s index built over messages [0, p)
 would score it: document frequencies and the average message length are
 counted over that prefix. Rebuilding an index per probe costs one index per
-item, so each participant's messages are tokenized once (bm25s's tokenizer;
-a message's tokens do not depend on the others) into a term-by-message matrix,
+item, so each participant's messages are tokenized once (`tokenizer`; a
+message's tokens do not depend on the others) into a term-by-message matrix,
 and a probe's prefix statistics are read off it: a term's document frequency
 is the number of its postings before p, the average length a prefix sum. The
 term weights are bm25s's own scorers for the configured variant
@@ -24,20 +24,50 @@ messages most recent first, for whoever wants a full ordering.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .settings import BM25
+
+_WORDS = re.compile(r"(?u)\b\w\w+\b")  # bm25s's default splitter
+_RUNS = re.compile(r"(?u)\w+")
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+
+
+def search_words(text: str) -> list[str]:
+    """jieba's search-mode words of `text` (words and their in-dictionary sub-words, its segmentation for indexing)
+    that hold a letter or digit: the Chinese terms of both formats' BM25."""
+    import jieba
+
+    jieba.setLogLevel(60)
+    return [w for w in jieba.cut_for_search(text) if w.strip() and any(c.isalnum() for c in w)]
+
+
+def terms(text: str) -> list[str]:
+    """bm25s's default terms (runs of two or more word characters), but a run holding Chinese characters is cut
+    into `search_words`: unsegmented, a whole Chinese clause is one term that hardly any other message holds."""
+    if not _HAN.search(text):
+        return _WORDS.findall(text)
+    return [w for run in _RUNS.findall(text)
+            for w in (search_words(run) if _HAN.search(run) else [run] if len(run) > 1 else [])]
+
+
+def tokenizer():
+    """The bm25s tokenizer of every RealCompanion BM25 ranking (settings.BM25: stopwords, `terms`)."""
+    import bm25s
+
+    return bm25s.tokenization.Tokenizer(stopwords=BM25["stopwords"], splitter=terms)
 
 
 class ParticipantIndex:
     """One participant's messages (texts in stream order) as a term-by-message count matrix."""
 
     def __init__(self, texts: list[str]):
-        import bm25s
         from bm25s.scoring import _select_idf_scorer, _select_tfc_scorer
         from scipy.sparse import csc_matrix
 
-        self.tokenizer = bm25s.tokenization.Tokenizer(stopwords=BM25["stopwords"])
+        self.tokenizer = tokenizer()
         ids = self.tokenizer.tokenize(texts, return_as="ids", show_progress=False, allow_empty=False)
         lengths = np.array([len(doc) for doc in ids], dtype=np.int64)
         rows = np.repeat(np.arange(len(ids)), lengths)

@@ -11,11 +11,17 @@ datapackage.json; `card --write` keeps them in step.
 """
 from __future__ import annotations
 
+import io
+import json
 import logging
 import re
 from functools import partial, reduce
 from operator import getitem
 from typing import Callable
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pajson
 
 from .files import read_text
 from .generated import block_body, fill_blocks, markdown_table
@@ -29,7 +35,7 @@ GENERATED_KEYS = ("pretty_name", "license", "tags", "size_categories", "configs"
 # Hugging Face `size_categories` labels; label i covers totals below 10**(3 + i).
 SIZE_LABELS = ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B",
                "1B<n<10B", "10B<n<100B", "100B<n<1T")
-VERBATIM_TYPES = ("datetime", "date")  # Table Schema types Arrow would reinterpret; see `features`
+VERBATIM_TYPES = ("datetime", "date")  # Table Schema types Arrow would reinterpret; see `verbatim_paths`
 _FORMATS = {"datetime": "RFC 3339 date-time with UTC offset", "date": "date, YYYY-MM-DD"}
 _VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 
@@ -64,21 +70,71 @@ def status(release: Release) -> str:
 # -- the YAML header ----------------------------------------------------------
 
 def features(release: Release, name: str):
-    """`datasets.Features` of one resource, from the Arrow schema the package itself reads with.
-
-    Date and datetime fields are declared `Json`: the `datasets` JSON reader lets Arrow infer types
-    before it applies the features, and Arrow reads an RFC 3339 string as a timestamp (dropping its
-    offset) and a date as a midnight timestamp, which a cast back to string cannot undo. A `Json`
-    field is read as the JSON text of the value and decoded on access, so every row (plain,
-    streamed or through `realcompanion.load`) holds the file's own string.
-    """
+    """`datasets.Features` of one resource, from the Arrow schema the package itself reads with, each field of
+    `verbatim_paths` declared `Json`."""
     import datasets
 
     feats = datasets.Features.from_arrow_schema(release.arrow_schema(name))
-    for field in release.table_schema(name)["fields"]:
-        if field.get("type") in VERBATIM_TYPES:
-            feats[field["name"]] = datasets.Json()
+    for path in verbatim_paths(release, name):
+        feats = _as_json(feats, path)
     return feats
+
+
+def _as_json(feature, path: list):
+    """`feature` with the member at `path` (keys, 0 for a list's items) declared `Json`."""
+    import datasets
+
+    if not path:
+        return datasets.Json()
+    head, *rest = path
+    if head == 0:
+        feature.feature = _as_json(feature.feature, rest)
+    else:
+        feature[head] = _as_json(feature[head], rest)
+    return feature
+
+
+def verbatim_paths(release: Release, name: str) -> list[list]:
+    """Where the card declares `Json` (datasets' JSON field paths: a key, or 0 for a list's items).
+
+    The `datasets` JSON reader lets Arrow infer every column before it applies the features, and Arrow reads a
+    column of text that all looks like dates or timestamps as timestamps (dropping an offset; a date becomes a
+    midnight), which a cast back to string cannot undo. A `Json` field reaches Arrow as the JSON text of its value
+    and is decoded on access, so every row (plain, streamed or through `realcompanion.load`) holds the file's own
+    string. That is every date and datetime field, and every text, at the top level or nested, whose values in the
+    file Arrow would all read as timestamps (a fork's birthday field, a lone date answer). None of them is itself
+    JSON text, which a `Json` field would decode into a number or a list.
+    """
+    table = release.table(name)
+    typed = {f["name"] for f in release.table_schema(name)["fields"] if f.get("type") in VERBATIM_TYPES}
+    paths = [[column] for column in table.column_names if column in typed]
+    for column in table.column_names:
+        if column not in typed:
+            paths += [path for path, _, values in leaves(table.column(column).combine_chunks(), [column])
+                      if pa.types.is_string(values.type) and _read_as_timestamps(values)]
+    return paths
+
+
+def leaves(array: pa.Array, path: list, rows: pa.Array | None = None):
+    """(path, rows, values) of each scalar leaf of `array`: a struct's members by key, a list's items as 0, each
+    value with the row it lies in (`rows`, the positions of `array`'s values; None: 0, 1, ...)."""
+    rows = pa.array(range(len(array)), pa.int64()) if rows is None else rows
+    if pa.types.is_struct(array.type):
+        for member, values in zip(array.type, array.flatten()):  # flatten: a null struct's members are null
+            yield from leaves(values, [*path, member.name], rows)
+    elif pa.types.is_list(array.type):
+        yield from leaves(pc.list_flatten(array), [*path, 0], pc.take(rows, pc.list_parent_indices(array)))
+    else:
+        yield path, rows, array
+
+
+def _read_as_timestamps(values: pa.Array) -> bool:
+    """Whether Arrow's JSON reader, inferring, reads these strings (nulls aside) as one timestamp column."""
+    values = values.drop_null()
+    if not len(values) or not pc.all(pc.match_substring_regex(values, r"^\d{4}-\d\d-\d\d")).as_py():
+        return False
+    lines = "\n".join(json.dumps({"v": value}) for value in values.to_pylist()).encode()
+    return pa.types.is_timestamp(pajson.read_json(io.BytesIO(lines)).schema.field("v").type)
 
 
 def size_category(total: int) -> str:

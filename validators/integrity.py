@@ -237,6 +237,40 @@ def screened(ctx, patterns: dict[str, str]) -> pd.DataFrame:
     return combined(parts)
 
 
+@release_rule("INT8", "error", "integrity", RESOURCES,
+              "every number loads with datasets.load_dataset as the file writes it: datasets re-encodes each row of a "
+              "resource whose card declares a Json field (a date or datetime, or text that reads as one) to 10 "
+              "decimal places, which must leave it unchanged (no more decimals, no -0.0)",
+              "SPEC §1 (datasets.load_dataset loads every config, offline, typed)")
+def loaded_as_written(ctx) -> pd.DataFrame:
+    """`datasets` sends each row of a resource with a `Json` feature (`card.verbatim_paths`) through pandas' ujson
+    encoder before Arrow parses it, and that encoder writes a float to 10 decimal places: 0.876543210987654 loads as
+    0.876543211, 1e-12 and -0.0 as 0.0. No card can declare that away, so each float it changes is named here;
+    the other resources' numbers reach Arrow as the file writes them."""
+    from pandas.io.json import ujson_dumps
+
+    from realcompanion.card import leaves, verbatim_paths
+
+    parts = []
+    for name in ctx.release.resources:
+        table = ctx.table(name)
+        floats = [(path, rows, values) for column in table.column_names
+                  for path, rows, values in leaves(table.column(column).combine_chunks(), [column])
+                  if pa.types.is_floating(values.type)]
+        if not floats or not verbatim_paths(ctx.release, name):
+            continue
+        for path, rows, values in floats:
+            valid = values.is_valid().to_numpy(zero_copy_only=False)
+            written, rows = values.to_numpy(zero_copy_only=False)[valid], rows.to_numpy()[valid]
+            loaded = np.array([float(ujson_dumps(float(value))) for value in written], dtype=float)
+            changed = (loaded != written) | (np.signbit(loaded) != np.signbit(written))
+            parts.append(failures(name, ctx.row_ids(name).iloc[rows[changed]], ".".join(k for k in path if k != 0),
+                                  written[changed], [f"loads as {float(value)!r} with datasets.load_dataset, which "
+                                                     "re-encodes this resource's rows to 10 decimal places: write the "
+                                                     "value it loads as" for value in loaded[changed]]))
+    return combined(parts)
+
+
 @release_rule("NUL1", "warning", "coverage", ("profile",),
               "allowed nulls are counted: profile claims without evidence, or without first_seen / last_seen",
               "Table 12 (evidence on 3,579 of 3,580 claims; first_seen, last_seen on 3,109)")

@@ -158,10 +158,18 @@ def header(release: Release) -> dict:
         size_categories=size_category(sum(release.table(name).num_rows for name in release.resources)),
     )
     MetadataConfigs({
-        name: {"data_files": [{"split": SPLIT, "path": release.resource(name)["path"]}]} for name in release.resources
+        name: {"data_files": [{"split": SPLIT, "path": _literal(release.resource(name)["path"])}]}
+        for name in release.resources
     }).to_dataset_card_data(data)
     DatasetInfosDict({name: _info(release, name) for name in release.resources}).to_dataset_card_data(data)
     return {key: data[key] for key in GENERATED_KEYS}
+
+
+def _literal(path: str) -> str:
+    """`path` as a `datasets` data_files pattern matching that one file: the glob it goes through (fsspec's, locally
+    and on the Hub) reads `*`, `?` and `[` as wildcards, so `data/qa[1].jsonl` would load `data/qa1.jsonl`; each is
+    bracketed (`[[]` matches a `[`)."""
+    return re.sub(r"[*?[]", lambda found: f"[{found[0]}]", path)
 
 
 def _info(release: Release, name: str):

@@ -36,6 +36,9 @@ GENERATED_KEYS = ("pretty_name", "license", "tags", "size_categories", "configs"
 SIZE_LABELS = ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B",
                "1B<n<10B", "10B<n<100B", "100B<n<1T")
 VERBATIM_TYPES = ("datetime", "date")  # Table Schema types Arrow would reinterpret; see `verbatim_paths`
+# every text Arrow's JSON reader may read as a timestamp matches this (a date, then a time and an offset): it alone is
+# parsed by Arrow to decide (`_read_as_timestamps`)
+ISO_LIKE = r"^\d{4}-\d\d-\d\d([T ][\d:.]*)?(Z|[+-][\d:]*)?$"
 _FORMATS = {"datetime": "RFC 3339 date-time with UTC offset", "date": "date, YYYY-MM-DD"}
 _VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 
@@ -101,9 +104,8 @@ def verbatim_paths(release: Release, name: str) -> list[list]:
     column of text that all looks like dates or timestamps as timestamps (dropping an offset; a date becomes a
     midnight), which a cast back to string cannot undo. A `Json` field reaches Arrow as the JSON text of its value
     and is decoded on access, so every row (plain, streamed or through `realcompanion.load`) holds the file's own
-    string. That is every date and datetime field, and every text, at the top level or nested, whose values in the
-    file Arrow would all read as timestamps (a fork's birthday field, a lone date answer). None of them is itself
-    JSON text, which a `Json` field would decode into a number or a list.
+    string. That is every date and datetime field, and every text, at the top level or nested, with a value Arrow
+    would read as a timestamp (a fork's birthday field, a lone date answer; `_read_as_timestamps`).
     """
     table = release.table(name)
     typed = {f["name"] for f in release.table_schema(name)["fields"] if f.get("type") in VERBATIM_TYPES}
@@ -129,12 +131,27 @@ def leaves(array: pa.Array, path: list, rows: pa.Array | None = None):
 
 
 def _read_as_timestamps(values: pa.Array) -> bool:
-    """Whether Arrow's JSON reader, inferring, reads these strings (nulls aside) as one timestamp column."""
+    """Whether Arrow's JSON reader, inferring, may read these strings as timestamps, and a `Json` field keeps them.
+
+    `datasets` reads a file in chunks (10 MiB by default) and Arrow infers each chunk's columns on its own: a chunk
+    whose values of a field all look like dates is read as timestamps even when the file's other values do not. So
+    one such value is enough, unless another value is itself JSON text ("42", "true"), which a `Json` field would
+    decode into a number or a boolean: that column stays text.
+    """
+    from pandas.io.json import ujson_loads  # what `datasets` decodes a `Json` field with
+
     values = values.drop_null()
-    if not len(values) or not pc.all(pc.match_substring_regex(values, r"^\d{4}-\d\d-\d\d")).as_py():
+    dated = values.filter(pc.match_substring_regex(values, ISO_LIKE)).to_pylist()
+    if not any(pa.types.is_timestamp(pajson.read_json(io.BytesIO(json.dumps({"v": value}).encode())).schema[0].type)
+               for value in dated):
         return False
-    lines = "\n".join(json.dumps({"v": value}) for value in values.to_pylist()).encode()
-    return pa.types.is_timestamp(pajson.read_json(io.BytesIO(lines)).schema.field("v").type)
+    for value in values.to_pylist():
+        try:
+            ujson_loads(value)
+        except Exception:  # noqa: BLE001 - datasets' own test: a text it cannot decode is encoded, and decoded back
+            continue
+        return False
+    return True
 
 
 def size_category(total: int) -> str:

@@ -35,9 +35,9 @@ rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupass
      "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §4); Data Package v2 (resource hash)")(hashes)
 
 rule("GI9", "error", "integrity", RESOURCES,
-     "every number loads with datasets.load_dataset as the file writes it: datasets re-encodes each row of a resource "
-     "whose card declares a Json field (a date or datetime, or text that reads as one) to 10 decimal places, which "
-     "must leave it unchanged (no more decimals, no -0.0)",
+     "every number loads with datasets.load_dataset as the file writes it: datasets decodes and re-encodes each row "
+     "of a resource whose card declares a Json field (a date or datetime, or text that reads as one), which must "
+     "leave it unchanged (at most 10 decimals, no -0.0, a whole number within 64 bits)",
      "GROUPASSIST.md §5 (a data package folder like the RealCompanion release); SPEC §1 (datasets.load_dataset "
      "loads every config, offline, typed)")(loaded_as_written)
 

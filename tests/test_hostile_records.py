@@ -11,6 +11,7 @@ from realcompanion.validators.run import validate
 from test_fuzz import check_contract, edit_line, restamp, run_quietly
 
 from realcompanion.paths import REPO_ROOT
+from realcompanion.schemas import Schemas, dump_json
 
 GROUPASSIST = REPO_ROOT / "specimens" / "groupassist"
 
@@ -95,3 +96,25 @@ def test_a_hostile_key_in_the_readers_one_line_is_escaped(specimen):
     code, out, err = run_quietly(["validate", str(specimen)])
     assert code == 2 and "\x1b" not in err and "\u2028" not in err, repr(err)
     check_contract(code, out, err, r"qa.jsonl:2 field '\x1b[2J\u2028k': duplicate key '\x1b[2J\u2028k'")
+
+
+def test_a_nested_key_its_schema_does_not_declare_is_named(specimen):
+    """A fork's nested schema may allow more properties than it declares: Arrow dropped the undeclared key from the
+    typed tables, `datasets.load_dataset` failed on it, and the release was VALID."""
+    (specimen / "schemas" / "nested" / "note.schema.json").write_text(json.dumps({
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "nested/note.schema.json", "type": "object",
+        "required": ["kind"], "properties": {"kind": {"type": "string"}}}), encoding="utf-8")
+    schema = json.loads((specimen / "schemas" / "qa.schema.json").read_text(encoding="utf-8"))
+    schema["fields"].append({"name": "note", "type": "object", "nestedSchema": "nested/note.schema.json",
+                             "constraints": {}})
+    (specimen / "schemas" / "qa.schema.json").write_text(dump_json(schema), encoding="utf-8")
+    Schemas(specimen).render()  # the vocabulary's copies, as `refresh` writes them
+    path = specimen / "data" / "qa.jsonl"
+    rows = [json.loads(line) | {"note": {"kind": "plain"}} for line in path.read_text(encoding="utf-8").splitlines()]
+    rows[2]["note"]["source"] = "web"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    restamp(specimen)
+    found = validate(specimen).failure_frame()
+    errors = found[found["severity"] == "error"]
+    assert list(errors["rule"]) == ["SCH1"] and list(errors["row"]) == [rows[2]["item_id"]], errors.to_string()
+    assert "holds 'note.source', which its nested schema does not declare" in errors["message"].iloc[0]

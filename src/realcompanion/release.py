@@ -438,6 +438,10 @@ class Release:
             field = error.instance_path[0] if error.instance_path else (quoted.group(1) if quoted else "")
             return {"field": str(field), "message": schema_reason(error)[0]}
         for field in schema:
+            if undeclared := _undeclared(row.get(field.name), field.type, field.name):
+                return {"field": field.name, "message": f"holds '{undeclared}', which its nested schema does not declare: "
+                        "the typed tables would drop it and datasets.load_dataset fails on it (declare it, or leave it "
+                        "out)"}
             try:
                 pa.array([row.get(field.name)], type=field.type)
             except UnicodeEncodeError as exc:  # JSON's \ud800 escape reads as a lone surrogate, which no UTF-8 holds
@@ -446,3 +450,17 @@ class Release:
             except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
                 return {"field": field.name, "message": f"does not fit {field.type}: {exc}"}
         return None
+
+
+def _undeclared(value, kind: pa.DataType, path: str) -> str | None:
+    """The dotted name of the first object key in `value` that its Arrow struct type has no member for (a nested
+    schema may allow more properties than it declares; Arrow drops them, and `datasets` cannot cast them away)."""
+    if isinstance(value, dict) and pa.types.is_struct(kind):
+        for key, member in value.items():
+            index = kind.get_field_index(key)
+            found = f"{path}.{key}" if index < 0 else _undeclared(member, kind.field(index).type, f"{path}.{key}")
+            if found:
+                return found
+    elif isinstance(value, list) and pa.types.is_list(kind):
+        return next((found for item in value if (found := _undeclared(item, kind.value_type, path))), None)
+    return None

@@ -249,16 +249,9 @@ def loaded_as_written(ctx) -> pd.DataFrame:
     100000000000000000000 (1e+20 as an integer) stops the load. No card can declare either away, so each such
     number is named here (the lines of numbers that large read again, to see how the file writes them); the other
     resources' numbers reach Arrow as the file writes them."""
-    from pandas.io.json import ujson_dumps, ujson_loads
+    from pandas.io.json import ujson_dumps
 
-    from realcompanion.card import leaves, verbatim_paths
-
-    def decodes(line: bytes) -> bool:
-        try:
-            ujson_loads(line)
-        except Exception:  # noqa: BLE001 - whatever stops the decoder stops the load
-            return False
-        return True
+    from realcompanion.card import decodes, leaves, verbatim_paths
 
     parts = []
     for name in ctx.release.resources:

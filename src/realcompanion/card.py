@@ -37,7 +37,7 @@ SIZE_LABELS = ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n
                "1B<n<10B", "10B<n<100B", "100B<n<1T")
 VERBATIM_TYPES = ("datetime", "date")  # Table Schema types Arrow would reinterpret; see `verbatim_paths`
 # every text Arrow's JSON reader may read as a timestamp matches this (a date, then a time and an offset): it alone is
-# parsed by Arrow to decide (`_read_as_timestamps`)
+# parsed by Arrow to decide (`_needs_json`)
 ISO_LIKE = r"^\d{4}-\d\d-\d\d([T ][\d:.]*)?(Z|[+-][\d:]*)?$"
 _FORMATS = {"datetime": "RFC 3339 date-time with UTC offset", "date": "date, YYYY-MM-DD"}
 _VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
@@ -105,7 +105,7 @@ def verbatim_paths(release: Release, name: str) -> list[list]:
     midnight), which a cast back to string cannot undo. A `Json` field reaches Arrow as the JSON text of its value
     and is decoded on access, so every row (plain, streamed or through `realcompanion.load`) holds the file's own
     string. That is every date and datetime field, and every text, at the top level or nested, with a value Arrow
-    would read as a timestamp (a fork's birthday field, a lone date answer; `_read_as_timestamps`).
+    would read as a timestamp (a fork's birthday field, a lone date answer; `_needs_json`).
     """
     table = release.table(name)
     typed = {f["name"] for f in release.table_schema(name)["fields"] if f.get("type") in VERBATIM_TYPES}
@@ -113,7 +113,7 @@ def verbatim_paths(release: Release, name: str) -> list[list]:
     for column in table.column_names:
         if column not in typed:
             paths += [path for path, _, values in leaves(table.column(column).combine_chunks(), [column])
-                      if pa.types.is_string(values.type) and _read_as_timestamps(values)]
+                      if pa.types.is_string(values.type) and _needs_json(values)]
     return paths
 
 
@@ -130,7 +130,7 @@ def leaves(array: pa.Array, path: list, rows: pa.Array | None = None):
         yield path, rows, array
 
 
-def _read_as_timestamps(values: pa.Array) -> bool:
+def _needs_json(values: pa.Array) -> bool:
     """Whether Arrow's JSON reader, inferring, may read these strings as timestamps, and a `Json` field keeps them.
 
     `datasets` reads a file in chunks (10 MiB by default) and Arrow infers each chunk's columns on its own: a chunk
@@ -138,18 +138,22 @@ def _read_as_timestamps(values: pa.Array) -> bool:
     one such value is enough, unless another value is itself JSON text ("42", "true"), which a `Json` field would
     decode into a number or a boolean: that column stays text.
     """
-    from pandas.io.json import ujson_loads  # what `datasets` decodes a `Json` field with
-
     values = values.drop_null()
     dated = values.filter(pc.match_substring_regex(values, ISO_LIKE)).to_pylist()
     if not any(pa.types.is_timestamp(pajson.read_json(io.BytesIO(json.dumps({"v": value}).encode())).schema[0].type)
                for value in dated):
         return False
-    for value in values.to_pylist():
-        try:
-            ujson_loads(value)
-        except Exception:  # noqa: BLE001 - datasets' own test: a text it cannot decode is encoded, and decoded back
-            continue
+    return not any(decodes(value) for value in values.to_pylist())
+
+
+def decodes(text: str | bytes) -> bool:
+    """Whether the JSON decoder `datasets` runs on each line of a file with a `Json` feature, and on each value of
+    such a field, reads `text` (pandas' ujson: it reads "-" as 0, and no whole number past 64 bits)."""
+    from pandas.io.json import ujson_loads
+
+    try:
+        ujson_loads(text)
+    except Exception:  # noqa: BLE001 - whatever the decoder raises, it does not read the text
         return False
     return True
 

@@ -55,6 +55,21 @@ def test_declared_features_are_the_release_schema(repo):
     assert trace["D"]["grounding_dayids"].feature.dtype == "string"
 
 
+
+@pytest.mark.parametrize("path", ["data/qa[1].jsonl", "data/qa?.jsonl", "data/qa*.jsonl"])
+def test_a_config_names_its_one_file_whatever_characters_its_path_holds(specimen, path):
+    """`datasets` globs a config's path: `data/qa[1].jsonl` matched `data/qa1.jsonl` beside it, which it loaded."""
+    from datasets.data_files import DataFilesDict, sanitize_patterns
+
+    (specimen / "data" / "qa.jsonl").rename(specimen / path)
+    shutil.copy2(specimen / path, specimen / "data" / "qa1.jsonl")
+    descriptor = json.loads((specimen / "datapackage.json").read_text(encoding="utf-8"))
+    next(r for r in descriptor["resources"] if r["name"] == "qa")["path"] = path
+    (specimen / "datapackage.json").write_text(json.dumps(descriptor), encoding="utf-8")
+    config = next(c for c in card.header(Release(specimen))["configs"] if c["config_name"] == "qa")
+    resolved = DataFilesDict.from_patterns(sanitize_patterns(config["data_files"]), base_path=str(specimen))
+    assert [str(f) for f in resolved["test"]] == [(specimen / path).as_posix()]
+
 def test_header_carries_license_and_size_from_the_package(repo):
     data = DatasetCard.load(repo / card.CARD).data
     release = Release(repo)

@@ -310,6 +310,19 @@ def gi8(c):
     return None, "schemas/instances.schema.json"
 
 
+def gi9(c):
+    """A fork's number field in messages, which has a datetime: datasets re-encodes its rows to 10 decimal places."""
+    path = c.root / "schemas" / "messages.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["fields"].append({"name": "score", "type": "number", "constraints": {}})
+    path.write_text(dump_json(schema), encoding="utf-8")
+    for m in c.rows["messages"]:
+        m["score"] = None
+    m = c.free_filler("G01")
+    m["score"] = 0.123456789012345
+    return "messages", m["message_id"]
+
+
 MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items() if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi")
              and name[2:].isdigit()}
 

@@ -13,6 +13,7 @@ from test_fuzz import check_contract, edit_line, restamp, run_quietly
 from realcompanion.errors import ReadError
 from realcompanion.files import loads
 from realcompanion.paths import REPO_ROOT
+from realcompanion.schemas import Schemas, dump_json
 
 GROUPASSIST = REPO_ROOT / "specimens" / "groupassist"
 
@@ -99,6 +100,7 @@ def test_a_hostile_key_in_the_readers_one_line_is_escaped(specimen):
     check_contract(code, out, err, r"qa.jsonl:2 field '\x1b[2J\u2028k': duplicate key '\x1b[2J\u2028k'")
 
 
+<<<<<<< HEAD
 def test_a_number_no_float_holds_is_named_by_its_field(tmp_path):
     """Python's reader takes 1e400 as infinity, and stops on an integer of more than 4300 digits (so does
     Frictionless): either is one line naming file, line and field."""
@@ -106,3 +108,25 @@ def test_a_number_no_float_holds_is_named_by_its_field(tmp_path):
         loads('{"a": 1, "b": [1e400]}', tmp_path / "x.jsonl", line=3)
     with pytest.raises(ReadError, match=r"x\.jsonl:3 field 'b': an integer too long for Python's JSON reader"):
         loads('{"a": 1, "b": {"c": ' + "9" * 5000 + "}}", tmp_path / "x.jsonl", line=3)
+=======
+def test_a_nested_key_its_schema_does_not_declare_is_named(specimen):
+    """A fork's nested schema may allow more properties than it declares: Arrow dropped the undeclared key from the
+    typed tables, `datasets.load_dataset` failed on it, and the release was VALID."""
+    (specimen / "schemas" / "nested" / "note.schema.json").write_text(json.dumps({
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "nested/note.schema.json", "type": "object",
+        "required": ["kind"], "properties": {"kind": {"type": "string"}}}), encoding="utf-8")
+    schema = json.loads((specimen / "schemas" / "qa.schema.json").read_text(encoding="utf-8"))
+    schema["fields"].append({"name": "note", "type": "object", "nestedSchema": "nested/note.schema.json",
+                             "constraints": {}})
+    (specimen / "schemas" / "qa.schema.json").write_text(dump_json(schema), encoding="utf-8")
+    Schemas(specimen).render()  # the vocabulary's copies, as `refresh` writes them
+    path = specimen / "data" / "qa.jsonl"
+    rows = [json.loads(line) | {"note": {"kind": "plain"}} for line in path.read_text(encoding="utf-8").splitlines()]
+    rows[2]["note"]["source"] = "web"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    restamp(specimen)
+    found = validate(specimen).failure_frame()
+    errors = found[found["severity"] == "error"]
+    assert list(errors["rule"]) == ["SCH1"] and list(errors["row"]) == [rows[2]["item_id"]], errors.to_string()
+    assert "holds 'note.source', which its nested schema does not declare" in errors["message"].iloc[0]
+>>>>>>> audit-loadfid

@@ -11,12 +11,15 @@ import datasets
 import huggingface_hub
 import pandas as pd
 import pytest
+from tiny_release import build, write_jsonl
 
 import realcompanion
 from realcompanion import card
 from realcompanion.errors import ReadError
+from realcompanion.paths import REPO_ROOT
 from realcompanion.release import Release
 from realcompanion.schemas import RESOURCES
+from realcompanion.stamp import stamp
 
 
 @pytest.fixture
@@ -116,6 +119,28 @@ def test_every_loaded_row_equals_the_file_field_for_field(repo, offline, config,
     for number, (row, expected) in enumerate(zip(rows, raw), 1):
         assert set(row) == {f["name"] for f in release.table_schema(config)["fields"]}, f"line {number}"
         assert _as_in_file(row, expected) == expected, f"{config} line {number}"
+
+
+def test_text_that_arrow_would_read_as_timestamps_loads_as_written(tmp_path, offline):
+    """Arrow infers a text column as timestamps when its every value in a chunk of the file looks like a date or
+    timestamp: a lone answer loaded as '2025-03-01 08:00:00', its offset applied, and a referent as a midnight in
+    a chunk that held only it (`chunksize=1`: one line a chunk). The card declares such a field `Json`, as it does
+    dates and datetimes, unless another of its values is JSON text ("42"), which a `Json` field would decode."""
+    root = build(tmp_path / "release")
+    for document in ("README.md", "CITATION.cff"):
+        shutil.copy2(REPO_ROOT / document, root / document)
+    qa, chat = (_raw_rows(Release(root), name) for name in ("qa", "chat"))
+    qa[0]["answer"] = "2025-03-01T10:00:00+02:00"
+    qa[0]["question"], qa[1]["question"] = "2025-03-01", "42"
+    chat[0]["trace"]["A"]["referent_text"], chat[1]["trace"]["A"]["referent_text"] = "2025-03-01", "pottery"
+    write_jsonl(root / "data" / "qa.jsonl", qa)
+    write_jsonl(root / "data" / "chat.jsonl", chat)
+    stamp(root)
+    card.write(root)
+    assert card.features(Release(root), "qa")["question"] == datasets.Value("string")
+    for config, raw, chunks in (("qa", qa, {}), ("chat", chat, {"chunksize": 1})):
+        loaded = datasets.load_dataset(str(root), config, split="test", cache_dir=str(offline), **chunks)
+        assert [_as_in_file(row, expected) for row, expected in zip(loaded, raw)] == raw, config
 
 
 def _git(root, *args) -> str:

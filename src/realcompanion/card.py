@@ -11,11 +11,17 @@ datapackage.json; `card --write` keeps them in step.
 """
 from __future__ import annotations
 
+import io
+import json
 import logging
 import re
 from functools import partial, reduce
 from operator import getitem
 from typing import Callable
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pajson
 
 from .files import read_text
 from .generated import block_body, fill_blocks, markdown_table
@@ -29,7 +35,10 @@ GENERATED_KEYS = ("pretty_name", "license", "tags", "size_categories", "configs"
 # Hugging Face `size_categories` labels; label i covers totals below 10**(3 + i).
 SIZE_LABELS = ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B",
                "1B<n<10B", "10B<n<100B", "100B<n<1T")
-VERBATIM_TYPES = ("datetime", "date")  # Table Schema types Arrow would reinterpret; see `features`
+VERBATIM_TYPES = ("datetime", "date")  # Table Schema types Arrow would reinterpret; see `verbatim_paths`
+# every text Arrow's JSON reader may read as a timestamp matches this (a date, then a time and an offset): it alone is
+# parsed by Arrow to decide (`_needs_json`)
+ISO_LIKE = r"^\d{4}-\d\d-\d\d([T ][\d:.]*)?(Z|[+-][\d:]*)?$"
 _FORMATS = {"datetime": "RFC 3339 date-time with UTC offset", "date": "date, YYYY-MM-DD"}
 _VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 
@@ -64,21 +73,89 @@ def status(release: Release) -> str:
 # -- the YAML header ----------------------------------------------------------
 
 def features(release: Release, name: str):
-    """`datasets.Features` of one resource, from the Arrow schema the package itself reads with.
-
-    Date and datetime fields are declared `Json`: the `datasets` JSON reader lets Arrow infer types
-    before it applies the features, and Arrow reads an RFC 3339 string as a timestamp (dropping its
-    offset) and a date as a midnight timestamp, which a cast back to string cannot undo. A `Json`
-    field is read as the JSON text of the value and decoded on access, so every row (plain,
-    streamed or through `realcompanion.load`) holds the file's own string.
-    """
+    """`datasets.Features` of one resource, from the Arrow schema the package itself reads with, each field of
+    `verbatim_paths` declared `Json`."""
     import datasets
 
     feats = datasets.Features.from_arrow_schema(release.arrow_schema(name))
-    for field in release.table_schema(name)["fields"]:
-        if field.get("type") in VERBATIM_TYPES:
-            feats[field["name"]] = datasets.Json()
+    for path in verbatim_paths(release, name):
+        feats = _as_json(feats, path)
     return feats
+
+
+def _as_json(feature, path: list):
+    """`feature` with the member at `path` (keys, 0 for a list's items) declared `Json`."""
+    import datasets
+
+    if not path:
+        return datasets.Json()
+    head, *rest = path
+    if head == 0:
+        feature.feature = _as_json(feature.feature, rest)
+    else:
+        feature[head] = _as_json(feature[head], rest)
+    return feature
+
+
+def verbatim_paths(release: Release, name: str) -> list[list]:
+    """Where the card declares `Json` (datasets' JSON field paths: a key, or 0 for a list's items).
+
+    The `datasets` JSON reader lets Arrow infer every column before it applies the features, and Arrow reads a
+    column of text that all looks like dates or timestamps as timestamps (dropping an offset; a date becomes a
+    midnight), which a cast back to string cannot undo. A `Json` field reaches Arrow as the JSON text of its value
+    and is decoded on access, so every row (plain, streamed or through `realcompanion.load`) holds the file's own
+    string. That is every date and datetime field, and every text, at the top level or nested, with a value Arrow
+    would read as a timestamp (a fork's birthday field, a lone date answer; `_needs_json`).
+    """
+    table = release.table(name)
+    typed = {f["name"] for f in release.table_schema(name)["fields"] if f.get("type") in VERBATIM_TYPES}
+    paths = [[column] for column in table.column_names if column in typed]
+    for column in table.column_names:
+        if column not in typed:
+            paths += [path for path, _, values in leaves(table.column(column).combine_chunks(), [column])
+                      if pa.types.is_string(values.type) and _needs_json(values)]
+    return paths
+
+
+def leaves(array: pa.Array, path: list, rows: pa.Array | None = None):
+    """(path, rows, values) of each scalar leaf of `array`: a struct's members by key, a list's items as 0, each
+    value with the row it lies in (`rows`, the positions of `array`'s values; None: 0, 1, ...)."""
+    rows = pa.array(range(len(array)), pa.int64()) if rows is None else rows
+    if pa.types.is_struct(array.type):
+        for member, values in zip(array.type, array.flatten()):  # flatten: a null struct's members are null
+            yield from leaves(values, [*path, member.name], rows)
+    elif pa.types.is_list(array.type):
+        yield from leaves(pc.list_flatten(array), [*path, 0], pc.take(rows, pc.list_parent_indices(array)))
+    else:
+        yield path, rows, array
+
+
+def _needs_json(values: pa.Array) -> bool:
+    """Whether Arrow's JSON reader, inferring, may read these strings as timestamps, and a `Json` field keeps them.
+
+    `datasets` reads a file in chunks (10 MiB by default) and Arrow infers each chunk's columns on its own: a chunk
+    whose values of a field all look like dates is read as timestamps even when the file's other values do not. So
+    one such value is enough, unless another value is itself JSON text ("42", "true"), which a `Json` field would
+    decode into a number or a boolean: that column stays text.
+    """
+    values = values.drop_null()
+    dated = values.filter(pc.match_substring_regex(values, ISO_LIKE)).to_pylist()
+    if not any(pa.types.is_timestamp(pajson.read_json(io.BytesIO(json.dumps({"v": value}).encode())).schema[0].type)
+               for value in dated):
+        return False
+    return not any(decodes(value) for value in values.to_pylist())
+
+
+def decodes(text: str | bytes) -> bool:
+    """Whether the JSON decoder `datasets` runs on each line of a file with a `Json` feature, and on each value of
+    such a field, reads `text` (pandas' ujson: it reads "-" as 0, and no whole number past 64 bits)."""
+    from pandas.io.json import ujson_loads
+
+    try:
+        ujson_loads(text)
+    except Exception:  # noqa: BLE001 - whatever the decoder raises, it does not read the text
+        return False
+    return True
 
 
 def size_category(total: int) -> str:
@@ -102,10 +179,18 @@ def header(release: Release) -> dict:
         size_categories=size_category(sum(release.table(name).num_rows for name in release.resources)),
     )
     MetadataConfigs({
-        name: {"data_files": [{"split": SPLIT, "path": release.resource(name)["path"]}]} for name in release.resources
+        name: {"data_files": [{"split": SPLIT, "path": _literal(release.resource(name)["path"])}]}
+        for name in release.resources
     }).to_dataset_card_data(data)
     DatasetInfosDict({name: _info(release, name) for name in release.resources}).to_dataset_card_data(data)
     return {key: data[key] for key in GENERATED_KEYS}
+
+
+def _literal(path: str) -> str:
+    """`path` as a `datasets` data_files pattern matching that one file: the glob it goes through (fsspec's, locally
+    and on the Hub) reads `*`, `?` and `[` as wildcards, so `data/qa[1].jsonl` would load `data/qa1.jsonl`; each is
+    bracketed (`[[]` matches a `[`)."""
+    return re.sub(r"[*?[]", lambda found: f"[{found[0]}]", path)
 
 
 def _info(release: Release, name: str):

@@ -456,6 +456,10 @@ class Release:
             if pa.types.is_floating(field.type) and isinstance(value, int) and abs(value) > FLOAT_EXACT:
                 return {"field": field.name, "message": "an integer beyond ±2^53, where a 64-bit float (a number field "
                         "to Arrow, pandas, datasets) is not exact but Frictionless is: declare the field integer"}
+            if undeclared := _undeclared(value, field.type, field.name):
+                return {"field": field.name, "message": f"holds '{undeclared}', which its nested schema does not declare: "
+                        "the typed tables would drop it and datasets.load_dataset fails on it (declare it, or leave it "
+                        "out)"}
             try:
                 pa.array([value], type=field.type)
             except UnicodeEncodeError as exc:  # JSON's \ud800 escape reads as a lone surrogate, which no UTF-8 holds
@@ -467,3 +471,17 @@ class Release:
             except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
                 return {"field": field.name, "message": f"does not fit {field.type}: {exc}"}
         return None
+
+
+def _undeclared(value, kind: pa.DataType, path: str) -> str | None:
+    """The dotted name of the first object key in `value` that its Arrow struct type has no member for (a nested
+    schema may allow more properties than it declares; Arrow drops them, and `datasets` cannot cast them away)."""
+    if isinstance(value, dict) and pa.types.is_struct(kind):
+        for key, member in value.items():
+            index = kind.get_field_index(key)
+            found = f"{path}.{key}" if index < 0 else _undeclared(member, kind.field(index).type, f"{path}.{key}")
+            if found:
+                return found
+    elif isinstance(value, list) and pa.types.is_list(kind):
+        return next((found for item in value if (found := _undeclared(item, kind.value_type, path))), None)
+    return None

@@ -6,7 +6,7 @@ import pandas as pd
 from realcompanion.groupassist import RESOURCES
 
 from ..catalogue import failure_rows
-from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, schema_copies, screened, standard_counts
+from ..integrity import PII_PATTERNS, contained, data_not_code, hashes, loaded_as_written, schema_copies, screened, standard_counts
 from ..kept import definitions_kept, format_rules_kept
 from .catalogue import rule
 
@@ -33,6 +33,13 @@ rule("GI6", "error", "integrity", (),
 rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupassist.sha256, and its resource's Data "
      "Package `hash` (any algorithm) and `bytes` in datapackage.json, when declared",
      "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §4); Data Package v2 (resource hash)")(hashes)
+
+rule("GI9", "error", "integrity", RESOURCES,
+     "every number loads with datasets.load_dataset as the file writes it: datasets decodes and re-encodes each row "
+     "of a resource whose card declares a Json field (a date or datetime, or text that reads as one), which must "
+     "leave it unchanged (at most 10 decimals, no -0.0, a whole number within 64 bits)",
+     "GROUPASSIST.md §5 (a data package folder like the RealCompanion release); SPEC §1 (datasets.load_dataset "
+     "loads every config, offline, typed)")(loaded_as_written)
 
 
 @rule("GI2", "error", "integrity", RESOURCES,

@@ -100,7 +100,6 @@ def test_a_hostile_key_in_the_readers_one_line_is_escaped(specimen):
     check_contract(code, out, err, r"qa.jsonl:2 field '\x1b[2J\u2028k': duplicate key '\x1b[2J\u2028k'")
 
 
-<<<<<<< HEAD
 def test_a_number_no_float_holds_is_named_by_its_field(tmp_path):
     """Python's reader takes 1e400 as infinity, and stops on an integer of more than 4300 digits (so does
     Frictionless): either is one line naming file, line and field."""
@@ -108,7 +107,8 @@ def test_a_number_no_float_holds_is_named_by_its_field(tmp_path):
         loads('{"a": 1, "b": [1e400]}', tmp_path / "x.jsonl", line=3)
     with pytest.raises(ReadError, match=r"x\.jsonl:3 field 'b': an integer too long for Python's JSON reader"):
         loads('{"a": 1, "b": {"c": ' + "9" * 5000 + "}}", tmp_path / "x.jsonl", line=3)
-=======
+
+
 def test_a_nested_key_its_schema_does_not_declare_is_named(specimen):
     """A fork's nested schema may allow more properties than it declares: Arrow dropped the undeclared key from the
     typed tables, `datasets.load_dataset` failed on it, and the release was VALID."""
@@ -129,4 +129,3 @@ def test_a_nested_key_its_schema_does_not_declare_is_named(specimen):
     errors = found[found["severity"] == "error"]
     assert list(errors["rule"]) == ["SCH1"] and list(errors["row"]) == [rows[2]["item_id"]], errors.to_string()
     assert "holds 'note.source', which its nested schema does not declare" in errors["message"].iloc[0]
->>>>>>> audit-loadfid

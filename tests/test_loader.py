@@ -179,3 +179,18 @@ def test_a_local_revision_is_read_from_git_not_from_the_working_tree(specimen, r
 def test_a_revision_of_a_folder_outside_git_is_refused(specimen):
     with pytest.raises(ReadError, match="refusing to load the working tree"):
         realcompanion.load(specimen, "qa", revision="v0.1.0")
+
+
+def test_int8_asks_ujson_of_every_float_it_may_write_otherwise():
+    """INT8 re-encodes only the floats `_maybe_reencoded` picks: every float of every magnitude and number of
+    decimals that ujson (datasets' encoder for a resource with a Json field) writes otherwise is among them."""
+    import numpy as np
+    from pandas.io.json import ujson_dumps
+    from realcompanion.validators.integrity import _maybe_reencoded
+
+    rng = np.random.default_rng(7)
+    values = np.concatenate([np.round(rng.random(200) * 10.0 ** magnitude, decimals) * sign
+                             for magnitude in range(-12, 19) for decimals in (0, 3, 10, 12, 17) for sign in (1, -1)])
+    values = np.concatenate([values, [0.0, -0.0, 1e15, 2.0 ** 60, 1e-10, 0.876543210987654]])
+    changed = np.array([float(ujson_dumps(float(v))) != v or (v == 0 and np.signbit(v)) for v in values])
+    assert changed.any() and not (changed & ~_maybe_reencoded(values)).any()

@@ -263,13 +263,15 @@ def loaded_as_written(ctx) -> pd.DataFrame:
         floats = [(path, rows, values) for column in table.column_names
                   for path, rows, values in leaves(table.column(column).combine_chunks(), [column])
                   if pa.types.is_floating(values.type)]
-        if not floats or not verbatim_paths(ctx.release, name):
+        if not floats or next(verbatim_paths(ctx.release, name), None) is None:
             continue
         lines = None
         for path, rows, values in floats:
             valid = values.is_valid().to_numpy(zero_copy_only=False)
             written, rows = values.to_numpy(zero_copy_only=False)[valid], rows.to_numpy()[valid]
-            loaded = np.array([float(ujson_dumps(float(value))) for value in written], dtype=float)
+            loaded = written.copy()  # asked of ujson only where it may differ (`_maybe_reencoded`)
+            maybe = _maybe_reencoded(written)
+            loaded[maybe] = [float(ujson_dumps(float(value))) for value in written[maybe]]
             changed = (loaded != written) | (np.signbit(loaded) != np.signbit(written))
             message = np.array([f"loads as {float(value)!r} with datasets.load_dataset, which re-encodes this "
                                 "resource's rows to 10 decimal places: write the value it loads as"
@@ -283,6 +285,13 @@ def loaded_as_written(ctx) -> pd.DataFrame:
             parts.append(failures(name, ctx.row_ids(name).iloc[rows[changed]], ".".join(k for k in path if k != 0),
                                   written[changed], message[changed]))
     return combined(parts)
+
+
+def _maybe_reencoded(values: np.ndarray) -> np.ndarray:
+    """Which floats ujson may write otherwise than they are: those with more than 10 decimals, -0.0, and from 1e15
+    up, where it turns to 10 significant digits (from 1e16; checked on 430,000 values of every magnitude from 1e-12
+    with 0 to 12 decimals, and by a test). Asking ujson of each value took 0.6 s of CPU at ten times paper size."""
+    return (np.round(values, 10) != values) | (np.abs(values) >= 1e15) | ((values == 0) & np.signbit(values))
 
 
 @release_rule("NUL1", "warning", "coverage", ("profile",),

@@ -17,8 +17,9 @@ import logging
 import re
 from functools import partial, reduce
 from operator import getitem
-from typing import Callable
+from typing import Callable, Iterator
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pajson
@@ -97,8 +98,9 @@ def _as_json(feature, path: list):
     return feature
 
 
-def verbatim_paths(release: Release, name: str) -> list[list]:
-    """Where the card declares `Json` (datasets' JSON field paths: a key, or 0 for a list's items).
+def verbatim_paths(release: Release, name: str) -> Iterator[list]:
+    """Where the card declares `Json` (datasets' JSON field paths: a key, or 0 for a list's items), date and
+    datetime fields first.
 
     The `datasets` JSON reader lets Arrow infer every column before it applies the features, and Arrow reads a
     column of text that all looks like dates or timestamps as timestamps (dropping an offset; a date becomes a
@@ -109,18 +111,17 @@ def verbatim_paths(release: Release, name: str) -> list[list]:
     """
     table = release.table(name)
     typed = {f["name"] for f in release.table_schema(name)["fields"] if f.get("type") in VERBATIM_TYPES}
-    paths = [[column] for column in table.column_names if column in typed]
+    yield from ([column] for column in table.column_names if column in typed)
     for column in table.column_names:
         if column not in typed:
-            paths += [path for path, _, values in leaves(table.column(column).combine_chunks(), [column])
-                      if pa.types.is_string(values.type) and _needs_json(values)]
-    return paths
+            yield from (path for path, _, values in leaves(table.column(column).combine_chunks(), [column])
+                        if pa.types.is_string(values.type) and _needs_json(values))
 
 
 def leaves(array: pa.Array, path: list, rows: pa.Array | None = None):
     """(path, rows, values) of each scalar leaf of `array`: a struct's members by key, a list's items as 0, each
     value with the row it lies in (`rows`, the positions of `array`'s values; None: 0, 1, ...)."""
-    rows = pa.array(range(len(array)), pa.int64()) if rows is None else rows
+    rows = pa.array(np.arange(len(array), dtype=np.int64)) if rows is None else rows
     if pa.types.is_struct(array.type):
         for member, values in zip(array.type, array.flatten()):  # flatten: a null struct's members are null
             yield from leaves(values, [*path, member.name], rows)

@@ -79,6 +79,37 @@ def test_bibtex_keys_of_a_converted_dataset_parse(cited, capsys):
     assert list(entries) == ["LongMemEvalconverted_0_1_0", "vandenberg2026LongMemEvalconverted"]
 
 
+PAPERS = {  # preferred citation (beyond title, authors, year) -> BibTeX entry type, fields, and how citeproc-py's APA ends
+    "conference": ({"type": "conference-paper", "conference": {"name": "Findings of ACL 2026"}, "start": 11, "end": 24,
+                    "publisher": {"name": "ACL"}},
+                   "inproceedings", {"booktitle": "Findings of ACL 2026", "pages": "11--24", "publisher": "ACL"},
+                   "Findings of ACL 2026, 11–24."),
+    "proceedings": ({"type": "conference-paper", "collection-title": "Proceedings of the Workshop"}, "inproceedings",
+                    {"booktitle": "Proceedings of the Workshop"}, "Proceedings of the Workshop."),
+    "journal": ({"type": "article", "journal": "TACL", "volume": 14, "issue": 2}, "article",
+                {"journal": "TACL", "volume": "14", "number": "2"}, "TACL, 14(2)."),
+    "report": ({"type": "report", "institution": {"name": "Quis Lab"}}, "techreport", {"institution": "Quis Lab"},
+               "Quis Lab."),
+    "preprint": ({"type": "article", "url": "https://arxiv.org/abs/2611.00001"}, "misc",
+                 {"url": "https://arxiv.org/abs/2611.00001"}, "https://arxiv.org/abs/2611.00001"),
+}
+
+
+@pytest.mark.parametrize("kind", PAPERS)
+def test_the_preferred_citation_keeps_its_type_and_venue(cited, capsys, kind):
+    """CITATION.cff's preferred citation is cited as what it is (a conference paper as @inproceedings in its
+    proceedings, with its pages), not as a @misc; an article without a journal (a preprint) stays @misc."""
+    from pybtex.database import parse_string
+
+    extra, entry_type, fields, apa = PAPERS[kind]
+    cff = yaml.safe_load(CFF)
+    cff["preferred-citation"].update(extra)
+    (cited / "CITATION.cff").write_text(yaml.safe_dump(cff), encoding="utf-8")
+    paper = parse_string(cite(capsys, cited), "bibtex").entries["behnam2026realcompanion"]
+    assert paper.type == entry_type and {k: paper.fields.get(k) for k in fields} == fields
+    assert cite(capsys, cited, "--format", "apa").strip().split("\n\n")[1].endswith(apa)
+
+
 def test_a_release_stating_its_provenance_is_cited_as_synthetic_not_as_the_specimen(cited, capsys):
     """A converted dataset (realcompanion.provenance) is a synthetic release, not the project's generated specimen."""
     from pybtex.database import parse_string

@@ -110,7 +110,7 @@ def _entry(kind: str, work: dict, **fields):
 
 
 def bibtex(c: Citation) -> str:
-    """A @misc entry for the release, and the preferred citation's entry when CITATION.cff has one."""
+    """A @misc entry for the release, and the preferred citation's entry when CITATION.cff has one (typed by `_kind`)."""
     from pybtex.database import BibliographyData
 
     note = f"Version {c.version}, revision {c.revision}" + (f"; {c.synthetic} release" if c.synthetic else "")
@@ -121,10 +121,39 @@ def bibtex(c: Citation) -> str:
     if paper:
         first = paper.get("authors", [{}])[0]
         key = f"{_key(first.get('family-names', first.get('name', c.name))).lower()}{paper.get('year', '')}{name}"
-        kind = "article" if paper.get("journal") else "misc"
-        entries[key] = _entry(kind, paper, title=paper["title"], year=paper.get("year"),
-                              journal=paper.get("journal"), doi=paper.get("doi"), url=paper.get("url"))
+        fields = _work(paper)
+        entries[key] = _entry(_kind(paper, fields)[0], paper, title=paper["title"], **fields)
     return BibliographyData(entries).to_string("bibtex")
+
+
+# CFF reference type -> its BibTeX entry type, the field that entry needs, and its CSL type
+_KINDS = {"article": ("article", "journal", "article-journal"),
+          "conference-paper": ("inproceedings", "booktitle", "paper-conference"),
+          "book": ("book", "publisher", "book"),
+          "report": ("techreport", "institution", "report")}
+
+
+def _work(paper: dict) -> dict:
+    """The preferred citation's bibliographic fields under their BibTeX names (CFF names a proceedings volume
+    `collection-title` or `conference.name`, an issue `issue`, pages `start` and `end`, publishers as entities)."""
+    def entity(key: str):
+        value = paper.get(key)
+        return value.get("name") if isinstance(value, dict) else None
+
+    pages = "--".join(str(paper[k]) for k in ("start", "end") if paper.get(k))
+    return {"year": paper.get("year"), "journal": paper.get("journal"),
+            "booktitle": paper.get("collection-title") or entity("conference"), "publisher": entity("publisher"),
+            "institution": entity("institution"), "volume": paper.get("volume"), "number": paper.get("issue"),
+            "pages": pages, "doi": paper.get("doi"), "url": paper.get("url")}
+
+
+def _kind(paper: dict, fields: dict) -> tuple[str, str]:
+    """BibTeX and CSL types of the preferred citation: its CFF type's when it gives the field that type needs, else
+    a journal article's when it names a journal, else @misc and a CSL article (how a preprint is cited)."""
+    for cff_type in (paper.get("type"), "article"):
+        if cff_type in _KINDS and fields.get(_KINDS[cff_type][1]):
+            return _KINDS[cff_type][0], _KINDS[cff_type][2]
+    return "misc", "article"
 
 
 def _key(text: str) -> str:
@@ -151,11 +180,14 @@ def _csl_items(c: Citation) -> list[dict]:
               "issued": {"date-parts": [[year, month, day]]}, **({"URL": c.url} if c.url else {})}]
     paper = c.cff.get("preferred-citation")
     if paper:
-        items.append({"id": "paper", "type": "article-journal" if paper.get("journal") else "article",
-                      "title": paper["title"], "author": [_csl_name(a) for a in paper.get("authors", [])],
-                      "issued": {"date-parts": [[int(paper["year"])]]} if paper.get("year") else {},
-                      **{key: paper[cff_key] for key, cff_key in (("container-title", "journal"), ("DOI", "doi"),
-                                                                  ("URL", "url")) if paper.get(cff_key)}})
+        fields = _work(paper)
+        csl = {"container-title": fields["journal"] or fields["booktitle"], "publisher": fields["publisher"]
+               or fields["institution"], "volume": fields["volume"], "issue": fields["number"],
+               "page": fields["pages"].replace("--", "-"), "DOI": fields["doi"], "URL": fields["url"]}
+        items.append({"id": "paper", "type": _kind(paper, fields)[1], "title": paper["title"],
+                      "author": [_csl_name(a) for a in paper.get("authors", [])],
+                      "issued": {"date-parts": [[int(fields["year"])]]} if fields["year"] else {},
+                      **{key: str(value) for key, value in csl.items() if value}})
     return items
 
 

@@ -255,13 +255,14 @@ def loaded_as_written(ctx) -> pd.DataFrame:
     resources' numbers reach Arrow as the file writes them."""
     from pandas.io.json import ujson_dumps
 
-    from realcompanion.card import decodes, leaves, verbatim_paths
+    from realcompanion.card import decodes, verbatim_paths
+    from realcompanion.nested import scalars
 
     parts = []
     for name in ctx.release.resources:
         table = ctx.table(name)
         floats = [(path, rows, values) for column in table.column_names
-                  for path, rows, values in leaves(table.column(column).combine_chunks(), [column])
+                  for path, rows, values in scalars(table.column(column).combine_chunks(), [column])
                   if pa.types.is_floating(values.type)]
         if not floats or next(verbatim_paths(ctx.release, name), None) is None:
             continue

@@ -19,13 +19,13 @@ from functools import partial, reduce
 from operator import getitem
 from typing import Callable, Iterator
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from .files import read_text
 from .generated import block_body, fill_blocks, markdown_table
+from .nested import scalars
 from .publish.documents import CITATION, cff, dump_cff
 from .publish.listing import CARD
 from .release import ReadError, Release
@@ -114,21 +114,8 @@ def verbatim_paths(release: Release, name: str) -> Iterator[list]:
     yield from ([column] for column in table.column_names if column in typed)
     for column in table.column_names:
         if column not in typed:
-            yield from (path for path, _, values in leaves(table.column(column).combine_chunks(), [column])
+            yield from (path for path, _, values in scalars(table.column(column).combine_chunks(), [column])
                         if pa.types.is_string(values.type) and _needs_json(values))
-
-
-def leaves(array: pa.Array, path: list, rows: pa.Array | None = None):
-    """(path, rows, values) of each scalar leaf of `array`: a struct's members by key, a list's items as 0, each
-    value with the row it lies in (`rows`, the positions of `array`'s values; None: 0, 1, ...)."""
-    rows = pa.array(np.arange(len(array), dtype=np.int64)) if rows is None else rows
-    if pa.types.is_struct(array.type):
-        for member, values in zip(array.type, array.flatten()):  # flatten: a null struct's members are null
-            yield from leaves(values, [*path, member.name], rows)
-    elif pa.types.is_list(array.type):
-        yield from leaves(pc.list_flatten(array), [*path, 0], pc.take(rows, pc.list_parent_indices(array)))
-    else:
-        yield path, rows, array
 
 
 def _needs_json(values: pa.Array) -> bool:

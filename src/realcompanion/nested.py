@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import jsonschema_rs
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .collector import paused
 
@@ -111,3 +113,19 @@ def cells(column, size: int = 1 << 16) -> Iterator[tuple[int, list]]:
         with paused():
             values = column.slice(start, size).to_pylist()
         yield start, values
+
+
+def scalars(array: pa.Array, path: list, rows: pa.Array | None = None, positions: bool = True):
+    """(path, rows, values) of each scalar leaf of `array`: a struct's members by key, a list's items as 0, each
+    value with the row it lies in (`rows`, the positions of `array`'s values; None: 0, 1, ...), or None without
+    `positions`."""
+    if positions and rows is None:
+        rows = pa.array(np.arange(len(array), dtype=np.int64))
+    if pa.types.is_struct(array.type):
+        for member, values in zip(array.type, array.flatten()):  # flatten: a null struct's members are null
+            yield from scalars(values, [*path, member.name], rows, positions)
+    elif pa.types.is_list(array.type):
+        parents = pc.take(rows, pc.list_parent_indices(array)) if positions else None
+        yield from scalars(pc.list_flatten(array), [*path, 0], parents, positions)
+    else:
+        yield path, rows, array

@@ -132,13 +132,16 @@ FLOAT_EXACT = 2 ** 53  # a 64-bit float holds every integer up to it, and only s
 
 
 def _beyond_float(table: pa.Table) -> bool:
-    """Whether a number field holds a value from ±2^53 on, where a 64-bit float holds only some integers: Arrow read
-    the nearest float (9007199254740993 as 2^53), and the line-by-line read says which record wrote an integer
-    beyond (`_first_problem`)."""
+    """Whether a number holds a value from ±2^53 on, where a 64-bit float holds only some integers: Arrow read the
+    nearest float (9007199254740993 as 2^53), and the line-by-line read says which record wrote an integer beyond
+    (`_first_problem`). Nested numbers too: Arrow, pandas and datasets read them as the field's."""
     import pyarrow.compute as pc
 
-    return any((pc.max(pc.abs(column)).as_py() or 0) >= FLOAT_EXACT for column in table.columns
-               if pa.types.is_floating(column.type))
+    from .nested import scalars
+
+    return any((pc.max(pc.abs(values)).as_py() or 0) >= FLOAT_EXACT for column in table.columns
+               for chunk in column.chunks for _, _, values in scalars(chunk, [], positions=False)
+               if pa.types.is_floating(values.type))
 
 
 def declared_hash(res: dict) -> tuple[str | None, str | None]:
@@ -453,13 +456,8 @@ class Release:
             return {"field": str(field), "message": schema_reason(error)[0]}
         for field in schema:
             value = row.get(field.name)
-            if pa.types.is_floating(field.type) and isinstance(value, int) and abs(value) > FLOAT_EXACT:
-                return {"field": field.name, "message": "an integer beyond ±2^53, where a 64-bit float (a number field "
-                        "to Arrow, pandas, datasets) is not exact but Frictionless is: declare the field integer"}
-            if undeclared := _undeclared(value, field.type, field.name):
-                return {"field": field.name, "message": f"holds '{undeclared}', which its nested schema does not declare: "
-                        "the typed tables would drop it and datasets.load_dataset fails on it (declare it, or leave it "
-                        "out)"}
+            if unfit := _unfit(value, field.type, field.name):
+                return {"field": field.name, "message": unfit}
             try:
                 pa.array([value], type=field.type)
             except UnicodeEncodeError as exc:  # JSON's \ud800 escape reads as a lone surrogate, which no UTF-8 holds
@@ -473,15 +471,22 @@ class Release:
         return None
 
 
-def _undeclared(value, kind: pa.DataType, path: str) -> str | None:
-    """The dotted name of the first object key in `value` that its Arrow struct type has no member for (a nested
-    schema may allow more properties than it declares; Arrow drops them, and `datasets` cannot cast them away)."""
+def _unfit(value, kind: pa.DataType, path: str) -> str | None:
+    """What Arrow would read otherwise than `value` holds, without an error, at any depth: an object key its struct
+    type has no member for (a nested schema may allow more properties than it declares; Arrow drops them, and
+    `datasets` cannot cast them away), or an integer beyond ±2^53 read as a 64-bit float (the nearest one)."""
     if isinstance(value, dict) and pa.types.is_struct(kind):
         for key, member in value.items():
             index = kind.get_field_index(key)
-            found = f"{path}.{key}" if index < 0 else _undeclared(member, kind.field(index).type, f"{path}.{key}")
+            found = f"holds '{path}.{key}', which its nested schema does not declare: the typed tables would drop it " \
+                    "and datasets.load_dataset fails on it (declare it, or leave it out)" if index < 0 else \
+                _unfit(member, kind.field(index).type, f"{path}.{key}")
             if found:
                 return found
     elif isinstance(value, list) and pa.types.is_list(kind):
-        return next((found for item in value if (found := _undeclared(item, kind.value_type, path))), None)
+        return next((found for item in value if (found := _unfit(item, kind.value_type, path))), None)
+    elif pa.types.is_floating(kind) and isinstance(value, int) and abs(value) > FLOAT_EXACT:
+        where = "" if "." not in path else f"'{path}' holds "
+        return f"{where}an integer beyond ±2^53, where a 64-bit float (a number to Arrow, pandas, datasets) is not " \
+               "exact but Frictionless is: declare it integer"
     return None

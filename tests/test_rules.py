@@ -584,20 +584,9 @@ CASES = [
          restamp=False, branch="vocabulary", message="a vocabulary of the format differs"),
     Case("INT7", schema_file("vocabulary.json", lambda v: v["identifier"].update(dayid="^U[0-9]{2,4}:.+$")),
          restamp=False, branch="identifier", message="a vocabulary of the format differs"),
-    # datasets re-encodes a row of a resource with a date field to 10 decimal places: 0.62 + 3e-12 loads as 0.62;
-    # its decoder stops at a whole number past 64 bits (in a fork's nested field of source, which has a datetime:
-    # a top-level number field's integer beyond 2^53 is SCH1's)
+    # datasets re-encodes a row of a resource with a date field to 10 decimal places: 0.62 + 3e-12 loads as 0.62
     Case("INT8", on_rows("profile", lambda r, root: r["confidence"] is not None and 0.55 < r["confidence"] < 0.75,
-                         lambda r, root: r.update(confidence=r["confidence"] + 3e-12)), branch="decimals",
-         message="loads as 0."),
-    Case("INT8", in_turn(
-        lambda root: (root / "schemas" / "nested" / "weight.schema.json").write_text(json.dumps({
-            "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "nested/weight.schema.json",
-            "type": "object", "required": ["kg"], "properties": {"kg": {"type": "number"}}}), encoding="utf-8"),
-        schema_file("source.schema.json", lambda s: s["fields"].append(
-            {"name": "weight", "type": "object", "nestedSchema": "nested/weight.schema.json", "constraints": {}})),
-        on_rows("source", lambda r, root: True, lambda r, root: r.update(weight={"kg": 10 ** 20}))), branch="whole",
-         message="cannot read its line"),
+                         lambda r, root: r.update(confidence=r["confidence"] + 3e-12)), message="loads as 0."),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Write to me at someone@example.org")),
          branch="email", message="e-mail address"),
     Case("PII1", on_rows("source", uncited_message("companion"), append_text("Call me on 020 7946 0958")),

@@ -80,6 +80,15 @@ def test_header_carries_license_and_size_from_the_package(repo):
     assert {"language", "task_categories", "pretty_name"} <= set(data.to_dict())
 
 
+@pytest.mark.parametrize("title, name", [("RealCompanion: longitudinal conversations", "RealCompanion"),
+                                         ("记忆库：与 AI 伙伴的长期对话", "记忆库"), ("No colon", "No colon")])
+def test_pretty_name_is_the_title_up_to_its_colon(specimen, title, name):
+    descriptor = json.loads((specimen / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["title"] = title
+    (specimen / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False), encoding="utf-8")
+    assert card.header(Release(specimen))["pretty_name"] == name
+
+
 @pytest.mark.parametrize("total, label", [(0, "n<1K"), (999, "n<1K"), (1000, "1K<n<10K"), (36_534, "10K<n<100K"),
                                           (10**12, "n>1T")])
 def test_size_category_buckets(total, label):

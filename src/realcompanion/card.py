@@ -155,13 +155,14 @@ def _one_or_list(values: list):
 
 
 def header(release: Release) -> dict:
-    """The generated keys of the card's YAML header (pretty_name: the package title up to its colon)."""
+    """The generated keys of the card's YAML header (pretty_name: the package title up to its colon, ASCII or
+    full-width as a Chinese title writes it)."""
     from datasets.info import DatasetInfosDict
     from datasets.utils.metadata import MetadataConfigs
     from huggingface_hub import DatasetCardData
 
     data = DatasetCardData(
-        pretty_name=stated(release, "title").split(":")[0],
+        pretty_name=re.split("[:\uff1a]", stated(release, "title"), maxsplit=1)[0].strip(),
         license=_one_or_list([name.lower() for name in licences(release)]),
         tags=list(release.descriptor.get("keywords", [])),
         size_categories=size_category(sum(release.table(name).num_rows for name in release.resources)),

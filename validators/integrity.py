@@ -269,21 +269,25 @@ def loaded_as_written(ctx) -> pd.DataFrame:
 
 def _json_floats(ctx):
     """(resource, field path, rows, values) of every number, nested ones included, that is not null, in each
-    resource whose card declares a Json field: the rows `datasets` sends through ujson."""
+    resource whose card declares a Json field: the rows `datasets` sends through ujson. Read chunk by chunk, each
+    with the rows it holds: a struct column (a trace, with its texts) is never copied into one array."""
     from realcompanion.card import verbatim_paths
     from realcompanion.nested import scalars
 
     for name in ctx.release.resources:
         table = ctx.table(name)
-        floats = [(path, rows, values) for column in table.column_names
-                  for path, rows, values in scalars(table.column(column).combine_chunks(), [column])
-                  if pa.types.is_floating(values.type)]
-        if not floats or next(verbatim_paths(ctx.release, name), None) is None:
+        floating = [column for column in table.column_names if any(
+            pa.types.is_floating(values.type) for _, _, values in scalars(table.column(column), [], positions=False))]
+        if not floating or next(verbatim_paths(ctx.release, name), None) is None:
             continue
-        for path, rows, values in floats:
-            valid = values.is_valid().to_numpy(zero_copy_only=False)
-            yield (name, ".".join(k for k in path if k != 0), rows.to_numpy()[valid],
-                   values.to_numpy(zero_copy_only=False)[valid])
+        for column in floating:
+            chunks = table.column(column).chunks
+            for start, chunk in zip(np.cumsum([0, *map(len, chunks)]), chunks):
+                for path, rows, values in scalars(chunk, [column], pa.array(np.arange(start, start + len(chunk)))):
+                    if pa.types.is_floating(values.type):
+                        valid = values.is_valid().to_numpy(zero_copy_only=False)
+                        yield (name, ".".join(k for k in path if k != 0), rows.to_numpy()[valid],
+                               values.to_numpy(zero_copy_only=False)[valid])
 
 
 def _maybe_reencoded(values: np.ndarray) -> np.ndarray:

@@ -114,11 +114,11 @@ def verbatim_paths(release: Release, name: str) -> Iterator[list]:
     yield from ([column] for column in table.column_names if column in typed)
     for column in table.column_names:
         if column not in typed:
-            yield from (path for path, _, values in scalars(table.column(column).combine_chunks(), [column])
+            yield from (path for path, _, values in scalars(table.column(column), [column], positions=False)
                         if pa.types.is_string(values.type) and _needs_json(values))
 
 
-def _needs_json(values: pa.Array) -> bool:
+def _needs_json(values: pa.ChunkedArray) -> bool:
     """Whether Arrow's JSON reader, inferring, may read these strings as timestamps, and a `Json` field keeps them.
 
     `datasets` reads a file in chunks (10 MiB by default) and Arrow infers each chunk's columns on its own: a chunk

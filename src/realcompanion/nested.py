@@ -115,10 +115,10 @@ def cells(column, size: int = 1 << 16) -> Iterator[tuple[int, list]]:
         yield start, values
 
 
-def scalars(array: pa.Array, path: list, rows: pa.Array | None = None, positions: bool = True):
+def scalars(array: pa.Array | pa.ChunkedArray, path: list, rows: pa.Array | None = None, positions: bool = True):
     """(path, rows, values) of each scalar leaf of `array`: a struct's members by key, a list's items as 0, each
     value with the row it lies in (`rows`, the positions of `array`'s values; None: 0, 1, ...), or None without
-    `positions`."""
+    `positions`, which also takes a column as read, in chunks, without copying it into one array."""
     if positions and rows is None:
         rows = pa.array(np.arange(len(array), dtype=np.int64))
     if pa.types.is_struct(array.type):

@@ -140,7 +140,7 @@ def _beyond_float(table: pa.Table) -> bool:
     from .nested import scalars
 
     return any((pc.max(pc.abs(values)).as_py() or 0) >= FLOAT_EXACT for column in table.columns
-               for chunk in column.chunks for _, _, values in scalars(chunk, [], positions=False)
+               for _, _, values in scalars(column, [], positions=False)
                if pa.types.is_floating(values.type))
 
 

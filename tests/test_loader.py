@@ -194,3 +194,23 @@ def test_int8_asks_ujson_of_every_float_it_may_write_otherwise():
     values = np.concatenate([values, [0.0, -0.0, 1e15, 2.0 ** 60, 1e-10, 0.876543210987654]])
     changed = np.array([float(ujson_dumps(float(v))) != v or (v == 0 and np.signbit(v)) for v in values])
     assert changed.any() and not (changed & ~_maybe_reencoded(values)).any()
+
+
+def test_int8_names_the_rows_of_a_table_read_in_chunks():
+    """A large file is read in chunks; INT8 walks each chunk without copying the column, and names each number's row
+    across chunks (a list's items by the row holding the list)."""
+    from types import SimpleNamespace
+
+    import pyarrow as pa
+    from realcompanion.validators.integrity import _json_floats
+
+    kind = pa.struct([("at", pa.string()), ("w", pa.list_(pa.float64()))])
+    chunks = [pa.array([{"at": "x", "w": [0.5]}, {"at": "x", "w": []}], kind),
+              pa.array([{"at": "x", "w": [1.5, 2.5]}, None, {"at": "x", "w": [3.5]}], kind)]
+    table = pa.table({"t": pa.chunked_array([["2025-01-01T00:00:00Z"] * 2, ["2025-01-01T00:00:00Z"] * 3]),
+                      "m": pa.chunked_array(chunks)})
+    release = SimpleNamespace(resources=["r"], table=lambda name: table, table_schema=lambda name: {
+        "fields": [{"name": "t", "type": "datetime"}, {"name": "m", "type": "object"}]})
+    found = [(path, rows.tolist(), values.tolist())
+             for _, path, rows, values in _json_floats(SimpleNamespace(release=release, table=release.table))]
+    assert found == [("m.w", [0], [0.5]), ("m.w", [2, 2, 4], [1.5, 2.5, 3.5])]

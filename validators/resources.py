@@ -65,41 +65,54 @@ def _unlike(ctx, name: str, fields: list[str], target: str, targets: list[str]) 
     return ""
 
 
-def _joinable(table: pa.Table, names: list[str]) -> pa.Table:
-    """A composite key's columns as value and null flag: Arrow's join matches no null, while Frictionless looks up a
-    key with a null part whole (only an all-null key is not looked up)."""
-    if len(names) == 1:
-        return table
-    columns = {}
-    for k in names:
-        column = table[k]
-        fill = "" if pa.types.is_string(column.type) else False if pa.types.is_boolean(column.type) else 0
-        columns[k], columns[f"{k}_null"] = pc.fill_null(column, pa.scalar(fill, column.type)), pc.is_null(column)
-    return pa.table(columns)
+def _one_key(known: list, mine: list) -> tuple:
+    """A composite key's columns as one integer column on each side, equal exactly where every part is (a null part
+    equal to a null: Frictionless looks up a key with a null part whole, only an all-null key is not looked up):
+    each part numbered among the values both sides hold, the numbers combined part by part and numbered again, so
+    they stay below the rows' count whatever the parts."""
+    code_known, code_mine = None, None
+    for k, m in zip(known, mine):
+        values = pc.unique(pa.chunked_array([*_chunks(k), *_chunks(m)], m.type))
+        part_known, part_mine = pc.index_in(k, value_set=values), pc.index_in(m, value_set=values)
+        if code_known is None:
+            code_known, code_mine = part_known, part_mine
+            continue
+        code_known, code_mine = (pc.add(pc.multiply(pc.cast(code, pa.int64()), len(values)), part)
+                                 for code, part in ((code_known, part_known), (code_mine, part_mine)))
+        values = pc.unique(pa.chunked_array([*_chunks(code_known), *_chunks(code_mine)], pa.int64()))
+        code_known, code_mine = pc.index_in(code_known, value_set=values), pc.index_in(code_mine, value_set=values)
+    return code_known, code_mine
+
+
+def _found(mine: pa.ChunkedArray, known: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Whether each value of `mine` is one of `known` (a null is not), hashing the smaller side: Arrow's lookup
+    hashes its value set, and a release cites far fewer dayids than it holds."""
+    if len(mine) >= len(known):
+        return pc.fill_null(pc.is_in(mine, value_set=known), False).to_numpy(zero_copy_only=False)
+    encoded = pc.dictionary_encode(mine.combine_chunks())
+    found = np.zeros(len(encoded.dictionary) + 1, dtype=bool)  # the last: a null of `mine`
+    found[pc.index_in(known, value_set=encoded.dictionary).drop_null().to_numpy()] = True
+    return found[pc.fill_null(encoded.indices, len(encoded.dictionary)).to_numpy()]
+
+
+def _chunks(column: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
+    """A column's arrays, to join columns of several resources without copying them."""
+    return column.chunks if isinstance(column, pa.ChunkedArray) else [column]
 
 
 def _unresolved(ctx, keys: list[tuple[str, list[str]]], target: str, targets: list[str],
                 numbers: bool) -> list[np.ndarray]:
     """Per key (resource, fields) citing the same target fields: per row, whether a field is set and the key matches
-    no row of `target` as Frictionless reads both (missing values null). One Arrow hash join for them all, which
-    hashes the smaller side (Acero hashes the right table and streams the left: hashing every dayid for a few
-    hundred thousand citations cost eight times more)."""
-    names = [f"k{i}" for i in range(len(targets))]
-    mine = pa.concat_tables([pa.table([_as_read(ctx, name, f, numbers) for f in fields], names=names)
-                             for name, fields in keys])
-    known = pa.table([pc.cast(_as_read(ctx, target, t, numbers), mine.schema.field(k).type)
-                      for k, t in zip(names, targets)], names=names)
-    known = known.filter(np.logical_or.reduce([known[k].is_valid().to_numpy(zero_copy_only=False) for k in names]))
-    mine, known = _joinable(mine, names), _joinable(known, names)
-    on = mine.column_names
-    mine = mine.append_column("row", pa.array(np.arange(mine.num_rows)))
-    known = known.append_column("known", pa.array(np.ones(known.num_rows, dtype=bool)))
-    joined = (known.join(mine, keys=on, join_type="right outer", use_threads=False) if len(mine) < len(known)
-              else mine.join(known, keys=on, join_type="left outer", use_threads=False))
-    resolved = np.zeros(mine.num_rows, dtype=bool)
-    resolved[joined["row"].to_numpy()] = joined["known"].is_valid().to_numpy(zero_copy_only=False)
-    looked_up = ~np.logical_and.reduce([mine[f"{k}_null"].to_numpy(zero_copy_only=False) for k in names]) \
-        if len(names) > 1 else mine[names[0]].is_valid().to_numpy(zero_copy_only=False)
+    no row of `target` as Frictionless reads both (missing values null). One Arrow hash lookup for them all: no join
+    (Acero's import alone, which loads Arrow's datasets and filesystems, cost a worker more than the lookup)."""
+    mine = [pa.chunked_array([c for column in parts for c in _chunks(column)], parts[0].type)  # part by part
+            for parts in zip(*[[_as_read(ctx, name, f, numbers) for f in fields] for name, fields in keys])]
+    known = [pc.cast(_as_read(ctx, target, t, numbers), m.type) for t, m in zip(targets, mine)]
+    some = np.logical_or.reduce([k.is_valid().to_numpy(zero_copy_only=False) for k in known])
+    known = [k.filter(some) for k in known]  # an all-null row of the target is no value to find
+    looked_up = np.logical_or.reduce([m.is_valid().to_numpy(zero_copy_only=False) for m in mine])
+    known, mine = _one_key(known, mine) if len(mine) > 1 else (known[0], mine[0])
+    resolved = _found(mine, known)
     bad = looked_up & ~resolved
     return np.split(bad, np.cumsum([len(ctx.table(name)) for name, _ in keys])[:-1])
 

@@ -66,12 +66,11 @@ def table_model(release, name: str, exact=()):
         k: v for k, v in constraints[f["name"]].items()
         if k not in EXCLUSIVE and not (f["type"] == "datetime" and k in RANGE)}} for f in table_schema["fields"]]}
     schema = from_frictionless_schema(read | {k: table_schema[k] for k in ("primaryKey",) if k in table_schema})
-    schema = schema.update_columns({c: {"dtype": None, "coerce": False} for c in schema.columns})
     added = {f["name"]: [Check.str_matches(UUID)] * (f.get("format") == "uuid") + [
         getattr(Check, check)(constraints[f["name"]][k]) for k, check in EXCLUSIVE.items()
         if k in constraints[f["name"]] and f["type"] != "datetime"] for f in table_schema["fields"]}
-    schema = schema.update_columns({c: {"checks": [*schema.columns[c].checks, *checks]}
-                                    for c, checks in added.items() if checks})
+    schema = schema.update_columns({c: {"dtype": None, "coerce": False} | (  # one update: each copies the schema
+        {"checks": [*schema.columns[c].checks, *added[c]]} if added.get(c) else {}) for c in schema.columns})
     schema.coerce = False
     return schema
 

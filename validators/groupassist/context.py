@@ -36,9 +36,9 @@ def position_in(keys: pd.Series, column: pd.Series) -> np.ndarray:
 
 
 def taken(column: pd.Series, positions: np.ndarray) -> np.ndarray:
-    """`column`'s values at `positions` as numpy (floats for numbers), NaN where a position is -1."""
-    values = column.to_numpy(dtype=float if pd.api.types.is_numeric_dtype(column) else object)
-    out = values[np.maximum(positions, 0)]
+    """`column`'s values at `positions` as numpy (floats for numbers), NaN where a position is -1; only the values
+    taken become Python objects."""
+    out = column.take(np.maximum(positions, 0)).to_numpy(dtype=float if pd.api.types.is_numeric_dtype(column) else object)
     return np.where(positions >= 0, out, np.nan)
 
 

@@ -40,7 +40,7 @@ def before_cutoff(ctx) -> pd.DataFrame:
       "gate ii: every evidence span is found verbatim in its cited message, in both languages",
       "App. A.6, gate ii; GROUPASSIST.md §3 (ii)")
 def verbatim(ctx) -> pd.DataFrame:
-    a = ctx.anchors[ctx.anchors["turn"].notna()]
+    a = ctx.anchors.loc[ctx.anchors["turn"].notna(), ["anchor_id", "span_zh", "span_en", "text_zh", "text_en"]]
     parts = []
     for lang in ("zh", "en"):
         spans, texts = a[f"span_{lang}"].tolist(), a[f"text_{lang}"].fillna("").tolist()
@@ -56,7 +56,8 @@ def verbatim(ctx) -> pd.DataFrame:
       "gate iii: a query reveals no required memory, names no evaluation dimension, and (M3) hints at no change",
       "App. A.6, gate iii; GROUPASSIST.md §3 (iii)")
 def query_reveals(ctx) -> pd.DataFrame:
-    a = ctx.anchors[ctx.anchors["premise"].eq(False)]  # a premise may be in the query; unknown (set aside): not judged
+    a = ctx.anchors.loc[ctx.anchors["premise"].eq(False), [  # a premise may be in the query; unknown (set aside): not judged
+        "anchor_id", "instance_id", *(f"{c}_{lang}" for c in ("span", "fact", "query") for lang in ("zh", "en"))]]
     parts = []
     for lang in ("zh", "en"):
         spans, facts, queries = (a[f"{c}_{lang}"].fillna("").tolist() for c in ("span", "fact", "query"))
@@ -91,7 +92,8 @@ def enough_history(ctx) -> pd.DataFrame:
       "App. A.6, gate v; App. B (weights and constraints); GROUPASSIST.md §3 (v)")
 def rubric_limits(ctx) -> pd.DataFrame:
     limits, weights = ctx.params["rubric"], ctx.params["weights"]
-    c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "dependency"]], on="instance_id", how="left")
+    c = ctx.frame("criteria")[["criterion_id", "instance_id", "kind", "pattern", "mandatory", "weight"]].merge(
+        ctx.frame("instances")[["instance_id", "dependency"]], on="instance_id", how="left")
     inst = ctx.frame("instances")
     l2 = inst.loc[inst["level"] == "L2", "instance_id"]
     positive, mandatory = c["kind"] != "penalty", c["mandatory"].eq(True)  # a null (set aside) is no penalty, optional

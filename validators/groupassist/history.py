@@ -54,7 +54,7 @@ def speakers(ctx) -> pd.DataFrame:
       "GROUPASSIST.md §2 (reply_to)")
 def replies(ctx) -> pd.DataFrame:
     msgs = ctx.messages
-    m = msgs[msgs["reply_to"].notna()]
+    m = msgs.loc[msgs["reply_to"].notna(), ["message_id", "group_id", "seq", "reply_to"]]
     at = position_in(m["reply_to"], msgs["message_id"])
     bad = (taken(msgs["group_id"], at) != m["group_id"].to_numpy()) | ~(taken(msgs["seq"], at) < m["seq"].to_numpy())
     return failures("messages", m["message_id"][bad], "reply_to", m["reply_to"][bad], "not an earlier message of the group")

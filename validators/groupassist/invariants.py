@@ -16,7 +16,7 @@ from .gates import elsewhere, word_pattern
 def _units(ctx) -> pd.Series:
     """Memory units per instance: distinct units of anchors that are neither profile-only nor premises."""
     a = ctx.anchors
-    return a[a["unit"].notna()].groupby("instance_id")["unit"].nunique().reindex(
+    return a.loc[a["unit"].notna(), ["instance_id", "unit"]].groupby("instance_id")["unit"].nunique().reindex(
         ctx.frame("instances")["instance_id"], fill_value=0)
 
 
@@ -49,7 +49,7 @@ def dependency_units(ctx) -> pd.DataFrame:
 @rule("GC2", "error", "invariant", ("anchors",), "anchors of one instance that cite one message share a unit",
       "App. A.3 (anchors and memory units); GROUPASSIST.md §3")
 def one_message_one_unit(ctx) -> pd.DataFrame:
-    a = ctx.anchors[ctx.anchors["unit"].notna()]
+    a = ctx.anchors.loc[ctx.anchors["unit"].notna(), ["anchor_id", "instance_id", "message_id", "unit"]]
     spread = a.groupby(["instance_id", "message_id"])["unit"].transform("nunique")
     bad = spread > 1
     return failures("anchors", a["anchor_id"][bad], "unit", a["unit"][bad].astype(str), "same message, different unit")
@@ -60,8 +60,8 @@ def one_message_one_unit(ctx) -> pd.DataFrame:
       "App. A.4 (M3: a superseded and a current value); GROUPASSIST.md §3")
 def m3_pair(ctx) -> pd.DataFrame:
     a, inst = ctx.anchors, ctx.frame("instances")
-    sup = a[a["m3_role"] == "superseded"].groupby("instance_id")["seq"].agg(["size", "max"])
-    cur = a[a["m3_role"] == "current"].groupby("instance_id")["seq"].agg(["size", "min"])
+    sup = a.loc[a["m3_role"] == "superseded", ["instance_id", "seq"]].groupby("instance_id")["seq"].agg(["size", "max"])
+    cur = a.loc[a["m3_role"] == "current", ["instance_id", "seq"]].groupby("instance_id")["seq"].agg(["size", "min"])
     both = pd.DataFrame({"sup": sup["size"], "cur": cur["size"], "sup_at": sup["max"], "cur_at": cur["min"]}).reindex(
         inst["instance_id"]).fillna({"sup": 0, "cur": 0})
     m3 = (inst["dependency"] == "M3").to_numpy()
@@ -78,8 +78,9 @@ def m3_pair(ctx) -> pd.DataFrame:
       "the one who made the update", "App. A.4 (M3: anchors on the same matter from other members, keeping M2's "
       "structure; profile-only anchors count toward no unit); GROUPASSIST.md §3")
 def m3_others(ctx) -> pd.DataFrame:
-    a = ctx.anchors[(ctx.anchors["dependency"] == "M3").to_numpy() & ~among(ctx.anchors["instance_id"],
-                                                                           _displaced(ctx.anchors))]
+    a = ctx.anchors.loc[(ctx.anchors["dependency"] == "M3").to_numpy() & ~among(
+        ctx.anchors["instance_id"], _displaced(ctx.anchors)), ["instance_id", "m3_role", "speaker", "role",
+                                                               "profile_only", "premise"]]
     updater = a[a["m3_role"] == "current"].groupby("instance_id")["speaker"].first()
     memory = ~a["profile_only"].eq(True) & ~a["premise"].eq(True)  # a profile or the query's premise is no memory
     others = a[memory & (a["role"] == "member") & (a["speaker"] != a["instance_id"].map(updater))].groupby(
@@ -120,7 +121,8 @@ def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.n
       "no message after an M3 update and before the cutoff re-uses the superseded value's span (still current at the cutoff)",
       "App. A.4 (current at the cutoff; declared approximation); GROUPASSIST.md §3")
 def m3_still_current(ctx) -> pd.DataFrame:
-    a = ctx.anchors[~among(ctx.anchors["instance_id"], _displaced(ctx.anchors))]
+    a = ctx.anchors.loc[~among(ctx.anchors["instance_id"], _displaced(ctx.anchors)), [
+        "instance_id", "m3_role", "group_id", "seq", "cutoff_turn", "span_zh", "span_en"]]
     sup = a[a["m3_role"] == "superseded"].set_index("instance_id")
     cur = a[a["m3_role"] == "current"].set_index("instance_id")
     pairs = cur[["group_id", "seq", "cutoff_turn"]].join(sup[["span_zh", "span_en"]], how="inner").dropna(
@@ -146,10 +148,11 @@ def m3_still_current(ctx) -> pd.DataFrame:
       "App. A.5 (authored: delta messages after the last anchor); GROUPASSIST.md §3")
 def authored(ctx) -> pd.DataFrame:
     inst, a = ctx.frame("instances"), ctx.anchors
-    last = a[~a["premise"].eq(True)].groupby("instance_id")["turn"].max()  # a premise is no memory: no distance to keep
+    # a premise is no memory: no distance to keep
+    last = a.loc[~a["premise"].eq(True), ["instance_id", "turn"]].groupby("instance_id")["turn"].max()
     parts, lo, hi = [], ctx.params["delta_min"], ctx.params["delta_max"]
-    own = inst[(inst["origin"] == "authored") & inst["group_id"].isin(ctx.frame("messages")["group_id"].unique())
-               & ~among(inst["instance_id"], _displaced(a))]
+    own = inst.loc[(inst["origin"] == "authored") & inst["group_id"].isin(ctx.frame("messages")["group_id"].unique())
+                   & ~among(inst["instance_id"], _displaced(a)), ["instance_id", "group_id", "cutoff_turn"]]
     gap = pd.Series(ctx.before(own["group_id"], own["cutoff_turn"]) - ctx.before(
         own["group_id"], own["instance_id"].map(last).fillna(-1), "right"), index=own.index)
     bad = gap.notna() & ~gap.between(lo, hi) & (gap >= 0)  # null: a cutoff set aside; < 0: an anchor at or after
@@ -199,7 +202,7 @@ def l1_atoms(ctx) -> pd.DataFrame:
     at = at[known]
     have = at[keys].astype({"unit": float, "distractor": bool})
     level = inst.drop_duplicates("instance_id").set_index("instance_id")["level"]
-    l1 = set(level.index[level == "L1"])
+    l1 = level.index[level == "L1"]
     stray = ~among(at["instance_id"], l1) & ~among(at["instance_id"], level.index[level.isna()])
     judged = lambda f: among(f["instance_id"], l1) & ~among(f["instance_id"], vague)  # noqa: E731
     counted = want.merge(have.value_counts(keys).rename("n").reset_index(), on=keys, how="left").sort_values(keys)
@@ -208,7 +211,8 @@ def l1_atoms(ctx) -> pd.DataFrame:
     extra = extra[judged(extra) & (extra["_merge"] == "left_only").to_numpy()]
     answer = inst["reference_answer_zh"].notna() & inst["reference_answer_en"].notna()
     unanswered = inst[((inst["level"] == "L1") != answer).to_numpy()]
-    rubric = sorted(set(ctx.frame("criteria")["instance_id"]) & l1)
+    cited = ctx.frame("criteria")["instance_id"].drop_duplicates()
+    rubric = sorted(cited[among(cited, l1)])
     unit = lambda f: "unit " + f["unit"].astype(int).astype(str)  # noqa: E731
     return combined([
         failures("atoms", at["atom_id"][stray], "instance_id", at["instance_id"][stray],
@@ -225,9 +229,11 @@ def l1_atoms(ctx) -> pd.DataFrame:
       "a message of their group's history before the cutoff; only penalties have a pattern",
       "App. B (superseded-value penalty citing its message); GROUPASSIST.md §3")
 def l2_rubric(ctx) -> pd.DataFrame:
-    c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "group_id", "level", "dependency",
-                                                             "cutoff_turn"]], on="instance_id", how="left")
-    sup = ctx.anchors[ctx.anchors["m3_role"] == "superseded"].drop_duplicates("instance_id")
+    c = ctx.frame("criteria")[["criterion_id", "instance_id", "kind", "pattern", "evidence"]].merge(
+        ctx.frame("instances")[["instance_id", "group_id", "level", "dependency", "cutoff_turn"]], on="instance_id",
+        how="left")
+    sup = ctx.anchors.loc[ctx.anchors["m3_role"] == "superseded", ["instance_id", "message_id"]].drop_duplicates(
+        "instance_id")
     c["superseded"] = c["instance_id"].map(sup.set_index("instance_id")["message_id"])
     cites = c["evidence"] == c["superseded"]
     penalty = c["kind"] == "penalty"
@@ -254,7 +260,8 @@ def l2_rubric(ctx) -> pd.DataFrame:
       "GROUPASSIST.md §3 (from_assistant); App. A.1 (safety placeholders replace the text, attachments are kept as "
       "placeholders naming them)")
 def anchor_source(ctx) -> pd.DataFrame:
-    a = ctx.anchors[ctx.anchors["role"].notna()]
+    a = ctx.anchors.loc[ctx.anchors["role"].notna(), ["anchor_id", "message_id", "from_assistant", "role",
+                                                     "placeholder"]]
     role = a["from_assistant"] != (a["role"] == "assistant")
     withheld = a["placeholder"] == "safety"
     return combined([failures("anchors", a["anchor_id"][role], "from_assistant", a["from_assistant"][role],

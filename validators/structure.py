@@ -143,8 +143,9 @@ def table_constraints(ctx) -> pd.DataFrame:
             rows = named[index.fillna(-1).astype(int).to_numpy()]
             column, check = cases["column"].fillna("").astype(str), cases["check"].astype(str)
             said = _named(ctx.release.table_schema(name))  # which vocabulary or identifier the check is a copy of
+            shown = _declared_patterns(ctx.release.table_schema(name))
             parts.append(failures(name, rows, column, _as_written(ctx, name, index, column, cases["failure_case"]), [
-                said.get((c, k.split("(")[0]), "") + "violates " + k for c, k in zip(column, check)]))
+                said.get((c, k.split("(")[0]), "") + "violates " + shown.get((c, k), k) for c, k in zip(column, check)]))
     if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
         parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
     return combined(parts)
@@ -236,6 +237,13 @@ def _named(table_schema: dict) -> dict:
         if field.get("identifier"):
             out[field["name"], "str_matches"] = f"not a {field['identifier']} (schemas/vocabulary.json): "
     return out
+
+
+def _declared_patterns(table_schema: dict) -> dict:
+    """(field, pandera check) -> the field's `pattern` as its schema declares it: pandera's reader anchors the
+    pattern again (as Frictionless does), and its check printed an anchored one as `str_matches('^^...$$')`."""
+    return {(f["name"], f"str_matches('^{pattern}$')"): f"pattern {pattern}" for f in table_schema["fields"]
+            if isinstance(pattern := (f.get("constraints") or {}).get("pattern"), str)}
 
 
 @release_rule("SCH3", "error", "structure", RESOURCES,

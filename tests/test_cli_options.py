@@ -89,7 +89,7 @@ PATHS = [
     (("baselines", "{repo}", "--track", "qa", "--plot", "{tmp}/missing/p.png"), "does not exist"),
     (("windows", "{repo}", "--plot", "{tmp}/missing/p.png"), "does not exist"),
     (("score", "{repo}", "--track", "qa", "--run", "{tmp}/file.txt", "--json", "{tmp}/missing/r.json"), "does not exist"),
-    (("score-reconstruction", "{repo}", "--pred", "{tmp}", "--plot", "{tmp}"), "is a directory"),
+    (("score-reconstruction", "{repo}", "--pred", "{repo}", "--plot", "{tmp}"), "is a directory"),
     (("contexts", "{repo}", "--condition", "C1", "--out", "{tmp}"), "is a directory"),
     (("judge", "{repo}", "--track", "chat", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
       "--model", "m", "--out", "{tmp}/missing/v.jsonl"), "does not exist"),
@@ -97,6 +97,14 @@ PATHS = [
     (("refresh", "{tmp}/file.txt"), "not a release folder"),
     (("diff", "{repo}", "{tmp}/missing"), "not a release folder"),
     (("synth", "{tmp}/file.txt"), "exists and is not a directory"),
+    # an output onto an input: the report or verdicts would replace what the command read
+    (("score", "{repo}", "--track", "chat", "--verdicts", "{tmp}/file.txt", "--json", "{tmp}/file.txt"), "an input"),
+    (("score", "{repo}/specimens/groupassist", "--verdicts", "{tmp}/file.txt", "--plot", "{tmp}/file.txt"), "an input"),
+    (("score-reconstruction", "{repo}", "--pred", "{tmp}", "--json", "{tmp}/r.json"), "an input"),
+    (("judge", "{repo}", "--track", "chat", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
+      "--model", "m", "--out", "{tmp}/file.txt"), "an input"),
+    (("judge", "{repo}/specimens/groupassist", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
+      "--model", "m", "--out", "{tmp}/file.txt"), "an input"),
 ]
 
 
@@ -109,6 +117,7 @@ def test_bad_path_is_one_line(argv, needle, repo, tmp_path, capsys):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
     assert "Traceback" not in err
+    assert (tmp_path / "file.txt").read_text(encoding="utf-8") == "x\n"
 
 
 def test_a_reader_that_stops_reading_ends_the_run_quietly(repo):

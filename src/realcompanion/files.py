@@ -127,10 +127,10 @@ def read_json(path):
     return loads(read_text(path), path)
 
 
-def output_file(path, release=None) -> Path:
+def output_file(path, release=None, reads=()) -> Path:
     """`path` if a file can be written there (its folder exists; it is not a folder), checked before any work;
-    never into `release`, the folder being read (`_into`)."""
-    path = _into(release, path)
+    never into `release`, the folder being read, nor over the command's other inputs `reads` (`_into`)."""
+    path = _into(release, path, reads)
     if path.is_dir():
         raise ReadError(path, "is a directory: give a file path to write")
     if not path.parent.is_dir():
@@ -149,12 +149,17 @@ def output_folder(path, release=None) -> Path:
     return path
 
 
-def _into(release, path) -> Path:
+def _into(release, path, reads=()) -> Path:
     """`path`, refused when it is the descriptor or lies under data/ or schemas/ of the release folder `release`
-    (None: no release is read): a command never writes to the files it reads."""
+    (None: no release is read), or is one of the files, or lies in one of the folders, of `reads` (None: an
+    option not given): a command never writes to the files it reads."""
     path = Path(path)
+    target = path.resolve()
     if release is not None:
-        target, root = path.resolve(), Path(release).resolve()
+        root = Path(release).resolve()
         if target == root / "datapackage.json" or any(target.is_relative_to(root / p) for p in ("data", "schemas")):
             raise ReadError(path, "refusing to write into the release being read (its data/, schemas/ or descriptor)")
+    for read in filter(None, reads):
+        if target.is_relative_to(Path(read).resolve()):
+            raise ReadError(path, f"refusing to write over an input of this command ({read})")
     return path

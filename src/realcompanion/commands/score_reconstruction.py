@@ -29,7 +29,7 @@ def run(args) -> int:
     from ..scoring.reconstruction import judge_match, normalized_match, score_runs
 
     release = Release(args.path)
-    plot = R.checked_outputs(release, args)
+    plot = R.checked_outputs(release, args, args.pred)
     failures, judge_stamp, same = [], None, normalized_match
     if args.match == "judge":
         if not (args.endpoint and args.model):

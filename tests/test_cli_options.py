@@ -100,7 +100,7 @@ PATHS = [
     # an output onto an input: the report or verdicts would replace what the command read
     (("score", "{repo}", "--track", "chat", "--verdicts", "{tmp}/file.txt", "--json", "{tmp}/file.txt"), "an input"),
     (("score", "{repo}/specimens/groupassist", "--verdicts", "{tmp}/file.txt", "--plot", "{tmp}/file.txt"), "an input"),
-    (("score-reconstruction", "{repo}", "--pred", "{tmp}", "--json", "{tmp}/r.json"), "an input"),
+    (("score-reconstruction", "{repo}", "--pred", "{tmp}", "--json", "{tmp}/usage.json"), "an input"),
     (("judge", "{repo}", "--track", "chat", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
       "--model", "m", "--out", "{tmp}/file.txt"), "an input"),
     (("judge", "{repo}/specimens/groupassist", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",

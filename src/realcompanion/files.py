@@ -151,8 +151,8 @@ def output_folder(path, release=None) -> Path:
 
 def _into(release, path, reads=()) -> Path:
     """`path`, refused when it is the descriptor or lies under data/ or schemas/ of the release folder `release`
-    (None: no release is read), or is one of the files, or lies in one of the folders, of `reads` (None: an
-    option not given): a command never writes to the files it reads."""
+    (None: no release is read), or is one of the files `reads` (None: an option not given): a command never
+    writes to the files it reads."""
     path = Path(path)
     target = path.resolve()
     if release is not None:
@@ -160,6 +160,6 @@ def _into(release, path, reads=()) -> Path:
         if target == root / "datapackage.json" or any(target.is_relative_to(root / p) for p in ("data", "schemas")):
             raise ReadError(path, "refusing to write into the release being read (its data/, schemas/ or descriptor)")
     for read in filter(None, reads):
-        if target.is_relative_to(Path(read).resolve()):
+        if target == Path(read).resolve():
             raise ReadError(path, f"refusing to write over an input of this command ({read})")
     return path

@@ -34,8 +34,8 @@ def envelope(release, command: str, release_parameters=("recent_window",), scori
 
 
 def checked_outputs(release, args, reads=()) -> Path | None:
-    """Check --json and --plot before any work, neither over the release nor over the files or folders the command
-    reads (`reads`); return the plot path (or None)."""
+    """Check --json and --plot before any work, neither over the release nor over the files the command reads
+    (`reads`); return the plot path (or None)."""
     if args.json not in (None, "-"):
         output_file(args.json, release.root, reads)
     return output_file(args.plot, release.root, reads) if args.plot else None

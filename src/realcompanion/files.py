@@ -91,10 +91,14 @@ def _finite(text: str) -> float:
     return value
 
 
+_STRICT = {"object_pairs_hook": _unique_keys, "parse_constant": _no_constant, "parse_float": _finite}
+_DECODER = json.JSONDecoder(**_STRICT)
+
+
 def loads(text: str, path, line: int | None = None):
     """Strict JSON: unique keys, finite numbers, nesting Python can hold."""
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant, parse_float=_finite)
+        return json.loads(text, **_STRICT)
     except _Refused as exc:
         raise ReadError(path, str(exc), line=line, field=exc.field or _holding(text)) from None
     except json.JSONDecodeError as exc:
@@ -105,6 +109,20 @@ def loads(text: str, path, line: int | None = None):
                               f"({str(exc).split(';')[0]})", line=line, field=_holding(text)) from None
     except RecursionError:
         raise ReadError(path, "JSON nested too deeply to read", line=line) from None
+
+
+def strict_json(text: str, prefix: bool = False):
+    """`text` read as strictly as `loads` reads a file, for text no file holds (an endpoint's answer); with `prefix`,
+    the value `text` starts with, whatever follows it (a model's verdict, then its prose). Any fault is a
+    `ValueError` saying what it is: an answer holding a key twice was read as its last value, a verdict guessed."""
+    try:
+        return _DECODER.raw_decode(text)[0] if prefix else _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(exc.msg) from None
+    except RecursionError:
+        raise ValueError("nested too deeply to read") from None
+    except ValueError as exc:  # a key twice, NaN, an overflowing float or an integer longer than Python reads
+        raise ValueError(str(exc).split(";")[0]) from None
 
 
 def _holding(text: str) -> str | None:

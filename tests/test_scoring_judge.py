@@ -209,3 +209,19 @@ def test_a_prompt_that_cannot_be_filled_is_one_line(repo, tmp_path, endpoint, ca
                  "--model", "m", "--out", str(tmp_path / "v.jsonl"), "--prompt", str(prompt)]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"error: {prompt}: {says}" and not Endpoint.requests
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda prompt: prompt.write_bytes(b"$probe $reference $reply \xe9\n"), ":1 field 'encoding': not UTF-8"),
+    (lambda prompt: prompt.mkdir(), ": is a directory, not a regular file"),
+], ids=["latin-1", "folder"])
+def test_a_prompt_that_cannot_be_read_is_one_line(repo, tmp_path, endpoint, capsys, make, says):
+    """A prompt is read as every file the package reads: Latin-1 bytes were a UnicodeDecodeError traceback, and a
+    folder was "no such prompt file"."""
+    track = load_track(Release(repo), "chat")
+    path, _ = replies(track, tmp_path)
+    make(tmp_path / "prompt.txt")
+    assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint,
+                 "--model", "m", "--out", str(tmp_path / "v.jsonl"), "--prompt", str(tmp_path / "prompt.txt")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {tmp_path / 'prompt.txt'}{says}") and "\n" not in err and not Endpoint.requests

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 
-from ..files import strict_json
+from ..files import decode, read_bytes, strict_json
 from ..paths import REPO_ROOT
 from ..release import ReadError
 from .endpoint import answering, api_key, client
@@ -40,10 +40,8 @@ class Prompt:
 def load_prompt(use: str, path=None) -> Prompt:
     """The prompt for `use` ("chat", "qa", "match"), or the file at `path` when given."""
     path = Path(path) if path else PROMPTS_DIR / JUDGE_PROMPTS[use]
-    if not path.is_file():
-        raise ReadError(path, "no such prompt file")
-    data = path.read_bytes()
-    return Prompt(path, Template(data.decode("utf-8")), hashlib.sha256(data).hexdigest())
+    data = read_bytes(path)  # a regular file, or one line saying what it is
+    return Prompt(path, Template(decode(data, path)), hashlib.sha256(data).hexdigest())
 
 
 def parse_verdict(content: str, fields: dict, optional: dict | None = None) -> dict:

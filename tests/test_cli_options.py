@@ -43,7 +43,9 @@ def test_every_command_is_covered():
     assert set(commands()) == {c for c, *_ in USAGE} | {a[0] for a, _ in PATHS} | {"cite", "croissant", "rules"}
 
 
-# argparse refuses these: usage, then one `error:` line naming the option
+URL = "http://127.0.0.1:9/v1"
+# argparse refuses these: usage, then one `error:` line naming the option (an endpoint that is no http(s) URL with a
+# host, or a timeout longer than can be waited, was refused after the release was read, or a traceback)
 USAGE = [
     ("baselines", "--track", "chat", "--resamples", "0"),
     ("baselines", "--track", "chat", "--resamples", "-5"),
@@ -52,8 +54,13 @@ USAGE = [
     ("score-reconstruction", "--pred", "p", "--match", "loose"),
     ("windows", "--plot"),
     ("contexts", "--condition", "C9", "--out", "x.jsonl"),
-    ("judge", "--track", "chat", "--replies", "r", "--endpoint", "u", "--model", "m", "--out", "o", "--timeout", "0"),
-    ("judge", "--track", "chat", "--replies", "r", "--endpoint", "u", "--model", "m", "--out", "o", "--timeout", "nan"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", URL, "--model", "m", "--out", "o", "--timeout", "0"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", URL, "--model", "m", "--out", "o", "--timeout", "nan"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", URL, "--model", "m", "--out", "o", "--timeout", "1e19"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", "http://[::1", "--model", "m", "--out", "o"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", "file:///etc/passwd", "--model", "m", "--out", "o"),
+    ("score-reconstruction", "--pred", "p", "--match", "judge", "--endpoint", "127.0.0.1:8000/v1", "--model", "m"),
+    ("baselines", "--dense-endpoint", "http://localhost:99999/v1"),
     ("validate", "--max-examples", "-1"),
     ("validate", "--rules", ""),  # it ran every rule
     ("validate", "--rules", " , "),  # it ran the structure rules alone, and said VALID

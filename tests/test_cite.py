@@ -180,3 +180,17 @@ def test_missing_citation_file_is_one_line(specimen, capsys):
     assert main(["cite", str(specimen)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.endswith("CITATION.cff: no such file") and len(err.splitlines()) == 1
+
+
+def test_authors_known_by_one_name_or_in_an_east_asian_script(cited, capsys):
+    """CFF 1.2 requires no part of a person's name: given names alone, or an alias alone, was refused in one line
+    (the shape of CITATION.cff); and citeproc-py made "王, . 小明 ." of a name in Chinese."""
+    data = yaml.safe_load(CFF)
+    data["authors"] += [{"given-names": "Sukarno"}, {"alias": "octocat", "orcid": "https://orcid.org/0000-0002-1825-0097"},
+                        {"given-names": "小明", "family-names": "王"}]
+    (cited / "CITATION.cff").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert 'author = "Behnam, Arman and van Beethoven, Ludwig and {Quis Lab} and {Sukarno} and {octocat} and 王, 小明"' \
+        in cite(capsys, cited)
+    assert cite(capsys, cited, "--format", "apa").startswith(
+        "Behnam, A., van Beethoven, L., Quis Lab, Sukarno, octocat, & 王小明. (2026).")
+

@@ -43,7 +43,9 @@ def test_every_command_is_covered():
     assert set(commands()) == {c for c, *_ in USAGE} | {a[0] for a, _ in PATHS} | {"cite", "croissant", "rules"}
 
 
-# argparse refuses these: usage, then one `error:` line naming the option
+URL = "http://127.0.0.1:9/v1"
+# argparse refuses these: usage, then one `error:` line naming the option (an endpoint that is no http(s) URL with a
+# host, or a timeout longer than can be waited, was refused after the release was read, or a traceback)
 USAGE = [
     ("baselines", "--track", "chat", "--resamples", "0"),
     ("baselines", "--track", "chat", "--resamples", "-5"),
@@ -52,8 +54,13 @@ USAGE = [
     ("score-reconstruction", "--pred", "p", "--match", "loose"),
     ("windows", "--plot"),
     ("contexts", "--condition", "C9", "--out", "x.jsonl"),
-    ("judge", "--track", "chat", "--replies", "r", "--endpoint", "u", "--model", "m", "--out", "o", "--timeout", "0"),
-    ("judge", "--track", "chat", "--replies", "r", "--endpoint", "u", "--model", "m", "--out", "o", "--timeout", "nan"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", URL, "--model", "m", "--out", "o", "--timeout", "0"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", URL, "--model", "m", "--out", "o", "--timeout", "nan"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", URL, "--model", "m", "--out", "o", "--timeout", "1e19"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", "http://[::1", "--model", "m", "--out", "o"),
+    ("judge", "--track", "chat", "--replies", "r", "--endpoint", "file:///etc/passwd", "--model", "m", "--out", "o"),
+    ("score-reconstruction", "--pred", "p", "--match", "judge", "--endpoint", "127.0.0.1:8000/v1", "--model", "m"),
+    ("baselines", "--dense-endpoint", "http://localhost:99999/v1"),
     ("validate", "--max-examples", "-1"),
     ("validate", "--rules", ""),  # it ran every rule
     ("validate", "--rules", " , "),  # it ran the structure rules alone, and said VALID
@@ -89,7 +96,7 @@ PATHS = [
     (("baselines", "{repo}", "--track", "qa", "--plot", "{tmp}/missing/p.png"), "does not exist"),
     (("windows", "{repo}", "--plot", "{tmp}/missing/p.png"), "does not exist"),
     (("score", "{repo}", "--track", "qa", "--run", "{tmp}/file.txt", "--json", "{tmp}/missing/r.json"), "does not exist"),
-    (("score-reconstruction", "{repo}", "--pred", "{tmp}", "--plot", "{tmp}"), "is a directory"),
+    (("score-reconstruction", "{repo}", "--pred", "{repo}", "--plot", "{tmp}"), "is a directory"),
     (("contexts", "{repo}", "--condition", "C1", "--out", "{tmp}"), "is a directory"),
     (("judge", "{repo}", "--track", "chat", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
       "--model", "m", "--out", "{tmp}/missing/v.jsonl"), "does not exist"),
@@ -97,6 +104,14 @@ PATHS = [
     (("refresh", "{tmp}/file.txt"), "not a release folder"),
     (("diff", "{repo}", "{tmp}/missing"), "not a release folder"),
     (("synth", "{tmp}/file.txt"), "exists and is not a directory"),
+    # an output onto an input: the report or verdicts would replace what the command read
+    (("score", "{repo}", "--track", "chat", "--verdicts", "{tmp}/file.txt", "--json", "{tmp}/file.txt"), "an input"),
+    (("score", "{repo}/specimens/groupassist", "--verdicts", "{tmp}/file.txt", "--plot", "{tmp}/file.txt"), "an input"),
+    (("score-reconstruction", "{repo}", "--pred", "{tmp}", "--json", "{tmp}/usage.json"), "an input"),
+    (("judge", "{repo}", "--track", "chat", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
+      "--model", "m", "--out", "{tmp}/file.txt"), "an input"),
+    (("judge", "{repo}/specimens/groupassist", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
+      "--model", "m", "--out", "{tmp}/file.txt"), "an input"),
 ]
 
 
@@ -109,6 +124,7 @@ def test_bad_path_is_one_line(argv, needle, repo, tmp_path, capsys):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
     assert "Traceback" not in err
+    assert (tmp_path / "file.txt").read_text(encoding="utf-8") == "x\n"
 
 
 def test_a_reader_that_stops_reading_ends_the_run_quietly(repo):
@@ -131,3 +147,12 @@ def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(repo, args):
         listing = subprocess.run([sys.executable, "-m", "realcompanion.cli", *args], stdout=full, cwd=repo,
                                  stderr=subprocess.PIPE, timeout=120, env=buffered)
     assert (listing.returncode, listing.stderr.decode()) == (2, "error: writing the output: No space left on device\n")
+
+
+@pytest.mark.parametrize("argv", [("--scale", "0.5"), ("--scale", "1.7"), ("--format", "groupassist", "--scale", "3")])
+def test_a_paper_scale_that_is_not_a_number_of_copies_is_refused(tmp_path, capsys, argv):
+    """--paper-scale copies the paper's release: 0.5 made no copy (a traceback), 1.7 one copy unsaid, and a
+    GroupAssistBench release ignored the scale."""
+    assert main(["synth", str(tmp_path / "out"), "--paper-scale", *argv]) == 2
+    assert capsys.readouterr().err.startswith("error: argument --scale: with --paper-scale, ")
+    assert not (tmp_path / "out").exists()

@@ -92,7 +92,9 @@ def test_a_row_that_does_not_match_its_schema_stops_the_diff(specimen, new, caps
 
 
 def test_a_duplicate_primary_key_stops_the_diff(specimen, new, capsys):
+    """The line naming it names the second row (it named no row)."""
+    rows = read_rows(specimen / "data" / "qa.jsonl")
     edit_rows(new / "data" / "qa.jsonl", lambda rows: rows + [rows[0]])
     assert main(["diff", str(specimen), str(new)]) == 2
-    assert f"primary key {read_rows(specimen / 'data' / 'qa.jsonl')[0]['item_id']} is not unique" in \
-        capsys.readouterr().err
+    assert f"qa.jsonl:{len(rows) + 1} field 'item_id': primary key {rows[0]['item_id']} is not unique (first at " \
+           "line 1)" in capsys.readouterr().err

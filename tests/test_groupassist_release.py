@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -137,3 +139,13 @@ def test_schema_copies_match_the_vocabulary():
     for name in RESOURCES:
         written = read_json(schemas.table_path(name))
         assert schemas.resolved(written) == written, name
+
+
+@pytest.mark.parametrize("scale", ["0.01", "0.0001"])
+def test_a_scale_too_small_for_the_feedback_is_one_line(tmp_path, scale):
+    """Too few messages to place the feedback exchanges: the search for a free place never ended (0.01), or
+    randrange's "empty range" was the line (0.0001)."""
+    done = subprocess.run([sys.executable, "-m", "realcompanion.cli", "synth", str(tmp_path / "tiny"), "--format",
+                           "groupassist", "--scale", scale], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (2, "error: G01: history too short for its feedback; raise the message "
+                                                 "count\n")

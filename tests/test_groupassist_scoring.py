@@ -55,8 +55,14 @@ class Embeddings(JSONHandler):
         if self.mode == "wrong_count":
             data = data[:-1]
         if self.mode == "not_finite":
-            data[0]["embedding"][0] = float("nan")
-        return 200, json.dumps({"object": "list", "data": data, "model": body["model"]}).encode()
+            data[0]["embedding"][0] = 1e300  # JSON, and a 64-bit float, but no 32-bit one
+        text = json.dumps({"object": "list", "data": data, "model": body["model"]})
+        if self.mode == "key_twice":
+            text = '{"data": [], ' + text[1:]
+        if self.mode in ("integer_too_long", "integer_past_a_float"):
+            digits = "1" * (5000 if self.mode == "integer_too_long" else 400)
+            text = text.replace('"embedding": [', f'"embedding": [{digits}, ', 1)
+        return 200, text.encode()
 
 
 @pytest.fixture
@@ -191,8 +197,13 @@ def test_dense_ranking_and_recall_by_hand(embeddings):
 
 @pytest.mark.parametrize("mode, says", [("http_500", "HTTP 500"), ("malformed_json", "is not JSON"),
                                         ("wrong_count", "holds 1 vectors for 2 inputs"),
-                                        ("not_finite", "not a finite number")])
+                                        ("not_finite", "not a finite number"),
+                                        ("key_twice", "duplicate key 'data'"),
+                                        ("integer_too_long", "integer string conversion"),
+                                        ("integer_past_a_float", "not a non-empty list of numbers")])
 def test_a_broken_embeddings_endpoint_is_one_line_and_exit_2(embeddings, mode, says, capsys):
+    """An answer is read as strictly as a file: a key twice was read as its last value, and an integer too long
+    for Python, or for a float, was a traceback; a number past a 32-bit float added numpy's warning line."""
     Embeddings.mode = mode
     with pytest.raises(ReadError, match=says):
         Embedder(embeddings, batch=2).embed(["one", "two"])

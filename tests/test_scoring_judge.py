@@ -105,6 +105,9 @@ class Malformed(JSONHandler):
         return 200, self.body
 
 
+VERDICT = '{"answer_correct": false, "abstained": false}'
+
+
 def completion(message) -> bytes:
     return json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "m",
                        "choices": [{"index": 0, "finish_reason": "stop", "message": message}]}).encode()
@@ -116,9 +119,19 @@ def completion(message) -> bytes:
     (b'{"choices": "abc"}', "the endpoint returned no choices"),
     (completion(None), "no JSON object in the answer: ''"),
     (completion({"role": "assistant", "content": 5}), "the answer's content is not text: 5"),
-], ids=["not-json", "array", "choices-text", "message-null", "content-number"])
+    (b'{"choices": [], "choices": []}', "the endpoint's answer is not JSON (duplicate key 'choices' in one object)"),
+    (completion({"role": "assistant", "content": VERDICT.replace("false", "true, \"answer_correct\": false", 1)}),
+     "unreadable JSON in the answer (duplicate key 'answer_correct' in one object)"),
+    (completion({"role": "assistant", "content": VERDICT[:-1] + ', "x": ' + "1" * 5000 + "}"}),
+     "unreadable JSON in the answer (Exceeds the limit (4300 digits) for integer string conversion"),
+    (completion({"role": "assistant", "content": VERDICT[:-1] + ', "x": ' + "[" * 100000 + "]" * 100000 + "}"}),
+     "unreadable JSON in the answer (nested too deeply to read)"),
+], ids=["not-json", "array", "choices-text", "message-null", "content-number", "body-key-twice", "verdict-key-twice",
+        "verdict-integer-too-long", "verdict-too-deep"])
 def test_a_body_that_is_not_a_chat_completion_leaves_each_reply_unjudged(repo, tmp_path, capsys, body, reason):
-    """The client builds its objects without checking them: each of these was an AttributeError traceback."""
+    """The client builds its objects without checking them: each of these was an AttributeError traceback. An
+    answer is read as strictly as a file: a key twice was read as its last value (a verdict guessed), an integer
+    too long for Python or nesting too deep ended the whole run."""
     Malformed.body = body
     track = load_track(Release(repo), "qa")
     path = tmp_path / "answers.jsonl"
@@ -127,7 +140,8 @@ def test_a_body_that_is_not_a_chat_completion_leaves_each_reply_unjudged(repo, t
         code = main(["judge", str(repo), "--track", "qa", "--replies", str(path), "--endpoint", url, "--model", "m",
                      "--out", str(tmp_path / "v.jsonl")])
     assert code == 1
-    assert capsys.readouterr().err == f"unjudged: {track.items[0].item_id} full: {reason}\n"
+    err = capsys.readouterr().err
+    assert err.startswith(f"unjudged: {track.items[0].item_id} full: {reason}") and err.count("\n") == 1, err
 
 
 def test_qa_answers_are_judged(repo, tmp_path, endpoint):
@@ -195,3 +209,19 @@ def test_a_prompt_that_cannot_be_filled_is_one_line(repo, tmp_path, endpoint, ca
                  "--model", "m", "--out", str(tmp_path / "v.jsonl"), "--prompt", str(prompt)]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"error: {prompt}: {says}" and not Endpoint.requests
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda prompt: prompt.write_bytes(b"$probe $reference $reply \xe9\n"), ":1 field 'encoding': not UTF-8"),
+    (lambda prompt: prompt.mkdir(), ": is a directory, not a regular file"),
+], ids=["latin-1", "folder"])
+def test_a_prompt_that_cannot_be_read_is_one_line(repo, tmp_path, endpoint, capsys, make, says):
+    """A prompt is read as every file the package reads: Latin-1 bytes were a UnicodeDecodeError traceback, and a
+    folder was "no such prompt file"."""
+    track = load_track(Release(repo), "chat")
+    path, _ = replies(track, tmp_path)
+    make(tmp_path / "prompt.txt")
+    assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint,
+                 "--model", "m", "--out", str(tmp_path / "v.jsonl"), "--prompt", str(tmp_path / "prompt.txt")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {tmp_path / 'prompt.txt'}{says}") and "\n" not in err and not Endpoint.requests

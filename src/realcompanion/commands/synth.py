@@ -28,6 +28,13 @@ def run(args) -> int:
     from ..files import output_folder
 
     output_folder(args.out)
+    # with --paper-scale, 0.5 made no copy (a traceback) and 1.7 one copy, and a GroupAssistBench release ignored it
+    wanted = {"realcompanion": "a whole number of copies of the ten participants",
+              "groupassist": "1: the paper's release is written once"}
+    if args.paper_scale and not (args.scale.is_integer() if args.format == "realcompanion" else args.scale == 1):
+        print(f"error: argument --scale: with --paper-scale, {wanted[args.format]}, not '{args.scale:g}'",
+              file=sys.stderr)
+        return 2
     if args.format == "groupassist":
         return _groupassist(args)
 

@@ -16,6 +16,7 @@ from .plan import DEPENDENCIES, GroupPlan
 
 WINDOW = 40  # records an instance's anchors are spread over
 CUTOFF_GAP = (30, 150)  # records from the last anchor to the cutoff: inside delta_min..delta_max with shared turns
+ATTEMPTS = 500  # random draws for a free place in the history before it is too short (an unbounded search never ended)
 TZ = timezone(timedelta(hours=8))
 
 
@@ -67,7 +68,7 @@ class Group:
         relay = dependency == "M2" and n % 6 == 4
         records = units + (1 if dependency == "M3" else 0) + profile + premise - shared_message
         room = len(self.slots) - WINDOW - CUTOFF_GAP[1] - 2
-        for _ in range(500 if room > 0 else 0):
+        for _ in range(ATTEMPTS if room > 0 else 0):
             start = rng.randrange(0, room)
             free = self._free(start, start + WINDOW)
             if len(free) < records:
@@ -163,10 +164,12 @@ class Group:
         self.feedback = []
         for pattern, count in self.plan.feedback.items():
             for _ in range(count):
-                while True:
+                for _ in range(ATTEMPTS if len(self.slots) > 2 else 0):
                     pos = self.rng.randrange(1, len(self.slots) - 1)
                     if self.slots[pos] is None and self.slots[pos + 1] is None:
                         break
+                else:
+                    raise ValueError(f"{self.gid}: history too short for its feedback; raise the message count")
                 self.slots[pos] = {"speaker": "assistant", "role": "assistant",
                                    "text": T.FILLER_ASSISTANT[pos % len(T.FILLER_ASSISTANT)]}
                 self.slots[pos + 1] = {"speaker": self.rng.choice(self.members), "role": "member",

@@ -121,7 +121,7 @@ def run(args) -> int:
               file=sys.stderr)
         return 2
     release = GroupAssistRelease(args.path)
-    plot = R.checked_outputs(release, args)
+    plot = R.checked_outputs(release, args, (args.verdicts,))
     instances = Instances(release)
     verdicts = read_verdicts(args.verdicts, instances)
     conditions = verdicts.frame["condition"].nunique()

@@ -144,7 +144,7 @@ def run(args) -> int:
     from . import GroupAssistRelease
 
     release = GroupAssistRelease(args.path)
-    out = output_file(args.out, release.root)
+    out = output_file(args.out, release.root, (args.replies,))
     instances = Instances(release)
     responses = read_responses(args.replies, instances)
     prompts = {level: load_prompt(level, PROMPTS_DIR / name) for level, name in PROMPTS.items()}

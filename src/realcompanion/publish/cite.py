@@ -93,11 +93,17 @@ def git_dirty(root: Path) -> bool:
 
 # -- BibTeX -------------------------------------------------------------------
 
+def _one_name(author: dict) -> str:
+    """The name of an author without family names: an entity's `name`, or a person known by given names or an alias
+    alone (CFF 1.2 requires no part of a person's name; such an author was refused)."""
+    return author.get("name") or author.get("given-names") or author["alias"]
+
+
 def _person(author: dict):
     from pybtex.database import Person
 
     if "family-names" not in author:
-        return Person(last="{" + author["name"] + "}")  # an entity: braces keep it one name
+        return Person(last="{" + _one_name(author) + "}")  # braces keep it one name
     return Person(first=author.get("given-names", ""), prelast=author.get("name-particle", ""),
                   last=author["family-names"], lineage=author.get("name-suffix", ""))
 
@@ -164,9 +170,17 @@ def _key(text: str) -> str:
 
 # -- APA ----------------------------------------------------------------------
 
+_EAST_ASIAN = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL")  # scripts whose names are written family then given, unspaced
+
+
 def _csl_name(author: dict) -> dict:
+    """A CSL name; one in an East Asian script is written whole, family name first, never as initials, as CSL
+    processors write it (citeproc-py made "王, . 小明 ." of 王 小明)."""
     if "family-names" not in author:
-        return {"literal": author["name"]}
+        return {"literal": _one_name(author)}
+    whole = author["family-names"] + author.get("given-names", "")
+    if any(unicodedata.name(c, "").startswith(_EAST_ASIAN) for c in whole):
+        return {"literal": whole}
     return {"family": author["family-names"], "given": author.get("given-names", ""),
             "non-dropping-particle": author.get("name-particle", ""), "suffix": author.get("name-suffix", "")}
 

@@ -48,16 +48,16 @@ def _rows(release: Release, name: str, key: list[str]) -> dict[tuple, dict]:
     if bad:
         raise ReadError(release.path(name), f"does not match its schema ({bad[0]['message']}); "
                         "run `realcompanion validate` first", line=bad[0]["line"], field=bad[0]["field"])
-    rows = {}
+    rows, first = {}, {}
     for position, row in enumerate(table.to_pylist()):
-        ident = tuple(row[k] for k in key)
+        ident, line = tuple(row[k] for k in key), release.line(name, position)
         if None in ident:  # SCH2's to report; a null key matches nothing, and does not sort among the others
             raise ReadError(release.path(name), "has no primary key value: rows cannot be matched; run `realcompanion "
-                            "validate` first", line=release.line(name, position), field="/".join(key))
+                            "validate` first", line=line, field="/".join(key))
         if ident in rows:
-            raise ReadError(release.path(name), f"primary key {'/'.join(map(str, ident))} is not unique",
-                            field="/".join(key))
-        rows[ident] = row
+            raise ReadError(release.path(name), f"primary key {'/'.join(map(str, ident))} is not unique (first at "
+                            f"line {first[ident]})", line=line, field="/".join(key))
+        rows[ident], first[ident] = row, line
     return rows
 
 

@@ -15,9 +15,8 @@ module's defaults when it starts.
 """
 from __future__ import annotations
 
-import json
-
 from ..errors import ReadError
+from ..files import strict_json
 from .endpoint import answering, api_key, client
 
 DEFAULT_MODEL = "text-embedding-3-small"  # GroupAssistBench §4.1: "All embedding matching uses text-embedding-3-small"
@@ -75,13 +74,15 @@ def vectors(body: str, expected: int, endpoint: str) -> list:
     """The `expected` vectors (numpy arrays) of one answer, in input order, checked."""
     import numpy as np
 
+    from .jsonl import problem
+
     def fail(why):
         return ReadError(endpoint, f"embeddings answer {why}")
 
     try:
-        answer = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise fail(f"is not JSON ({exc.msg} at character {exc.pos})") from None
+        answer = strict_json(body)
+    except ValueError as exc:
+        raise fail(f"is not JSON ({exc})") from None
     data = answer.get("data") if isinstance(answer, dict) else None
     if not isinstance(data, list):
         raise fail("has no 'data' list")
@@ -93,10 +94,10 @@ def vectors(body: str, expected: int, endpoint: str) -> list:
         vector = row.get("embedding") if isinstance(row, dict) else None
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < expected or out[index] is not None:
             raise fail(f"data[{k}] has a missing, repeated or out-of-range 'index'")
-        if not (isinstance(vector, list) and vector and all(isinstance(x, (int, float)) and not isinstance(x, bool)
-                                                            for x in vector)):
-            raise fail(f"data[{k}] 'embedding' is not a non-empty list of numbers")
-        out[index] = np.asarray(vector, dtype=np.float32)
+        if not (isinstance(vector, list) and vector and all(problem(x, (int, float)) is None for x in vector)):
+            raise fail(f"data[{k}] 'embedding' is not a non-empty list of numbers")  # an integer past a float too
+        with np.errstate(over="ignore"):  # a number past a 32-bit float is infinite, refused below, not warned of
+            out[index] = np.asarray(vector, dtype=np.float32)
         if not np.isfinite(out[index]).all():
             raise fail(f"data[{k}] 'embedding' holds a value that is not a finite number")
     return out

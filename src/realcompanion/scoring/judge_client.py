@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 
+from ..files import decode, read_bytes, strict_json
 from ..paths import REPO_ROOT
 from ..release import ReadError
 from .endpoint import answering, api_key, client
@@ -39,10 +40,8 @@ class Prompt:
 def load_prompt(use: str, path=None) -> Prompt:
     """The prompt for `use` ("chat", "qa", "match"), or the file at `path` when given."""
     path = Path(path) if path else PROMPTS_DIR / JUDGE_PROMPTS[use]
-    if not path.is_file():
-        raise ReadError(path, "no such prompt file")
-    data = path.read_bytes()
-    return Prompt(path, Template(data.decode("utf-8")), hashlib.sha256(data).hexdigest())
+    data = read_bytes(path)  # a regular file, or one line saying what it is
+    return Prompt(path, Template(decode(data, path)), hashlib.sha256(data).hexdigest())
 
 
 def parse_verdict(content: str, fields: dict, optional: dict | None = None) -> dict:
@@ -52,9 +51,9 @@ def parse_verdict(content: str, fields: dict, optional: dict | None = None) -> d
     if start < 0:
         raise JudgeError(f"no JSON object in the answer: {content[:80]!r}")
     try:
-        answer, _ = json.JSONDecoder().raw_decode(content[start:])
-    except json.JSONDecodeError as exc:
-        raise JudgeError(f"unreadable JSON in the answer ({exc.msg})") from None
+        answer = strict_json(content[start:], prefix=True)
+    except ValueError as exc:
+        raise JudgeError(f"unreadable JSON in the answer ({exc})") from None
     if not isinstance(answer, dict):
         raise JudgeError(f"the answer is not a JSON object: {json.dumps(answer)[:80]}")
     for name, (kinds, choices) in fields.items():
@@ -104,9 +103,9 @@ def content_of(body: str) -> str:
     objects without checking them: a body that is not JSON, or a null message, raised AttributeError); a body
     holding none is a JudgeError saying what it holds."""
     try:
-        answer = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise JudgeError(f"the endpoint's answer is not JSON ({exc.msg}): {body[:80]!r}") from None
+        answer = strict_json(body)
+    except ValueError as exc:
+        raise JudgeError(f"the endpoint's answer is not JSON ({exc}): {body[:80]!r}") from None
     choices = answer.get("choices") if isinstance(answer, dict) else None
     if not isinstance(choices, list) or not choices:
         raise JudgeError("the endpoint returned no choices")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..argtypes import positive, whole
+from ..argtypes import endpoint, seconds, whole
 from .settings import BOOTSTRAP_RESAMPLES, TRACKS
 
 JUDGE_TIMEOUT = 60.0  # seconds per request to the judge's endpoint
@@ -92,7 +92,7 @@ def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
     command given `timeout` exposes --timeout; the others ask at JUDGE_TIMEOUT.
     """
     required = only_with is None
-    p.add_argument("--endpoint", required=required, metavar="URL",
+    p.add_argument("--endpoint", type=endpoint, required=required, metavar="URL",
                    help="base URL of a chat-completions API (.../v1)" if required
                    else f"with {only_with}: OpenAI-compatible base URL")
     p.add_argument("--model", required=required, metavar="NAME",
@@ -101,7 +101,7 @@ def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
                    help="environment variable holding the API key (default OPENAI_API_KEY; unset: none sent)"
                    if required else None)
     if timeout:
-        p.add_argument("--timeout", type=positive, default=JUDGE_TIMEOUT,
+        p.add_argument("--timeout", type=seconds, default=JUDGE_TIMEOUT,
                        help=f"seconds per request (default {JUDGE_TIMEOUT:g})")
     else:
         p.set_defaults(timeout=JUDGE_TIMEOUT)
@@ -112,7 +112,7 @@ def add_embeddings(p) -> None:
     --dense-api-key-env, --dense-batch; build it with `embeddings.embedder_from`."""
     from .embeddings import DEFAULT_BATCH, DEFAULT_MODEL
 
-    p.add_argument("--dense-endpoint", metavar="URL",
+    p.add_argument("--dense-endpoint", type=endpoint, metavar="URL",
                    help="base URL of an OpenAI-compatible embeddings API (.../v1); without it dense retrieval is not run")
     p.add_argument("--dense-model", default=DEFAULT_MODEL, metavar="NAME", help=f"embedding model (default {DEFAULT_MODEL})")
     p.add_argument("--dense-api-key-env", default="OPENAI_API_KEY", metavar="VAR",

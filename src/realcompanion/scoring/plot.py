@@ -12,12 +12,18 @@ def _figure():
     return figure
 
 
+def _save(figure, out) -> None:
+    """Write `figure` to `out` as a PNG whatever the name ends with: matplotlib picks the format from the suffix and
+    refused one it does not know (`--plot report.jsonl`) with a traceback, after the report was written."""
+    figure.savefig(out, dpi=120, format="png")
+
+
 def _nothing_to_draw(figure, axes, title: str, what: str, out) -> None:
     """A population without items (a converted release with no memory-bearing row) draws no line; the figure says
     so, rather than show empty axes with made-up ticks that read like a result."""
     axes.set(title=title, xticks=[], yticks=[])
     axes.text(0.5, 0.5, f"no {what}: nothing to plot", ha="center", va="center", transform=axes.transAxes)
-    figure.savefig(out, dpi=120)
+    _save(figure, out)
 
 
 def per_participant(series: dict[str, dict[str, float]], title: str, ylabel: str, out) -> None:
@@ -33,7 +39,7 @@ def per_participant(series: dict[str, dict[str, float]], title: str, ylabel: str
     axes.set_ylim(bottom=0)
     axes.tick_params(axis="x", labelrotation=90 if len(participants) > 12 else 0)
     axes.legend(fontsize="small")
-    figure.savefig(out, dpi=120)
+    _save(figure, out)
 
 
 def coverage_by_budget(curves: dict[str, tuple[list, list]], marks, title: str, xlabel: str, out) -> None:
@@ -49,7 +55,7 @@ def coverage_by_budget(curves: dict[str, tuple[list, list]], marks, title: str, 
     axes.set(title=title, xlabel=xlabel, ylabel="share of memory-bearing probes",
              xscale="log", ylim=(-0.02, 1.02))
     axes.legend()
-    figure.savefig(out, dpi=120)
+    _save(figure, out)
 
 
 def bars_by_cell(panels: dict[str, dict[str, dict[str, float]]], title: str, ylabel: str, out) -> None:
@@ -69,4 +75,4 @@ def bars_by_cell(panels: dict[str, dict[str, dict[str, float]]], title: str, yla
     figure.legend(*axes_list[0].get_legend_handles_labels(), loc="outside lower center", ncols=len(series),
                   fontsize="small")
     figure.suptitle(title)
-    figure.savefig(out, dpi=120)
+    _save(figure, out)

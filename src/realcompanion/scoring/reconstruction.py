@@ -48,6 +48,7 @@ from .jsonl import field, rows
 LAYERS = ("persona", "profile")
 ADJUSTED_GROUPS = {"persona": ("big_five", "entities"), "profile": ()}
 EXACT_SPEARMAN_MAX = 10
+USAGE = "usage.json"  # a run's cost, beside its predictions
 USAGE_FIELDS = ("calls", "processed", "output")
 
 
@@ -65,6 +66,11 @@ def prediction_file(folder, layer: str) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+def prediction_inputs(folder) -> list[Path]:
+    """The files a prediction folder is read from."""
+    return [*filter(None, (prediction_file(folder, layer) for layer in LAYERS)), Path(folder) / USAGE]
 
 
 def read_prediction(path, layer: str, vocabulary: dict, participants: set) -> list[dict]:
@@ -235,7 +241,7 @@ def read_usage(folder) -> dict | None:
     """The run's `usage.json` ({layer: {calls, processed, output}}), or None when the folder has none."""
     from ..schemas import read_json
 
-    path = Path(folder) / "usage.json"
+    path = Path(folder) / USAGE
     if not path.is_file():
         return None
     usage = read_json(path)

@@ -27,17 +27,37 @@ def envelope(release, command: str, release_parameters=("recent_window",), scori
         "scorer_version": __version__,
         "release": {"path": str(release.root), "version": release.version,
                     "format_version": params.get("format_version"), "synthetic": params.get("synthetic"),
-                    "sha256": params.get("sha256")},
+                    "sha256": read_hashes(release)},
         "parameters": {"release": {name: params[name] for name in release_parameters},
                        "scoring": settings.as_dict() if scoring is None else scoring, **parameters},
     }
 
 
-def checked_outputs(release, args) -> Path | None:
-    """Check --json and --plot before any work; return the plot path (or None)."""
+def read_hashes(release) -> dict[str, str]:
+    """The sha256 of each data file by path, as the command read it (a file it did not read, as it is now): the
+    digests datapackage.json declares name the files as they were stamped, not a file changed since."""
+    from ..stamp import sha256_of
+
+    return {release.resource(name)["path"]: release.sha256.get(name) or sha256_of(release.path(name))
+            for name in release.resources}
+
+
+def unstamped_line(release, hashes: dict[str, str]) -> tuple[list[str], str | None]:
+    """The data files whose bytes (`hashes`) are not those datapackage.json declares, and the one warning line every
+    command prints about them (None when there are none)."""
+    declared = release.params.get("sha256") or {}
+    changed = [path for path, digest in hashes.items() if declared.get(path) != digest]
+    return changed, (f"warning: the sha256 of {', '.join(changed)} differs from the one datapackage.json declares: "
+                     "changed since the release was stamped, scored as it is now; run `realcompanion validate`"
+                     if changed else None)
+
+
+def checked_outputs(release, args, reads=()) -> Path | None:
+    """Check --json and --plot before any work, neither over the release nor over the files the command reads
+    (`reads`); return the plot path (or None)."""
     if args.json not in (None, "-"):
-        output_file(args.json, release.root)
-    return output_file(args.plot, release.root) if args.plot else None
+        output_file(args.json, release.root, reads)
+    return output_file(args.plot, release.root, reads) if args.plot else None
 
 
 def invalid_rows(release) -> tuple[dict[str, int], str | None]:
@@ -53,14 +73,16 @@ def invalid_rows(release) -> tuple[dict[str, int], str | None]:
 def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     """Print the terminal report; write the JSON report to a file, or to stdout (`-`, tables then go to stderr).
 
-    Rows the release reader set aside because they fail their schema are not scored; both reports say so.
+    Rows the release reader set aside because they fail their schema are not scored, and data files changed since
+    the release was stamped are scored as they are; both reports say so.
     """
     invalid, warning = invalid_rows(release)
+    changed, unstamped = unstamped_line(release, report["release"]["sha256"])
     report["release"]["invalid_rows"] = invalid
     report["release"]["invalid_lines"] = {name: [r["line"] for r in found]
                                           for name, found in release.invalid_rows.items() if found}
-    if warning:
-        text = warning + "\n" + text
+    report["release"]["changed_since_stamped"] = changed
+    text = "\n".join(filter(None, [unstamped, warning, text]))
     text = "\n".join(map(visible, text.split("\n")))  # a condition or judge a user's file names: escaped, one line
     payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):

@@ -590,6 +590,34 @@ def test_a_converted_licence_reaches_citation_cff(fork, capsys):  # noqa: F811
     assert main(["card", str(fork)]) == 0
 
 
+OWN_TERMS = "https://github.com/naver-ai/carecall-memory#dataset-license-and-download"
+
+
+def test_a_licence_outside_the_spdx_list_is_linked(fork, capsys):  # noqa: F811
+    """A dataset under its publisher's own terms (CareCall-Memory's NAVER licence) is named by an SPDX `LicenseRef-`
+    id. Neither the Hub's licence list nor CFF's names it: the card's header says `other` with the licence's name and
+    link, and CITATION.cff its `license-url`, so neither document is one the Hub or a CFF reader rejects."""
+    import yaml
+    from test_citation import cffconvert_citation
+
+    from realcompanion.cli import main
+
+    own = {"name": "LicenseRef-NAVER-CareCall-Memory", "path": OWN_TERMS}
+    set_descriptor(fork, lambda d: d.update(licenses=[own]))
+    refresh_validate_publish(fork, capsys)
+    cited = (fork / "CITATION.cff").read_text(encoding="utf-8")
+    cffconvert_citation()(cited).validate()
+    assert "license" not in yaml.safe_load(cited) and yaml.safe_load(cited)["license-url"] == OWN_TERMS
+    header = (fork / "README.md").read_text(encoding="utf-8").split("\n---\n")[0]
+    assert {"license: other", "license_name: naver-carecall-memory", f"license_link: {OWN_TERMS}"} <= set(
+        header.splitlines())
+    assert main(["card", str(fork)]) == 0
+    set_descriptor(fork, lambda d: d.update(licenses=[{"name": own["name"]}]))
+    assert main(["refresh", str(fork)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "datapackage.json field 'licenses.0.path': " in err, err
+
+
 def test_plots_of_an_empty_population_say_so(fork, monkeypatch, tmp_path):  # noqa: F811
     """A minimal conversion has no memory-bearing row, so Table 38's distant items and Figure 4's probes are none:
     the PNGs say there is nothing to plot instead of drawing empty axes whose made-up ticks read like a result."""

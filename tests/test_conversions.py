@@ -179,14 +179,18 @@ def test_datetimes_printed_by_str_or_left_a_day_and_dates_given_a_time_say_what_
     first_seen. Each is on a real day, so FLD2 says what differs instead of "not RFC 3339 with an explicit offset"
     (Table 11, timestamp; Table 12, first_seen)."""
     source = read(specimen, "source")
-    message, day = source[5], source[7]
+    message, day, undated = source[5], source[7], source[9]
     message["timestamp"] = message["timestamp"].replace("T", " ")
     day["timestamp"] = day["timestamp"][:10]
+    undated["timestamp"] = None  # a dataset that dates nothing: forking.md's table gives SCH2's line, and a way out
     write(specimen, "source", source)
     profile, claim = first_row(specimen, "profile", lambda r: r["first_seen"] is not None)
     claim["first_seen"] = next(m["timestamp"] for m in source if m["dayid"] == claim["evidence"][0])
     write(specimen, "profile", profile)
-    failed = failures_of(validate(specimen), "FLD2").set_index("row")["message"]
+    report = validate(specimen)
+    assert list(failures_of(report, "SCH2")[["row", "field", "value", "message"]].itertuples(index=False, name=None)) \
+        == [(undated["dayid"], "timestamp", "null", "violates not_nullable")]
+    failed = failures_of(report, "FLD2").set_index("row")["message"]
     assert sorted(failed.index) == sorted([message["dayid"], day["dayid"], claim["claim_id"]])
     assert failed[message["dayid"]].startswith("a space between date and time, as Python's str() of a datetime")
     assert failed[day["dayid"]].startswith("a date without a time of day: a dataset that dates days")

@@ -179,14 +179,18 @@ def test_datetimes_printed_by_str_or_left_a_day_and_dates_given_a_time_say_what_
     first_seen. Each is on a real day, so FLD2 says what differs instead of "not RFC 3339 with an explicit offset"
     (Table 11, timestamp; Table 12, first_seen)."""
     source = read(specimen, "source")
-    message, day = source[5], source[7]
+    message, day, undated = source[5], source[7], source[9]
     message["timestamp"] = message["timestamp"].replace("T", " ")
     day["timestamp"] = day["timestamp"][:10]
+    undated["timestamp"] = None  # a dataset that dates nothing: forking.md's table gives SCH2's line, and a way out
     write(specimen, "source", source)
     profile, claim = first_row(specimen, "profile", lambda r: r["first_seen"] is not None)
     claim["first_seen"] = next(m["timestamp"] for m in source if m["dayid"] == claim["evidence"][0])
     write(specimen, "profile", profile)
-    failed = failures_of(validate(specimen), "FLD2").set_index("row")["message"]
+    report = validate(specimen)
+    assert list(failures_of(report, "SCH2")[["row", "field", "value", "message"]].itertuples(index=False, name=None)) \
+        == [(undated["dayid"], "timestamp", "null", "violates not_nullable")]
+    failed = failures_of(report, "FLD2").set_index("row")["message"]
     assert sorted(failed.index) == sorted([message["dayid"], day["dayid"], claim["claim_id"]])
     assert failed[message["dayid"]].startswith("a space between date and time, as Python's str() of a datetime")
     assert failed[day["dayid"]].startswith("a date without a time of day: a dataset that dates days")
@@ -588,6 +592,34 @@ def test_a_converted_licence_reaches_citation_cff(fork, capsys):  # noqa: F811
     assert yaml.safe_load((fork / "CITATION.cff").read_text(encoding="utf-8"))["license"] == "MIT"
     assert "\nlicense: mit\n" in (fork / "README.md").read_text(encoding="utf-8")
     assert main(["card", str(fork)]) == 0
+
+
+OWN_TERMS = "https://github.com/naver-ai/carecall-memory#dataset-license-and-download"
+
+
+def test_a_licence_outside_the_spdx_list_is_linked(fork, capsys):  # noqa: F811
+    """A dataset under its publisher's own terms (CareCall-Memory's NAVER licence) is named by an SPDX `LicenseRef-`
+    id. Neither the Hub's licence list nor CFF's names it: the card's header says `other` with the licence's name and
+    link, and CITATION.cff its `license-url`, so neither document is one the Hub or a CFF reader rejects."""
+    import yaml
+    from test_citation import cffconvert_citation
+
+    from realcompanion.cli import main
+
+    own = {"name": "LicenseRef-NAVER-CareCall-Memory", "path": OWN_TERMS}
+    set_descriptor(fork, lambda d: d.update(licenses=[own]))
+    refresh_validate_publish(fork, capsys)
+    cited = (fork / "CITATION.cff").read_text(encoding="utf-8")
+    cffconvert_citation()(cited).validate()
+    assert "license" not in yaml.safe_load(cited) and yaml.safe_load(cited)["license-url"] == OWN_TERMS
+    header = (fork / "README.md").read_text(encoding="utf-8").split("\n---\n")[0]
+    assert {"license: other", "license_name: naver-carecall-memory", f"license_link: {OWN_TERMS}"} <= set(
+        header.splitlines())
+    assert main(["card", str(fork)]) == 0
+    set_descriptor(fork, lambda d: d.update(licenses=[{"name": own["name"]}]))
+    assert main(["refresh", str(fork)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "datapackage.json field 'licenses.0.path': " in err, err
 
 
 def test_plots_of_an_empty_population_say_so(fork, monkeypatch, tmp_path):  # noqa: F811

@@ -32,7 +32,9 @@ from .release import ReadError, Release
 
 SPLIT = "test"
 MAX_LISTED = 13  # vocabularies up to this size are spelled out in the field tables
-GENERATED_KEYS = ("pretty_name", "license", "tags", "size_categories", "configs", "dataset_info")
+GENERATED_KEYS = ("pretty_name", "license", "license_name", "license_link", "tags", "size_categories", "configs",
+                  "dataset_info")
+OWN_TERMS = "LicenseRef-"  # SPDX's prefix for a licence not on its list: a dataset publisher's own terms
 # Hugging Face `size_categories` labels; label i covers totals below 10**(3 + i).
 SIZE_LABELS = ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B",
                "1B<n<10B", "10B<n<100B", "100B<n<1T")
@@ -161,9 +163,11 @@ def header(release: Release) -> dict:
     from datasets.utils.metadata import MetadataConfigs
     from huggingface_hub import DatasetCardData
 
+    own = own_terms(release)
     data = DatasetCardData(
         pretty_name=re.split("[:\uff1a]", stated(release, "title"), maxsplit=1)[0].strip(),
-        license=_one_or_list([name.lower() for name in licences(release)]),
+        license=_one_or_list(["other" if name.startswith(OWN_TERMS) else name.lower() for name in licences(release)]),
+        license_name=own and own["name"].removeprefix(OWN_TERMS).lower(), license_link=own and own["path"],
         tags=list(release.descriptor.get("keywords", [])),
         size_categories=size_category(sum(release.table(name).num_rows for name in release.resources)),
     )
@@ -316,7 +320,25 @@ def licences(release: Release) -> list[str]:
             hint = f" (its SPDX id is {spdx})" if spdx and " " not in spdx else ""
             raise ReadError(release.root / "datapackage.json", f"licence '{name}' is not an SPDX licence id{hint}, "
                             "which the card's header and CITATION.cff state", field=f"licenses.{n}.name")
+    own_terms(release)
     return names
+
+
+def own_terms(release: Release) -> dict | None:
+    """The licence of the dataset's own terms (`LicenseRef-NAME`), or None. Neither the Hub's licence list nor CFF's
+    names such a licence: the card's header says `other` with `license_name` and `license_link`, CITATION.cff gives
+    `license-url`, and each holds one, so it needs its `path` and is the only one."""
+    own = [(n, lic) for n, lic in enumerate(stated(release, "licenses")) if str(lic.get("name")).startswith(OWN_TERMS)]
+    if not own:
+        return None
+    (n, lic), descriptor = own[0], release.root / "datapackage.json"
+    if len(own) > 1:
+        raise ReadError(descriptor, f"a second licence not on the SPDX list ({own[1][1]['name']}): the card's header "
+                        "and CITATION.cff link to one", field=f"licenses.{own[1][0]}.name")
+    if not isinstance(lic.get("path"), str) or not lic["path"]:
+        raise ReadError(descriptor, f"licence '{lic['name']}' is not on the SPDX list, so the card's header and "
+                        "CITATION.cff link to its terms: give their URL", field=f"licenses.{n}.path")
+    return lic
 
 
 def renderers(release: Release) -> dict[str, Callable[[], str]]:
@@ -330,8 +352,10 @@ def _cff_fixes(release: Release, current: dict) -> dict:
     """CITATION.cff keys that disagree with datapackage.json, with the value they should have."""
     from datetime import date
 
+    listed = [name for name in licences(release) if not name.startswith(OWN_TERMS)]
+    own = own_terms(release)
     want = {"version": release.version, "date-released": date.fromisoformat(released(release)),
-            "license": _one_or_list(licences(release))}
+            "license": _one_or_list(listed) if listed else None, "license-url": own and own["path"]}
     return {key: value for key, value in want.items() if str(current.get(key)) != str(value)}
 
 
@@ -363,7 +387,7 @@ def _render(release: Release) -> tuple[str, list[str], dict | None]:
     text = str(card)
     if text != before and not stale:
         stale.append(f"{CARD} header: layout")
-    return text, stale, cited | fixes if fixes else None
+    return text, stale, {key: value for key, value in (cited | fixes).items() if value is not None} if fixes else None
 
 
 def check(release: Release) -> list[str]:

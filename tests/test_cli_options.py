@@ -67,6 +67,7 @@ USAGE = [
     ("synth", "out", "--participants", "0"),
     ("synth", "out", "--scale", "0"),
     ("synth", "out", "--scale", "inf"),
+    ("synth", "out", "--scale", "1e308"),  # an OverflowError traceback
     ("publish", "--repo-id", "org/rc", "--version", "v1"),
     ("publish", "--repo-id", "no-slash", "--version", "1.0.0"),
     ("stamp", "--forse"),
@@ -108,6 +109,7 @@ PATHS = [
     (("score", "{repo}", "--track", "chat", "--verdicts", "{tmp}/file.txt", "--json", "{tmp}/file.txt"), "an input"),
     (("score", "{repo}/specimens/groupassist", "--verdicts", "{tmp}/file.txt", "--plot", "{tmp}/file.txt"), "an input"),
     (("score-reconstruction", "{repo}", "--pred", "{tmp}", "--json", "{tmp}/usage.json"), "an input"),
+    (("baselines", "{repo}", "--track", "qa", "--json", "{tmp}/out", "--plot", "{tmp}/out"), "also the --json report"),
     (("judge", "{repo}", "--track", "chat", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
       "--model", "m", "--out", "{tmp}/file.txt"), "an input"),
     (("judge", "{repo}/specimens/groupassist", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",

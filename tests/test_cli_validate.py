@@ -74,7 +74,8 @@ def test_validation_never_writes_to_its_input(specimen, capsys, breakage, code):
 
 
 @pytest.mark.parametrize("option,target", [("--json", "datapackage.json"), ("--json", "data/report.json"),
-                                           ("--html", "schemas/report"), ("--html", "data")])
+                                           ("--html", "schemas/report"), ("--html", "data"), ("--json", "README.md"),
+                                           ("--json", "CITATION.cff"), ("--json", "croissant.json")])
 def test_validate_refuses_to_write_into_the_release_it_reads(specimen, capsys, option, target):
     before = digest(specimen)
     assert main(["validate", str(specimen), option, str(specimen / target)]) == 2

@@ -1,7 +1,9 @@
 """`realcompanion.load` / `frames`: every config loads offline, typed, from a local clone; Hub ids pass through."""
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -151,9 +153,10 @@ def _git(root, *args) -> str:
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_a_local_revision_is_read_from_git_not_from_the_working_tree(specimen, repo, offline, monkeypatch, tmp_path):
-    """A tagged folder whose working tree has changed since: the tag's rows load; an unknown tag is refused."""
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "checkouts"))
-    (tmp_path / "checkouts").mkdir()
+    """A tagged folder whose working tree has changed since: the tag's rows load, from a checkout in the load's own
+    cache (a folder of the checkout's name planted in the shared temporary directory is never read); an unknown tag
+    is refused."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "shared"))
     shutil.copy2(repo / "README.md", specimen / "README.md")
     release = specimen / "release-at-tag"
     shutil.move(specimen / "data", specimen / "data-moved")  # the release sits in a sub-folder of the repository
@@ -171,9 +174,17 @@ def test_a_local_revision_is_read_from_git_not_from_the_working_tree(specimen, r
     rows[0]["question"] = "Edited after the release?"  # the working tree moves on
     qa.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     assert realcompanion.load(release, "qa", cache_dir=str(offline))[0]["question"] == "Edited after the release?"
+    commit = _git(specimen, "rev-parse", "HEAD")
+    digest = hashlib.sha256(f"{commit}:release-at-tag/".encode()).hexdigest()[:16]
+    planted = tmp_path / "shared" / f"realcompanion-{commit[:12]}-{digest}"  # where a checkout used to be made
+    shutil.copytree(release, planted)
     assert realcompanion.load(release, "qa", revision="v0.1.0", cache_dir=str(offline))[0]["question"] == tagged
+    assert list((offline / "realcompanion-revisions").iterdir())[0].name.startswith(commit[:12])
     with pytest.raises(ReadError, match="no revision 'v9.9.9'"):
         realcompanion.load(release, "qa", revision="v9.9.9", cache_dir=str(offline))
+    monkeypatch.setattr(os, "getuid", lambda: -1)  # the checkout as another user finds it: not reused
+    with pytest.raises(ReadError, match="belongs to another user"):
+        realcompanion.load(release, "qa", revision="v0.1.0", cache_dir=str(offline))
 
 
 def test_a_revision_of_a_folder_outside_git_is_refused(specimen):

@@ -30,6 +30,18 @@ def positive(text: str) -> float:
     return value
 
 
+MAX_SCALE = 10_000  # a 10,000x paper-scale release would hold 272 million messages, about 100 GB
+
+
+def scale(text: str) -> float:
+    """A synthetic release's scale: a finite number > 0, at most MAX_SCALE (1e308 was an OverflowError traceback
+    when the counts were made whole, and a large one would run until the disk is full)."""
+    value = positive(text)
+    if value > MAX_SCALE:
+        raise argparse.ArgumentTypeError(f"'{text}' is more than {MAX_SCALE:,}")
+    return value
+
+
 def seconds(text: str) -> float:
     """A finite number of seconds > 0 that the platform can wait (`threading.TIMEOUT_MAX`): a longer timeout was an
     OverflowError traceback at the first request."""

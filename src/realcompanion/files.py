@@ -168,15 +168,19 @@ def output_folder(path, release=None) -> Path:
 
 
 def _into(release, path, reads=()) -> Path:
-    """`path`, refused when it is the descriptor or lies under data/ or schemas/ of the release folder `release`
-    (None: no release is read), or is one of the files `reads` (None: an option not given): a command never
-    writes to the files it reads."""
+    """`path`, refused when it is one of the documents (descriptor, card, datasheet, citation, changelog, ...) or
+    lies under data/ or schemas/ of the release folder `release` (None: no release is read), or is one of the files
+    `reads` (None: an option not given): a command never writes to the files it reads, nor over a file `publish`
+    uploads."""
+    from .publish.listing import DOCUMENTS, OPTIONAL_DOCUMENTS
+
     path = Path(path)
     target = path.resolve()
     if release is not None:
         root = Path(release).resolve()
-        if target == root / "datapackage.json" or any(target.is_relative_to(root / p) for p in ("data", "schemas")):
-            raise ReadError(path, "refusing to write into the release being read (its data/, schemas/ or descriptor)")
+        if target in {root / d for d in (*DOCUMENTS, *OPTIONAL_DOCUMENTS)} or any(
+                target.is_relative_to(root / p) for p in ("data", "schemas")):
+            raise ReadError(path, "refusing to write into the release being read (its data/, schemas/ or documents)")
     for read in filter(None, reads):
         if target == Path(read).resolve():
             raise ReadError(path, f"refusing to write over an input of this command ({read})")

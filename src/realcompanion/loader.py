@@ -5,14 +5,16 @@ which file is which config and what its features are, so a local clone and a
 Hub repository load the same way, with no loading script. Pinning `revision`
 (a release tag) is how a result is tied to the version it was computed on:
 the Hub checks it out; a local folder is read at that revision from its git
-objects (`git archive` into a folder named by the commit), and a revision the
-folder's repository does not have is refused, never answered with the working tree.
+objects (`git archive` into a folder named by the commit, in the user's own cache),
+and a revision the folder's repository does not have is refused, never answered
+with the working tree.
 """
 from __future__ import annotations
 
 import hashlib
 import io
 import os
+import shutil
 import subprocess
 import tarfile
 import tempfile
@@ -35,7 +37,8 @@ def load(path_or_repo_id, config: str, revision: str | None = None, split: str =
     if os.path.isdir(target):
         target = os.path.abspath(target)
         if revision is not None:
-            target, revision = str(checkout(Path(target), revision)), None
+            cache = kwargs.get("cache_dir") or datasets.config.HF_DATASETS_CACHE
+            target, revision = str(checkout(Path(target), revision, Path(cache))), None
     return datasets.load_dataset(target, config, split=split, revision=revision, **kwargs)
 
 
@@ -46,11 +49,12 @@ def _git(folder: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
         raise ReadError(folder, "a revision of a local folder needs git, which is not installed") from None
 
 
-def checkout(folder: Path, revision: str) -> Path:
+def checkout(folder: Path, revision: str, cache: Path) -> Path:
     """The release folder as it is at `revision` (a tag or commit of the git repository holding it).
 
-    Extracted once per commit under the temporary directory and reused; a folder outside git, or a
-    revision its repository lacks, raises `ReadError`.
+    Extracted once per commit under `cache` (the `datasets` cache the load uses: the user's own, not the shared
+    temporary directory, where another user could have put a folder of that name first) and reused only when
+    this user owns it; a folder outside git, or a revision its repository lacks, raises `ReadError`.
     """
     found = _git(folder, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}", text=True)
     if found.returncode != 0:
@@ -59,15 +63,26 @@ def checkout(folder: Path, revision: str) -> Path:
     commit = found.stdout.strip()
     prefix = _git(folder, "rev-parse", "--show-prefix", text=True).stdout.strip()
     digest = hashlib.sha256(f"{commit}:{prefix}".encode()).hexdigest()[:16]
-    root = Path(tempfile.gettempdir()) / f"realcompanion-{commit[:12]}-{digest}"
-    if not root.is_dir():
-        archive = _git(folder, "archive", "--format=tar", commit)  # run in the folder: its tree alone
-        if archive.returncode != 0:
-            raise ReadError(folder, f"git archive of {revision} failed: {archive.stderr.decode(errors='replace')}")
-        staging = Path(tempfile.mkdtemp(prefix=f"realcompanion-{commit[:12]}-"))
-        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            tar.extractall(staging, filter="data")
+    checkouts = cache / "realcompanion-revisions"
+    root = checkouts / f"{commit[:12]}-{digest}"
+    if root.is_dir():
+        if root.stat().st_uid != os.getuid():
+            raise ReadError(root, "this checkout of a revision belongs to another user: remove it, or pass a "
+                            "cache_dir of your own", field="revision")
+        return root
+    archive = _git(folder, "archive", "--format=tar", commit)  # run in the folder: its tree alone
+    if archive.returncode != 0:
+        raise ReadError(folder, f"git archive of {revision} failed: {archive.stderr.decode(errors='replace')}")
+    checkouts.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f"{commit[:12]}-", dir=checkouts))  # renamed whole once extracted
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(staging, filter="data")
+    try:
         staging.rename(root)
+    except OSError:  # another load extracted it meanwhile
+        shutil.rmtree(staging)
+        if not root.is_dir():
+            raise
     return root
 
 

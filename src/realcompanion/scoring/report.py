@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from ..errors import visible
+from ..errors import ReadError, visible
 from ..files import output_file
 from ..schemas import dump_json
 from . import settings
@@ -54,10 +54,12 @@ def unstamped_line(release, hashes: dict[str, str]) -> tuple[list[str], str | No
 
 def checked_outputs(release, args, reads=()) -> Path | None:
     """Check --json and --plot before any work, neither over the release nor over the files the command reads
-    (`reads`); return the plot path (or None)."""
-    if args.json not in (None, "-"):
-        output_file(args.json, release.root, reads)
-    return output_file(args.plot, release.root, reads) if args.plot else None
+    (`reads`), nor over each other; return the plot path (or None)."""
+    json_file = output_file(args.json, release.root, reads) if args.json not in (None, "-") else None
+    plot = output_file(args.plot, release.root, reads) if args.plot else None
+    if plot and json_file and plot.resolve() == json_file.resolve():
+        raise ReadError(plot, "is also the --json report: give the plot a path of its own")
+    return plot
 
 
 def invalid_rows(release) -> tuple[dict[str, int], str | None]:

@@ -17,6 +17,7 @@ when it cannot be evaluated at all. Nothing is written to the release folder.
 """
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import pickle
@@ -154,6 +155,28 @@ def _run_unit(unit) -> list[Outcome]:
         return [_crashed(rule, exc) for rule in rules]
 
 
+def _forked_unit(unit) -> list[Outcome]:
+    """A unit run by a forked process, which then gives back what the unit freed (`given_back`)."""
+    try:
+        return _run_unit(unit)
+    finally:
+        given_back()
+
+
+_MALLOC_TRIM = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc's; other C libraries have none
+
+
+def given_back() -> None:
+    """Memory freed but kept by Arrow's pool (mimalloc) and by C malloc returned to the system. Both keep what a
+    rule freed for its next allocation: a worker held what its largest unit of rules took while the next units
+    ran (at 100x paper size, 1.0 GB of data, gate B took 460 MB and kept it), and the parent's freed read
+    buffers were inherited by every forked process. Called before each fork and after each forked unit (a few
+    milliseconds at 100x)."""
+    pa.default_memory_pool().release_unused()
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
+
+
 def _units(rules: list[Rule]) -> list[tuple[str | None, list[Rule]]]:
     """The rules as units of work: each resource's frame rules together, each release rule alone."""
     frame_units: dict[str, list[Rule]] = {}
@@ -198,11 +221,12 @@ def _execute(ctx: Context, units: list, progress, parallel: bool = False) -> lis
     _CTX, out = ctx, []
     try:
         if workers > 1:
+            given_back()
             with _uninterrupted():
                 pool = multiprocessing.get_context("fork").Pool(workers)
             with pool:
                 done = (lambda outcomes: progress(len(outcomes))) if progress else None
-                for result in [pool.apply_async(_run_unit, (u,), callback=done) for u in units]:
+                for result in [pool.apply_async(_forked_unit, (u,), callback=done) for u in units]:
                     out += result.get()
         else:
             for unit in units:
@@ -294,6 +318,7 @@ class Judgement:
             return
         self.rules = {rule.id: rule for _, rules in units for rule in rules}
         read, write = os.pipe()
+        given_back()
         with _uninterrupted():
             self.pid = os.fork()
             if self.pid == 0:  # pragma: no cover - the child: it reports through the pipe and never returns, nor
@@ -337,7 +362,7 @@ def _judged(release: Release, ctx: Context | None, units: list) -> dict:
     if not verdict["problem"] and units:
         import_pandera()
         _CTX = ctx
-        verdict["outcomes"] = [(o.rule.id, o.failures, o.skipped, o.crashed) for unit in units for o in _run_unit(unit)]
+        verdict["outcomes"] = [(o.rule.id, o.failures, o.skipped, o.crashed) for unit in units for o in _forked_unit(unit)]
     return verdict
 
 

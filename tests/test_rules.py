@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from realcompanion.validators.catalogue import select
 from realcompanion.validators.declared import declared_rules
@@ -765,3 +766,26 @@ def test_keys_citing_the_same_target_each_name_their_own_rows(specimen):
     named = found[found["rule"] == "KEY1"]
     assert sorted(zip(named["resource"], named["row"].astype(str), named["value"])) == [
         ("chat", chat[-1]["item_id"], "U01:d998:001"), ("qa", qa[0]["item_id"], "U01:d999:001")], named.to_string()
+
+
+def test_gate_b_judges_whole_participants_batch_by_batch(specimen, monkeypatch):
+    """Gate B judges the stream a batch of whole participants at a time: one participant per batch finds the same
+    failures, in the same order, as the whole stream at once, and a batch is cut only where a participant begins."""
+    import numpy as np
+    from realcompanion.validators import gates
+
+    assert gates.participant_batches(np.array([0, 0, 0, 1, 1, 2]), 2) == [slice(0, 3), slice(3, 5), slice(5, 6)]
+    assert gates.participant_batches(np.array([], dtype=int), 2) == [slice(0, 0)]
+    rows = read(specimen, "source")
+    pids = list(dict.fromkeys(r["participant_id"] for r in rows))
+    first, second = ([r for r in rows if r["participant_id"] == p] for p in pids[:2])
+    first[3]["turn"] += 1
+    second[5]["db_id"] = second[4]["db_id"]
+    second[7]["timestamp"] = second[2]["timestamp"]
+    write(specimen, "source", rows)
+    stamp(specimen)
+    whole = validate(specimen, rules="B").failure_frame()
+    monkeypatch.setattr(gates, "GATE_B_BATCH", 1)
+    batched = validate(specimen, rules="B").failure_frame()
+    assert set(whole["row"]) >= {first[3]["dayid"], second[5]["dayid"], second[7]["dayid"]}, whole.to_string()
+    pd.testing.assert_frame_equal(batched, whole)

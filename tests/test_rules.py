@@ -789,3 +789,19 @@ def test_gate_b_judges_whole_participants_batch_by_batch(specimen, monkeypatch):
     batched = validate(specimen, rules="B").failure_frame()
     assert set(whole["row"]) >= {first[3]["dayid"], second[5]["dayid"], second[7]["dayid"]}, whole.to_string()
     pd.testing.assert_frame_equal(batched, whole)
+
+
+def test_nested_fields_converted_slice_by_slice(specimen, monkeypatch):
+    """SCH3 converts a large column to Python a slice at a time (`SLICE_BYTES`): a defect in a later slice is named
+    at its own row, as in one slice."""
+    from realcompanion.validators import structure
+
+    chat = read(specimen, "chat")
+    chat[150]["trace"]["A"]["result"] = "maybe"
+    write(specimen, "chat", chat)
+    stamp(specimen)
+    whole = validate(specimen, rules="SCH3").failure_frame()
+    monkeypatch.setattr(structure, "SLICE_BYTES", 1)  # a row a slice
+    sliced = validate(specimen, rules="SCH3").failure_frame()
+    assert chat[150]["item_id"] in set(whole.loc[whole["rule"] == "SCH3", "row"]), whole.to_string()
+    pd.testing.assert_frame_equal(sliced, whole)

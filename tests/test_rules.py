@@ -805,3 +805,19 @@ def test_nested_fields_converted_slice_by_slice(specimen, monkeypatch):
     sliced = validate(specimen, rules="SCH3").failure_frame()
     assert chat[150]["item_id"] in set(whole.loc[whole["rule"] == "SCH3", "row"]), whole.to_string()
     pd.testing.assert_frame_equal(sliced, whole)
+
+
+def test_giving_memory_back_changes_no_verdict(specimen, monkeypatch):
+    """A release large enough gives freed memory back before each fork and after each forked unit (`given_back`):
+    the run finds what it finds without."""
+    from realcompanion.validators import run
+
+    rows = read(specimen, "source")
+    rows[3]["turn"] += 1
+    write(specimen, "source", rows)
+    stamp(specimen)
+    kept = validate(specimen).failure_frame()
+    monkeypatch.setattr(run, "GIVE_BACK_MIN_ROWS", 0)
+    given = validate(specimen).failure_frame()
+    assert (kept["rule"] == "B").any()
+    pd.testing.assert_frame_equal(given, kept)

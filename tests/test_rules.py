@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from realcompanion.validators.catalogue import select
 from realcompanion.validators.declared import declared_rules
@@ -765,3 +766,58 @@ def test_keys_citing_the_same_target_each_name_their_own_rows(specimen):
     named = found[found["rule"] == "KEY1"]
     assert sorted(zip(named["resource"], named["row"].astype(str), named["value"])) == [
         ("chat", chat[-1]["item_id"], "U01:d998:001"), ("qa", qa[0]["item_id"], "U01:d999:001")], named.to_string()
+
+
+def test_gate_b_judges_whole_participants_batch_by_batch(specimen, monkeypatch):
+    """Gate B judges the stream a batch of whole participants at a time: one participant per batch finds the same
+    failures, in the same order, as the whole stream at once, and a batch is cut only where a participant begins."""
+    import numpy as np
+    from realcompanion.validators import gates
+
+    assert gates.participant_batches(np.array([0, 0, 0, 1, 1, 2]), 2) == [slice(0, 3), slice(3, 5), slice(5, 6)]
+    assert gates.participant_batches(np.array([], dtype=int), 2) == [slice(0, 0)]
+    rows = read(specimen, "source")
+    pids = list(dict.fromkeys(r["participant_id"] for r in rows))
+    first, second = ([r for r in rows if r["participant_id"] == p] for p in pids[:2])
+    first[3]["turn"] += 1
+    second[5]["db_id"] = second[4]["db_id"]
+    second[7]["timestamp"] = second[2]["timestamp"]
+    write(specimen, "source", rows)
+    stamp(specimen)
+    whole = validate(specimen, rules="B").failure_frame()
+    monkeypatch.setattr(gates, "GATE_B_BATCH", 1)
+    batched = validate(specimen, rules="B").failure_frame()
+    assert set(whole["row"]) >= {first[3]["dayid"], second[5]["dayid"], second[7]["dayid"]}, whole.to_string()
+    pd.testing.assert_frame_equal(batched, whole)
+
+
+def test_nested_fields_converted_slice_by_slice(specimen, monkeypatch):
+    """SCH3 converts a large column to Python a slice at a time (`SLICE_BYTES`): a defect in a later slice is named
+    at its own row, as in one slice."""
+    from realcompanion.validators import structure
+
+    chat = read(specimen, "chat")
+    chat[150]["trace"]["A"]["result"] = "maybe"
+    write(specimen, "chat", chat)
+    stamp(specimen)
+    whole = validate(specimen, rules="SCH3").failure_frame()
+    monkeypatch.setattr(structure, "SLICE_BYTES", 1)  # a row a slice
+    sliced = validate(specimen, rules="SCH3").failure_frame()
+    assert chat[150]["item_id"] in set(whole.loc[whole["rule"] == "SCH3", "row"]), whole.to_string()
+    pd.testing.assert_frame_equal(sliced, whole)
+
+
+def test_giving_memory_back_changes_no_verdict(specimen, monkeypatch):
+    """A release large enough gives freed memory back before each fork and after each forked unit (`given_back`):
+    the run finds what it finds without."""
+    from realcompanion.validators import run
+
+    rows = read(specimen, "source")
+    rows[3]["turn"] += 1
+    write(specimen, "source", rows)
+    stamp(specimen)
+    kept = validate(specimen).failure_frame()
+    monkeypatch.setattr(run, "GIVE_BACK_MIN_ROWS", 0)
+    given = validate(specimen).failure_frame()
+    assert (kept["rule"] == "B").any()
+    pd.testing.assert_frame_equal(given, kept)

@@ -59,9 +59,34 @@ def differs(probe, text) -> str:
               "database identifiers parallel the turn identifiers: db_id, turn, dayid and timestamp agree in order",
               "Table 24, gate B")
 def gate_b(ctx) -> pd.DataFrame:
+    """Judged a batch of whole participants at a time: every check compares a message with its participant's
+    others, and the intermediates of 2.7 million messages at once took 460 MB (100x paper size); batches of
+    half a million take 110 MB, and less CPU (1.7 s against 2.1 s)."""
     m = ctx.stream.reset_index(drop=True)
     pid = pd.factorize(m["participant_id"].ffill().bfill())[0]  # grouped by number, fast; one without a participant
     # (set aside) counts with the one before it in the stream, where the stream keeps it
+    found: dict[int, list[pd.DataFrame]] = {}  # per check, its failures batch by batch, in stream order
+    for batch in participant_batches(pid, GATE_B_BATCH):
+        for i, part in _gate_b_batch(m.iloc[batch].reset_index(drop=True), pid[batch]):
+            found.setdefault(i, []).append(part)
+    return combined([part for i in sorted(found) for part in found[i]])
+
+
+GATE_B_BATCH = 500_000  # messages; a release of up to this many is one batch
+
+
+def participant_batches(pid: np.ndarray, rows: int) -> list[slice]:
+    """The stream (grouped by the participant codes `pid`) as slices of at least `rows` messages, cut only where a
+    participant's messages begin (the last slice may be shorter)."""
+    cuts = [0]
+    for edge in [*(np.flatnonzero(np.diff(pid)) + 1), len(pid)]:
+        if edge - cuts[-1] >= rows or edge == len(pid):
+            cuts.append(int(edge))
+    return [slice(a, b) for a, b in zip(cuts, cuts[1:])]
+
+
+def _gate_b_batch(m: pd.DataFrame, pid: np.ndarray):
+    """Gate B's checks over whole participants' messages: (check number, failures) of each check that fails."""
     position = m.groupby(pid, sort=False).cumcount()
     # day and seq are the tail's numbers, at any width the release's dayid pattern admits (d1000 after day 999)
     tail = pc.extract_regex(pa.array(m["dayid"].array, pa.string()), DAYID_TAIL)
@@ -91,9 +116,8 @@ def gate_b(ctx) -> pd.DataFrame:
         (_breaks(pd.Series(seq), expected_seq, [pid, day_of]), "dayid", "seq of dayid differs from the order within "
                                                                         "the day"),
     ]
-    out = [failures("source", m["dayid"][bad], field, m[field][bad], why)
-           for bad, field, why in checks if bad.any()]
-    return combined(out)
+    return [(i, failures("source", m["dayid"][bad], field, m[field][bad], why))
+            for i, (bad, field, why) in enumerate(checks) if bad.any()]
 
 
 DAYID_TAIL = r":d(?P<day>[0-9]+):(?P<seq>[0-9]+)$"  # a malformed id (SCH2's, set aside) matches nothing: NaN

@@ -52,28 +52,30 @@ def candidates(text, pattern: str, ignore_case: bool = False) -> np.ndarray:
         return np.arange(0)
     try:
         values = text if isinstance(text, (pa.Array, pa.ChunkedArray)) else pa.array(text, from_pandas=True)
-        maybe = pc.match_substring_regex(_regrouped(values), loosened(pattern), ignore_case=ignore_case)
+        regex = loosened(pattern)
+        maybe = [pc.fill_null(pc.match_substring_regex(group, regex, ignore_case=ignore_case), False).to_numpy(
+            zero_copy_only=False) for group in _regrouped(values)]
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):  # a pattern RE2 cannot read: Python screens every row
         return np.arange(len(text))
-    return np.flatnonzero(pc.fill_null(maybe, False).to_numpy(zero_copy_only=False))
+    return np.flatnonzero(np.concatenate(maybe))
 
 
 _GROUP_BYTES = 1 << 26
 
 
-def _regrouped(values: pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
-    """The same strings in chunks of about 64 MB: Arrow compiles the pattern once per chunk, and the JSON reader
-    leaves one chunk per megabyte of file (a screen of a 100x release compiled it thousands of times, 2.5 s),
-    while one whole copy of every text would double what the screen holds."""
+def _regrouped(values: pa.Array | pa.ChunkedArray):
+    """The same strings in arrays of about 64 MB, one at a time: Arrow compiles the pattern once per array, and the
+    JSON reader leaves one chunk per megabyte of file (a screen of a 100x release compiled it thousands of times,
+    2.5 s), while a copy of every text at once held 200 MB more (PII1, 100x paper size)."""
     chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
-    groups, size = [[]], 0
-    for chunk in chunks:
-        if size + chunk.nbytes > _GROUP_BYTES and groups[-1]:
-            groups, size = [*groups, []], 0
-        groups[-1].append(chunk)
-        size += chunk.nbytes
-    return pa.chunked_array([pa.concat_arrays(group) if len(group) > 1 else group[0] for group in groups if group],
-                            type=values.type)
+    group, size = [], 0
+    for chunk in [*chunks, None]:  # None: the end
+        if group and (chunk is None or size + chunk.nbytes > _GROUP_BYTES):
+            yield pa.concat_arrays(group) if len(group) > 1 else group[0]
+            group, size = [], 0
+        if chunk is not None:
+            group.append(chunk)
+            size += chunk.nbytes
 
 
 def search(text: pd.Series, pattern: str, ignore_case: bool = False) -> pd.Series:

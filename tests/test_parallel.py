@@ -100,29 +100,40 @@ def test_a_descriptor_frictionless_rejects_is_reported_before_an_unreadable_file
 
 INTERRUPTED = """
 import os, signal, sys
-from realcompanion.cli import main
+from realcompanion import cli
 from realcompanion.validators import run
 
 run.PARALLEL_MIN_ROWS = 0
 run.os.cpu_count = lambda: 2
-unit = run._run_unit
+unit, release, sent = run._run_unit, *sys.argv[1:]
 
 
 def interrupted(*args, **kwargs):
-    os.killpg(0, signal.SIGINT)  # Ctrl-C reaches every process of the group, a worker's first
+    try:  # one Ctrl-C, from the first unit to start: each unit sending one also interrupted the interpreter's
+        os.close(os.open(sent, os.O_CREAT | os.O_EXCL))  # shutdown now and then, a second Ctrl-C
+    except FileExistsError:
+        pass
+    else:
+        os.killpg(0, signal.SIGINT)  # Ctrl-C reaches every process of the group, a worker's first
     return unit(*args, **kwargs)
 
 
 run._run_unit = interrupted
-sys.exit(main(["validate", sys.argv[1]]))
+sys.argv[1:] = ["validate", release]
+cli.entry()  # as the installed program runs
 """
 
 
 def test_ctrl_c_while_the_workers_run_ends_the_run_with_130_and_nothing_more(specimen):
-    """A worker that took the interrupt itself printed 'Process ForkPoolWorker-1:' (and its traceback)."""
-    done = subprocess.run([sys.executable, "-c", INTERRUPTED, str(specimen)], capture_output=True, text=True,
-                          timeout=120, start_new_session=True)  # a group of its own: the interrupt stays in it
-    assert (done.returncode, done.stderr) == (128 + signal.SIGINT, "")
+    """A worker that took the interrupt itself printed 'Process ForkPoolWorker-1:' (and its traceback); the judging
+    process, which notes interrupts, went on judging after the run had ended."""
+    run = subprocess.Popen([sys.executable, "-c", INTERRUPTED, str(specimen), str(specimen.parent / "interrupted")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)  # a group of its own: the interrupt stays in it
+    _, err = run.communicate(timeout=120)
+    assert (run.returncode, err) == (128 + signal.SIGINT, "")
+    with pytest.raises(ProcessLookupError):  # no process of the run outlives it
+        os.killpg(run.pid, 0)
 
 
 

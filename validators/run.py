@@ -317,6 +317,7 @@ class Judgement:
     def __init__(self, release: Release):
         self.release, self.path, self._verdict, self.pid = release, release.root / "datapackage.json", None, None
         self.rules: dict[str, Rule] = {}
+        self.pipe: int | None = None
 
     def start(self, ctx: Context | None = None, units: list = ()) -> None:
         """Fork the judging process (once, when no other thread runs); after a clean verdict it runs `units` over
@@ -338,12 +339,28 @@ class Judgement:
         os.close(write)
         self.pipe = read
 
+    def stop(self) -> None:
+        """End the judging process when its verdict is no longer awaited (Ctrl-C): it notes interrupts
+        (`_uninterrupted`), so it went on judging, and running the pandera rules, after the run had ended."""
+        if self.pid is None or self._verdict is not None:
+            return
+        if self.pipe is not None:
+            os.close(self.pipe)
+            self.pipe = None
+        try:
+            if os.waitpid(self.pid, os.WNOHANG)[0] == 0:  # not ended: until reaped here it keeps its pid
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+        except ChildProcessError:  # reaped already, as its verdict was taken
+            pass
+
     def result(self, progress=None) -> list[Outcome]:
         """Wait for the verdict (once, forking the judging process if nothing has); a rejected descriptor is a
         `ReadError` (exit 2). Returns the outcomes of the units it ran."""
         if self._verdict is None:
             self.start()
-            with os.fdopen(self.pipe, "rb") as verdict:
+            pipe, self.pipe = self.pipe, None  # closed with the file reading it
+            with os.fdopen(pipe, "rb") as verdict:
                 data = verdict.read()
             code = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
             self._verdict = pickle.loads(data) if data else {"problem": (
@@ -412,7 +429,8 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
         try:
             report = _validate(ctx, rules, progress, judgement, runner)
         except KeyboardInterrupt:
-            raise  # the verdict may be what was interrupted: its pipe is closed
+            judgement.stop()  # the verdict is no longer awaited
+            raise
         except BaseException:
             judgement.result()
             raise

@@ -158,3 +158,17 @@ def test_a_paper_scale_that_is_not_a_number_of_copies_is_refused(tmp_path, capsy
     assert main(["synth", str(tmp_path / "out"), "--paper-scale", *argv]) == 2
     assert capsys.readouterr().err.startswith("error: argument --scale: with --paper-scale, ")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("module, argv, extra", [
+    ("bm25s", ["baselines", "{repo}", "--track", "chat"], "score"),
+    ("mlcroissant", ["croissant", "{release}"], "publish"),
+])
+def test_a_missing_optional_extra_is_one_line_naming_it(repo, specimen, monkeypatch, capsys, module, argv, extra):
+    """`pip install -e .` alone installs no extra: a command that needs one says which, in one line, exit 2."""
+    for name in [m for m in sys.modules if m == module or m.startswith(f"{module}.")] + [module]:
+        monkeypatch.setitem(sys.modules, name, None)  # import raises ModuleNotFoundError, as if not installed
+    assert main([a.format(repo=repo, release=specimen) for a in argv]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"error: this command needs '{module}', from the optional extra '{extra}': "
+                   f"pip install 'realcompanion[{extra}]' (from a clone: pip install -e '.[{extra}]')"]

@@ -164,6 +164,17 @@ def test_rules_lists_the_catalogue_and_the_declared_rules(repo, capsys):
     assert {r.id for r in every} >= set("ABCDEF") | {"SIG1", "ARI7"}
 
 
+@pytest.mark.parametrize("fmt, release", [("realcompanion", "."), ("groupassist", "specimens/groupassist")])
+def test_rules_without_a_release_lists_what_every_release_of_the_format_is_judged_by(repo, tmp_path, capsys, fmt,
+                                                                                     release):
+    """Outside a release, `rules --format F` lists the coded catalogue and the format's own declared rules (GM5,
+    SIG1...), which every release of F declares: the ids of its datasheet's rule table, as `rules RELEASE` lists."""
+    assert main(["rules", str(repo / release)]) == 0
+    at_release = capsys.readouterr().out
+    assert main(["rules", str(tmp_path), "--format", fmt]) == 0
+    assert capsys.readouterr().out == at_release
+
+
 def test_the_program_flushes_its_whole_report_before_it_ends(repo):
     """`realcompanion` ends without tearing its objects down (cli.entry): what it printed is all there, and its
     exit code is the command's."""

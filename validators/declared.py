@@ -240,8 +240,13 @@ def _reads(rule: dict) -> tuple[str, ...]:
 
 def declared_rules(release) -> list[Rule]:
     """The release's declared rules as catalogue rules (run, reported and listed like the coded ones)."""
+    return as_rules(read_declarations(release))
+
+
+def as_rules(declarations: list[dict]) -> list[Rule]:
+    """Declarations (a release's, or its format's own in `format_rules.json`) as catalogue rules."""
     return [Rule(d["id"], d["severity"], d.get("family", FAMILY), d["statement"], _reads(d),
-                 partial(_checked, d), d.get("paper", DECLARED_BY)) for d in read_declarations(release)]
+                 partial(_checked, d), d.get("paper", DECLARED_BY)) for d in declarations]
 
 
 # -- evaluation helpers -----------------------------------------------------------

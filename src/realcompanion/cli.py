@@ -4,8 +4,9 @@ Each subcommand lives in its own module under `realcompanion.commands` with a
 `register(subparsers)` function that adds its parser and sets `run`; this file
 only discovers them, so start-up imports nothing a command does not need.
 Exit codes: 0 done / valid, 1 checked and found wanting, 2 could not read or
-bad usage. A `ReadError`, or an operating-system refusal to open or write a
-path, is printed as one line, never a traceback.
+bad usage. A `ReadError`, an operating-system refusal to open or write a
+path, or an optional extra the command needs and that is not installed, is
+printed as one line, never a traceback.
 """
 from __future__ import annotations
 
@@ -50,8 +51,30 @@ def main(argv=None) -> int:
     except RecursionError:
         print("error: input nested too deeply to read", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as exc:  # an optional extra not installed (`pip install -e .` alone)
+        print(f"error: {missing_extra(exc.name or '')}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
+
+
+def missing_extra(module: str) -> str:
+    """The line for a module this command imports that is not installed: the extra of pyproject.toml
+    (`html`, `score`, `publish`) that provides it, read from the package's own metadata."""
+    import re
+    from importlib.metadata import PackageNotFoundError, requires
+
+    root = module.split(".")[0].lower()
+    try:
+        declared = requires("realcompanion") or []
+    except PackageNotFoundError:
+        declared = []
+    for requirement in declared:
+        found = re.match(r"([A-Za-z0-9._-]+).*;\s*extra\s*==\s*[\"'](\w+)[\"']", requirement)
+        if found and found[2] != "test" and re.sub(r"[-.]", "_", found[1].lower()) in (root, f"{root}_py"):
+            return (f"this command needs '{root}', from the optional extra '{found[2]}': "
+                    f"pip install 'realcompanion[{found[2]}]' (from a clone: pip install -e '.[{found[2]}]')")
+    return f"this command needs the module '{root}', which is not installed"
 
 
 def entry() -> None:

@@ -2,7 +2,9 @@
 and where the paper states it).
 
 The coded catalogue, plus the rules the release at PATH declares in its rules file
-(`realcompanion.rules` in datapackage.json), in the order a report lists them.
+(`realcompanion.rules` in datapackage.json), in the order a report lists them. Without a release of
+the format listed, the format's own declared rules (`format_rules.json`), which every release of it
+declares unchanged (INT6, GI7), stand in for the release's: the listing is the rules any release is judged by.
 """
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ def run(args) -> int:
     import json
 
     from ..formats import format_of
-    from ..validators.declared import declared_rules
+    from ..validators.declared import as_rules, declared_rules
+    from ..validators.kept import FORMAT_RULES, canonical
 
     # the release at PATH names the catalogue unless --format does, and adds its declared rules when of that format
     found = format_of(args.path) if (args.path / "datapackage.json").is_file() else None
@@ -39,7 +42,7 @@ def run(args) -> int:
         from ..validators.catalogue import select
 
         release = Release(args.path, check=False) if has_release else None
-    rules = select(None, declared_rules(release) if release else [])
+    rules = select(None, declared_rules(release) if release else as_rules(canonical(FORMAT_RULES[listed])["rules"]))
     if args.json:
         print(json.dumps([r.as_dict() for r in rules], indent=2))
     else:

@@ -119,6 +119,7 @@ def interrupted(*args, **kwargs):
 
 
 run._run_unit = interrupted
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as run from a terminal: a background job ignores Ctrl-C
 sys.argv[1:] = ["validate", release]
 cli.entry()  # as the installed program runs
 """

@@ -17,6 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from realcompanion.nested import arrays
 from realcompanion.schemas import RESOURCES, missing_values, names
 
 from . import structure  # registered first: its rules open the structure family
@@ -72,14 +73,14 @@ def _one_key(known: list, mine: list) -> tuple:
     they stay below the rows' count whatever the parts."""
     code_known, code_mine = None, None
     for k, m in zip(known, mine):
-        values = pc.unique(pa.chunked_array([*_chunks(k), *_chunks(m)], m.type))
+        values = pc.unique(pa.chunked_array([*arrays(k), *arrays(m)], m.type))
         part_known, part_mine = pc.index_in(k, value_set=values), pc.index_in(m, value_set=values)
         if code_known is None:
             code_known, code_mine = part_known, part_mine
             continue
         code_known, code_mine = (pc.add(pc.multiply(pc.cast(code, pa.int64()), len(values)), part)
                                  for code, part in ((code_known, part_known), (code_mine, part_mine)))
-        values = pc.unique(pa.chunked_array([*_chunks(code_known), *_chunks(code_mine)], pa.int64()))
+        values = pc.unique(pa.chunked_array([*arrays(code_known), *arrays(code_mine)], pa.int64()))
         code_known, code_mine = pc.index_in(code_known, value_set=values), pc.index_in(code_mine, value_set=values)
     return code_known, code_mine
 
@@ -95,17 +96,12 @@ def _found(mine: pa.ChunkedArray, known: pa.Array | pa.ChunkedArray) -> np.ndarr
     return found[pc.fill_null(encoded.indices, len(encoded.dictionary)).to_numpy()]
 
 
-def _chunks(column: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
-    """A column's arrays, to join columns of several resources without copying them."""
-    return column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-
-
 def _unresolved(ctx, keys: list[tuple[str, list[str]]], target: str, targets: list[str],
                 numbers: bool) -> list[np.ndarray]:
     """Per key (resource, fields) citing the same target fields: per row, whether a field is set and the key matches
     no row of `target` as Frictionless reads both (missing values null). One Arrow hash lookup for them all: no join
     (Acero's import alone, which loads Arrow's datasets and filesystems, cost a worker more than the lookup)."""
-    mine = [pa.chunked_array([c for column in parts for c in _chunks(column)], parts[0].type)  # part by part
+    mine = [pa.chunked_array([c for column in parts for c in arrays(column)], parts[0].type)  # part by part
             for parts in zip(*[[_as_read(ctx, name, f, numbers) for f in fields] for name, fields in keys])]
     known = [pc.cast(_as_read(ctx, target, t, numbers), m.type) for t, m in zip(targets, mine)]
     some = np.logical_or.reduce([k.is_valid().to_numpy(zero_copy_only=False) for k in known])

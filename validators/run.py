@@ -160,16 +160,14 @@ def _forked_unit(unit) -> list[Outcome]:
     try:
         return _run_unit(unit)
     finally:
-        given_back()
+        given_back(_CTX)
 
 
 _MALLOC_TRIM = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc's; other C libraries have none
-# Releases of at least this many rows give freed memory back (`given_back`); set by each run, inherited by its forks
-GIVE_BACK_MIN_ROWS = 1_000_000
-_GIVE_BACK = False
+GIVE_BACK_MIN_ROWS = 1_000_000  # releases of at least this many rows give freed memory back (`given_back`)
 
 
-def given_back() -> None:
+def given_back(ctx: Context | None) -> None:
     """Memory freed but kept by Arrow's pool (mimalloc) and by C malloc returned to the system, in a run of a
     release of `GIVE_BACK_MIN_ROWS` or more. Both keep what a rule freed for its next allocation: a worker held
     what its largest unit of rules took while the next units ran (at 100x paper size, 1.0 GB of data, gate B
@@ -177,7 +175,7 @@ def given_back() -> None:
     Called before each fork and after each forked unit. The calls take milliseconds, but the pages handed back
     are faulted in again by the next unit: at 10x (365,340 rows, 0.5 GB held in all) that cost 0.1-0.16 s
     more CPU a run, for no memory that matters there."""
-    if not _GIVE_BACK:
+    if ctx is None or sum(ctx.table(name).num_rows for name in ctx.release.resources) < GIVE_BACK_MIN_ROWS:
         return
     pa.default_memory_pool().release_unused()
     if _MALLOC_TRIM is not None:
@@ -228,7 +226,7 @@ def _execute(ctx: Context, units: list, progress, parallel: bool = False) -> lis
     _CTX, out = ctx, []
     try:
         if workers > 1:
-            given_back()
+            given_back(ctx)
             with _uninterrupted():
                 pool = multiprocessing.get_context("fork").Pool(workers)
             with pool:
@@ -326,7 +324,7 @@ class Judgement:
             return
         self.rules = {rule.id: rule for _, rules in units for rule in rules}
         read, write = os.pipe()
-        given_back()
+        given_back(ctx)
         with _uninterrupted():
             self.pid = os.fork()
             if self.pid == 0:  # pragma: no cover - the child: it reports through the pipe and never returns, nor
@@ -446,10 +444,8 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, r
     if release.escapes():
         report.outcomes = _execute(ctx, _units([r for r in every if r.id == runner.contained]), progress)
         return report
-    global _GIVE_BACK
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
-    rows = sum(release.table(name).num_rows for name in release.resources)
-    parallel, _GIVE_BACK = rows >= PARALLEL_MIN_ROWS, rows >= GIVE_BACK_MIN_ROWS
+    parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
     units = _units(planned(rules, declared, runner))
     judged = [u for u in units if u[0] or u[1][0].id == runner.pandera]  # the units pandera evaluates
     judgement.start(ctx, judged)  # every table read: no other thread runs

@@ -15,6 +15,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from realcompanion.nested import arrays
+
 _LOOKAROUND = re.compile(r"\(\?<?[=!](?:[^()\\]|\\.)*\)")
 _WIDER = {"d": r"\p{Nd}", "w": r"0-9A-Za-z_\x{80}-\x{10FFFF}"}  # \w: ASCII word characters and all others
 
@@ -67,9 +69,8 @@ def _regrouped(values: pa.Array | pa.ChunkedArray):
     """The same strings in arrays of about 64 MB, one at a time: Arrow compiles the pattern once per array, and the
     JSON reader leaves one chunk per megabyte of file (a screen of a 100x release compiled it thousands of times,
     2.5 s), while a copy of every text at once held 200 MB more (PII1, 100x paper size)."""
-    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
     group, size = [], 0
-    for chunk in [*chunks, None]:  # None: the end
+    for chunk in [*arrays(values), None]:  # None: the end
         if group and (chunk is None or size + chunk.nbytes > _GROUP_BYTES):
             yield pa.concat_arrays(group) if len(group) > 1 else group[0]
             group, size = [], 0

@@ -129,3 +129,8 @@ def scalars(array: pa.Array | pa.ChunkedArray, path: list, rows: pa.Array | None
         yield from scalars(pc.list_flatten(array), [*path, 0], parents, positions)
     else:
         yield path, rows, array
+
+
+def arrays(column: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
+    """A column's arrays as read (one per chunk), to walk or join columns without copying them into one."""
+    return column.chunks if isinstance(column, pa.ChunkedArray) else [column]

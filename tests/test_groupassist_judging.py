@@ -29,9 +29,14 @@ def instances():
 class Judge(JSONHandler):
     """A chat-completions API that credits a response saying "remember" with every reference atom (L1) or
     every positive criterion and no penalty (L2), and anything else with nothing; "BROKEN" gets an answer
-    naming an atom or criterion the instance does not have."""
+    naming an atom or criterion the instance does not have. From the request after `refuse_after` on, it
+    refuses (HTTP 400), as an endpoint that went away mid-run."""
+
+    refuse_after = None
 
     def reply(self, body):
+        if self.refuse_after is not None and len(self.requests) > self.refuse_after:
+            return 400, json.dumps({"error": {"message": "gone", "type": "invalid_request_error"}}).encode()
         prompt = body["messages"][0]["content"]
         response = re.search(r"<(?:answer|reply)>\n(.*)\n</", prompt, re.S).group(1)
         good = "remember" in response
@@ -52,7 +57,7 @@ class Judge(JSONHandler):
 
 @pytest.fixture
 def judge_server():
-    Judge.requests = []
+    Judge.requests, Judge.refuse_after = [], None
     with serving(Judge) as url:
         yield url
 
@@ -97,6 +102,27 @@ def test_judge_then_score_on_the_specimen(tmp_path, judge_server, instances, cap
     assert good["L2"]["M3"]["S"]["ci"]["pooled"] is not None  # groups resampled
     shown = capsys.readouterr().out
     assert "good: means by level x dependency" in shown and "L2 M3" in shown
+
+
+def test_a_stopped_run_keeps_its_verdicts_and_resume_asks_only_for_the_rest(tmp_path, judge_server, instances,
+                                                                             capsys):
+    rows = [{"instance_id": i, "condition": "good", "response": "I remember: ..."} for i in instances.eval]
+    responses, out = write_jsonl(tmp_path / "responses.jsonl", rows), tmp_path / "verdicts.jsonl"
+    Judge.refuse_after = 30
+    assert main(judge_args(responses, out, judge_server)) == 2
+    assert capsys.readouterr().err.startswith(f"error: {out}: holds 30 verdicts, the rest unasked (--resume asks "
+                                              "only for them): ")
+    Judge.requests, Judge.refuse_after = [], None
+    rows[0]["response"] = "Okay."  # changed since: judged again
+    write_jsonl(responses, rows)
+    assert main([*judge_args(responses, out, judge_server), "--resume"]) == 0
+    assert len(Judge.requests) == len(rows) - 29
+    assert f"{len(rows)} verdicts (29 kept, 1 dropped, {len(rows) - 29} judged now)" in capsys.readouterr().out
+    verdicts = {v["instance_id"]: v for v in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    assert sorted(verdicts) == sorted(instances.eval)
+    assert all(v["judge"] == JUDGE[instances.rows[i]["level"]] for i, v in verdicts.items())
+    first = verdicts[rows[0]["instance_id"]]
+    assert first.get("facts", []) == [] and not any(first.get("criteria", {}).values())  # "Okay." credits nothing
 
 
 def test_unreadable_judge_answers_are_left_unjudged(tmp_path, judge_server, instances, capsys):

@@ -14,11 +14,14 @@ from realcompanion.scoring.judge_client import PROMPTS_DIR
 
 
 class Endpoint(JSONHandler):
-    """Answers /v1/chat/completions like a chat-completions API; the verdict depends on the prompt."""
+    """Answers /v1/chat/completions like a chat-completions API; the verdict depends on the prompt. From the
+    request after `refuse_after` on, it refuses (HTTP 400), as an endpoint that went away mid-run."""
 
-    status = 200
+    status, refuse_after = 200, None
 
     def reply(self, body):
+        if self.refuse_after is not None and len(self.requests) > self.refuse_after:
+            return 400, json.dumps({"error": {"message": "gone", "type": "invalid_request_error"}}).encode()
         prompt = body["messages"][0]["content"]
         if "UNREADABLE" in prompt:
             content = "I would rather not say."
@@ -42,7 +45,7 @@ class Endpoint(JSONHandler):
 
 @pytest.fixture
 def endpoint():
-    Endpoint.requests, Endpoint.status = [], 200
+    Endpoint.requests, Endpoint.status, Endpoint.refuse_after = [], 200, None
     with serving(Endpoint) as url:
         yield url
 
@@ -164,6 +167,86 @@ def test_endpoint_refusal_is_a_one_line_error(repo, tmp_path, endpoint, capsys):
                  "--model", "m", "--out", str(tmp_path / "v.jsonl")]) == 2
     err = capsys.readouterr().err.strip()
     assert "HTTP 400" in err and "\n" not in err
+
+
+def judging(repo, path, out, endpoint, *more):
+    return main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint, "--model",
+                 "m", "--out", str(out), *more])
+
+
+def test_a_run_the_endpoint_stops_keeps_its_verdicts_and_resume_asks_only_for_the_rest(repo, tmp_path, endpoint,
+                                                                                        capsys):
+    """Verdicts were written once every reply was judged: an endpoint that went away at the 12th of 1,000
+    replies lost the 11 verdicts given, and a rerun asked for all of them again."""
+    track = load_track(Release(repo), "chat")
+    path, rows = replies(track, tmp_path)
+    out = tmp_path / "v.jsonl"
+    Endpoint.refuse_after = 5
+    assert judging(repo, path, out, endpoint) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {out}: holds 5 verdicts, the rest unasked (--resume asks only for them): "
+                          f"{endpoint}: the endpoint answered HTTP 400") and err.count("\n") == 1
+    given = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(v["item_id"], v["reply_sha256"]) for v in given] == [
+        (r["item_id"], hashlib.sha256(r["reply"].encode()).hexdigest()) for r in rows[:5]]
+
+    Endpoint.requests, Endpoint.refuse_after = [], None
+    assert judging(repo, path, out, endpoint, "--resume") == 0
+    assert len(Endpoint.requests) == len(rows) - 5
+    assert "12 verdicts (5 kept, 0 dropped, 7 judged now)" in capsys.readouterr().out
+    resumed = sorted(out.read_text().splitlines())
+    assert judging(repo, path, tmp_path / "whole.jsonl", endpoint) == 0  # one uninterrupted run writes the same
+    assert resumed == sorted((tmp_path / "whole.jsonl").read_text().splitlines())
+
+
+def test_resume_judges_again_only_the_replies_that_changed(repo, tmp_path, endpoint, capsys):
+    track = load_track(Release(repo), "chat")
+    path, rows = replies(track, tmp_path)
+    out = tmp_path / "v.jsonl"
+    assert judging(repo, path, out, endpoint) == 0
+    rows[3]["reply"] = "Now I remember." if rows[3]["reply"] == "Okay." else "Okay."
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows[1:]), encoding="utf-8")  # the first one left out
+    Endpoint.requests = []
+    assert judging(repo, path, out, endpoint, "--resume") == 0
+    assert [body["messages"][0]["content"].count(rows[3]["reply"]) for _, body in Endpoint.requests] == [1]
+    assert "11 verdicts (10 kept, 2 dropped, 1 judged now)" in capsys.readouterr().out
+    verdicts = {v["item_id"]: v for v in map(json.loads, out.read_text().splitlines())}
+    assert rows[0]["item_id"] not in verdicts
+    assert verdicts[rows[3]["item_id"]]["content_match"] == (2 if "remember" in rows[3]["reply"] else 0)
+
+
+@pytest.mark.parametrize("change, says", [
+    (["--model", "another"], '"model": "m"'),
+    (["--prompt", "OTHER"], '"prompt_sha256": "'),
+])
+def test_resume_refuses_a_file_another_judge_wrote_and_leaves_it(repo, tmp_path, endpoint, capsys, change, says):
+    track = load_track(Release(repo), "chat")
+    path, _ = replies(track, tmp_path)
+    out = tmp_path / "v.jsonl"
+    assert judging(repo, path, out, endpoint) == 0
+    before = out.read_bytes()
+    if "OTHER" in change:
+        change = ["--prompt", str(tmp_path / "p.txt")]
+        (tmp_path / "p.txt").write_text("Judge $reply to $probe against $reference.\n", encoding="utf-8")
+    capsys.readouterr()
+    args = ["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint, "--model", "m",
+            "--out", str(out), "--resume", *change]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {out}:1 field 'judge': holds verdicts by {{") and says in err
+    assert err.count("\n") == 1 and out.read_bytes() == before
+
+
+def test_resume_reads_the_file_as_scoring_does(repo, tmp_path, endpoint, capsys):
+    track = load_track(Release(repo), "chat")
+    path, _ = replies(track, tmp_path)
+    out = tmp_path / "v.jsonl"
+    out.write_text('{"item_id": "nothing"}\n', encoding="utf-8")
+    assert judging(repo, path, out, endpoint, "--resume") == 2
+    assert capsys.readouterr().err.startswith(f"error: {out}:1 field 'item_id': ")
+    assert out.read_text() == '{"item_id": "nothing"}\n' and Endpoint.requests == []
+    out.write_text("", encoding="utf-8")  # a run stopped before its first verdict: nothing to keep
+    assert judging(repo, path, out, endpoint, "--resume") == 0 and len(out.read_text().splitlines()) == 12
 
 
 def test_replies_for_withdrawn_rows_are_rejected(repo, tmp_path, capsys):

@@ -12,7 +12,11 @@ def register(sub):
                    help='{"item_id", "condition", "reply"} (chat) or {..., "answer"} (qa) per line; GroupAssistBench: '
                         '{"instance_id", "condition", "response"}')
     options.add_judge(p, timeout=True)
-    p.add_argument("--out", required=True, metavar="V.jsonl", help="verdicts file to write")
+    p.add_argument("--out", required=True, metavar="V.jsonl",
+                   help="verdicts file to write, a verdict at a time (a run that stops keeps those given)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the verdicts --out holds for replies unchanged since, by this judge; ask only for "
+                        "the rest")
     p.add_argument("--prompt", metavar="FILE",
                    help="prompt template (default: the versioned one in prompts/; RealCompanion releases only)")
     p.set_defaults(run=run)
@@ -32,7 +36,7 @@ def run(args) -> int:
     from ..scoring.gold import load_track
     from ..scoring.judge_client import judge_from, load_prompt
     from ..scoring.replies import judge_replies, read_replies
-    from ..scoring.verdicts import write_verdicts
+    from ..scoring.verdicts import VerdictsOut, list_unjudged, read_verdicts
 
     release = Release(args.path)
     track = load_track(release, args.track)
@@ -40,13 +44,15 @@ def run(args) -> int:
     replies = read_replies(args.replies, track)
     prompt = load_prompt(args.track, args.prompt)
     judge = judge_from(args)
-    with tqdm(total=len(replies), unit="reply", desc="judge", disable=None) as bar:
-        verdicts, failures = judge_replies(track, replies, judge, prompt, progress=bar.update)
-    write_verdicts(out, verdicts, failures, "item_id")
+    verdicts = VerdictsOut(out, "item_id", replies, lambda reply: judge.stamp(prompt),
+                           (lambda path: read_verdicts(path, track)) if args.resume else None)
+    with verdicts, tqdm(total=len(verdicts.pending), unit="reply", desc="judge", disable=None) as bar:
+        failures = judge_replies(track, verdicts, judge, prompt, progress=bar.update)
+    list_unjudged(failures, "item_id")
     from ..scoring.report import exclusions_line, invalid_rows
 
     _, warning = invalid_rows(release)
     print("\n".join(filter(None, [warning, exclusions_line(track)])))
-    print(f"wrote {out}: {len(verdicts)} verdicts by {args.model} (prompt {prompt.path.name} "
+    print(f"wrote {out}: {verdicts.summary()} by {args.model} (prompt {prompt.path.name} "
           f"sha256 {prompt.sha256[:12]}); {len(failures)} replies unjudged")
     return 1 if failures else 0

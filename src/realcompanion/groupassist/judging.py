@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ..errors import ReadError
 from ..scoring.jsonl import field, problem, rows
+from ..scoring.verdicts import reply_sha256
 
 PROMPTS = {"L1": "groupassist-l1.v1.txt", "L2": "groupassist-l2.v1.txt"}
 ANSWER = {"L1": {"facts": ((list,), None)}, "L2": {"criteria": ((dict,), None)}}
@@ -91,8 +92,9 @@ def read_responses(path, instances: Instances) -> list[dict]:
         if key in seen:
             raise ReadError(path, f"'{key[0]}' under '{condition}' appears twice", line=line, field="condition")
         seen.add(key)
-        out.append({"instance_id": key[0], "condition": condition,
-                    "response": field(row, "response", (str,), path, line)})
+        response = field(row, "response", (str,), path, line)
+        out.append({"instance_id": key[0], "condition": condition, "response": response,
+                    "reply_sha256": reply_sha256(response)})
     return out
 
 
@@ -109,39 +111,34 @@ def prompt_values(instances: Instances, instance: dict, response: str) -> dict:
     return {"request": instance[f"query_{LANG}"], "criteria": "\n".join(listed), "reply": response}
 
 
-def judge_responses(instances: Instances, responses: list[dict], judge, prompts: dict,
-                    progress=None) -> tuple[list[dict], list[dict]]:
-    """(verdict rows, failures): one verdict per response the judge answered readably."""
+def judge_responses(instances: Instances, out, judge, prompts: dict, progress=None) -> list[dict]:
+    """Ask the judge about each response `out` has no verdict for, writing each verdict as it comes
+    (`verdicts.judge_each`); returns the responses left unjudged."""
     from ..scoring.judge_client import JudgeError
+    from ..scoring.verdicts import judge_each
 
-    verdicts, failures = [], []
-    for response in responses:
+    def verdict_of(response: dict) -> dict:
         instance = instances.rows[response["instance_id"]]
         level = instance["level"]
-        try:
-            answer = judge.ask(prompts[level], prompt_values(instances, instance, response["response"]), ANSWER[level])
-            name = next(iter(ANSWER[level]))
-            why = verdict_problem(level, answer[name], instances.ids(instance))
-            if why:
-                raise JudgeError(f"{name} in the answer: {why}")
-            verdicts.append({"instance_id": response["instance_id"], "condition": response["condition"], **answer,
-                             "judge": judge.stamp(prompts[level])})
-        except JudgeError as exc:
-            failures.append({"instance_id": response["instance_id"], "condition": response["condition"],
-                             "reason": str(exc)})
-        if progress:
-            progress()
-    return verdicts, failures
+        answer = judge.ask(prompts[level], prompt_values(instances, instance, response["response"]), ANSWER[level])
+        name = next(iter(ANSWER[level]))
+        why = verdict_problem(level, answer[name], instances.ids(instance))
+        if why:
+            raise JudgeError(f"{name} in the answer: {why}")
+        return {**answer, "judge": judge.stamp(prompts[level])}
+
+    return judge_each(out, verdict_of, progress)
 
 
 def run(args) -> int:
-    """`realcompanion judge <GroupAssistBench folder> --replies R --endpoint URL --model NAME --out V`."""
+    """`realcompanion judge <GroupAssistBench folder> --replies R --endpoint URL --model NAME --out V [--resume]`."""
     from tqdm import tqdm
 
     from ..files import output_file
     from ..scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
-    from ..scoring.verdicts import write_verdicts
+    from ..scoring.verdicts import VerdictsOut, list_unjudged
     from . import GroupAssistRelease
+    from .judged import read_verdicts
 
     release = GroupAssistRelease(args.path)
     out = output_file(args.out, release.root, (args.replies,))
@@ -149,9 +146,12 @@ def run(args) -> int:
     responses = read_responses(args.replies, instances)
     prompts = {level: load_prompt(level, PROMPTS_DIR / name) for level, name in PROMPTS.items()}
     judge = judge_from(args)
-    with tqdm(total=len(responses), unit="response", desc="judge", disable=None) as bar:
-        verdicts, failures = judge_responses(instances, responses, judge, prompts, progress=bar.update)
-    write_verdicts(out, verdicts, failures, "instance_id")
+    verdicts = VerdictsOut(out, "instance_id", responses,
+                           lambda response: judge.stamp(prompts[instances.rows[response["instance_id"]]["level"]]),
+                           (lambda path: read_verdicts(path, instances)) if args.resume else None)
+    with verdicts, tqdm(total=len(verdicts.pending), unit="response", desc="judge", disable=None) as bar:
+        failures = judge_responses(instances, verdicts, judge, prompts, progress=bar.update)
+    list_unjudged(failures, "instance_id")
     used = ", ".join(f"{level} {p.path.name} sha256 {p.sha256[:12]}" for level, p in prompts.items())
-    print(f"wrote {out}: {len(verdicts)} verdicts by {args.model} (prompts {used}); {len(failures)} responses unjudged")
+    print(f"wrote {out}: {verdicts.summary()} by {args.model} (prompts {used}); {len(failures)} responses unjudged")
     return 1 if failures else 0

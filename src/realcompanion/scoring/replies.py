@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..release import ReadError
 from .jsonl import field, known_item, rows
 from .settings import TRACK_CONDITIONS
-from .verdicts import FIELDS, OPTIONAL_FIELDS
+from .verdicts import FIELDS, OPTIONAL_FIELDS, judge_each, reply_sha256
 
 REPLY_FIELD = {"chat": "reply", "qa": "answer"}
 NO_REFERENCE = {"chat": "(none: the probe opens a conversation and has no reference reply)",
@@ -30,8 +30,8 @@ def read_replies(path, track) -> list[dict]:
         if (item_id, condition) in seen:
             raise ReadError(path, f"'{item_id}' under '{condition}' appears twice", line=line, field="condition")
         seen.add((item_id, condition))
-        out.append({"item_id": item_id, "condition": condition,
-                    "reply": field(row, REPLY_FIELD[track.name], (str,), path, line)})
+        reply = field(row, REPLY_FIELD[track.name], (str,), path, line)
+        out.append({"item_id": item_id, "condition": condition, "reply": reply, "reply_sha256": reply_sha256(reply)})
     return out
 
 
@@ -42,21 +42,14 @@ def prompt_values(track, item, reply: str) -> dict:
     return {"question": item.query, "reference": reference, "answer": reply}
 
 
-def judge_replies(track, replies: list[dict], judge, prompt, progress=None) -> tuple[list[dict], list[dict]]:
-    """(verdict rows, failures): one verdict per reply the judge answered readably."""
-    from .judge_client import JudgeError
+def judge_replies(track, out, judge, prompt, progress=None) -> list[dict]:
+    """Ask the judge about each reply `out` has no verdict for, writing each verdict as it comes
+    (`verdicts.judge_each`); returns the replies left unjudged."""
+    optional = {name: (kinds, track.vocabulary.get(choices))
+                for name, (kinds, choices) in OPTIONAL_FIELDS[track.name].items()}
 
-    verdicts, failures, items = [], [], track.by_id
-    for reply in replies:
-        try:
-            optional = {name: (kinds, track.vocabulary.get(choices))
-                        for name, (kinds, choices) in OPTIONAL_FIELDS[track.name].items()}
-            verdict = judge.ask(prompt, prompt_values(track, items[reply["item_id"]], reply["reply"]),
-                                FIELDS[track.name], optional)
-            verdicts.append({"item_id": reply["item_id"], "condition": reply["condition"], **verdict,
-                             "judge": judge.stamp(prompt)})
-        except JudgeError as exc:
-            failures.append({"item_id": reply["item_id"], "condition": reply["condition"], "reason": str(exc)})
-        if progress:
-            progress()
-    return verdicts, failures
+    def verdict_of(reply: dict) -> dict:
+        values = prompt_values(track, track.by_id[reply["item_id"]], reply["reply"])
+        return {**judge.ask(prompt, values, FIELDS[track.name], optional), "judge": judge.stamp(prompt)}
+
+    return judge_each(out, verdict_of, progress)

@@ -8,11 +8,19 @@ locus the reply places its referent in, Table 19's vocabulary) and
 `consistent` (bool); a quantity reading a field a row lacks counts that row as
 missing. The file is unreadable (exit 2) when an item id is unknown, an
 (item, condition) pair repeats, a field is missing or mistyped, or the rows do
-not all name the same judge: numbers from two judges are never mixed.
+not all name the same judge: numbers from two judges are never mixed. A row
+written by `judge` also carries `reply_sha256`, the sha256 of the reply's text
+as judged (UTF-8): which reply the verdict is about (`VerdictsOut`).
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import sys
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import visible
 from ..release import ReadError
@@ -39,16 +47,98 @@ class Verdicts:
     frame: object  # pandas DataFrame: item_id, condition, the track's fields
 
 
-def write_verdicts(out, verdicts: list[dict], failures: list[dict], key: str) -> None:
-    """Write the verdict rows to `out` (JSON Lines) and list each unjudged reply (named by its `key` field and
-    condition) on stderr, one line each."""
-    import json
-    import sys
+def reply_sha256(text: str) -> str:
+    """The sha256 of a reply's text (UTF-8), which each verdict `judge` writes carries."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-    with open(out, "w", encoding="utf-8", newline="\n") as handle:
-        handle.writelines(json.dumps(v, ensure_ascii=False) + "\n" for v in verdicts)
+
+class VerdictsOut:
+    """The verdicts file a `judge` run writes, each verdict a line written and flushed as the judge gives it: a
+    run that stops early (an endpoint that went away, Ctrl-C) keeps every verdict given before.
+
+    With `read` (`--resume`), the file's rows are first read as scoring reads them (a file it cannot read is
+    exit 2), and a row is kept for each reply asked again unchanged: same key, condition and `reply_sha256`. A
+    kept row must name this run's judge, `stamp_of(reply)` (a file names one judge). The other rows (a reply
+    that changed or is no longer asked, a row that names no reply) are dropped, and the run asks the judge only
+    for the replies without a kept verdict (`pending`)."""
+
+    def __init__(self, out, key: str, asked: list[dict], stamp_of, read=None):
+        self.path, self.key, self.kept, self.dropped, self.written = Path(out), key, [], 0, 0
+        found = rows(self.path) if read is not None and self.path.is_file() else []
+        if found:
+            read(self.path)
+        wanted = {(reply[key], reply["condition"]): reply for reply in asked}
+        for line, row in found:
+            reply = wanted.get((row[key], row["condition"]))
+            if reply is None or row.get("reply_sha256") != reply["reply_sha256"]:
+                self.dropped += 1
+            elif row["judge"] != stamp_of(reply):
+                raise ReadError(self.path, f"holds verdicts by {json.dumps(row['judge'])}, not by this run's judge "
+                                           f"{json.dumps(stamp_of(reply))}: judge into another --out, or leave out "
+                                           "--resume to judge every reply again", line=line, field="judge")
+            else:
+                self.kept.append(row)
+                del wanted[row[key], row["condition"]]
+        self.pending = list(wanted.values())
+
+    def __enter__(self):
+        if self.kept or self.dropped:  # the kept rows replace the file at once: a stop meanwhile loses none
+            with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="\n", dir=self.path.parent,
+                                             prefix=f".{self.path.name}.", delete=False) as temp:
+                try:
+                    temp.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in self.kept)
+                except BaseException:
+                    os.unlink(temp.name)
+                    raise
+            os.replace(temp.name, self.path)
+        self.handle = open(self.path, "a" if self.kept else "w", encoding="utf-8", newline="\n")
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        self.handle.close()
+        return False
+
+    def write(self, verdict: dict) -> None:
+        self.handle.write(json.dumps(verdict, ensure_ascii=False) + "\n")
+        self.handle.flush()
+        self.written += 1
+
+    def summary(self) -> str:
+        """How many verdicts the file holds, and when resumed, how many it kept and dropped."""
+        kept = f" ({len(self.kept)} kept, {self.dropped} dropped, {self.written} judged now)" if self.kept or \
+            self.dropped else ""
+        return f"{len(self.kept) + self.written} verdicts{kept}"
+
+
+def list_unjudged(failures: list[dict], key: str) -> None:
+    """Each reply left unjudged (named by its `key` field and condition), on stderr, one line each."""
     for failure in failures:
         print(visible(f"unjudged: {failure[key]} {failure['condition']}: {failure['reason']}"), file=sys.stderr)
+
+
+def judge_each(out: VerdictsOut, verdict_of, progress=None) -> list[dict]:
+    """Ask the judge about each of `out.pending` (`verdict_of(reply)`: the verdict's fields and judge, or a
+    JudgeError) and write each verdict as it comes; returns the replies left unjudged, with the reason. An
+    endpoint that stops answering ends the run (exit 2), saying how many verdicts the file keeps for `--resume`."""
+    from .judge_client import JudgeError
+
+    failures = []
+    for reply in out.pending:
+        named = {out.key: reply[out.key], "condition": reply["condition"]}
+        try:
+            verdict = verdict_of(reply)
+        except JudgeError as exc:
+            failures.append({**named, "reason": str(exc)})
+        except ReadError as exc:
+            if out.kept or out.written:
+                raise ReadError(out.path, f"holds {len(out.kept) + out.written} verdicts, the rest unasked "
+                                          f"(--resume asks only for them): {exc}") from None
+            raise
+        else:
+            out.write({**named, **verdict, "reply_sha256": reply["reply_sha256"]})
+        if progress:
+            progress()
+    return failures
 
 
 def judged_once(seen: dict, key: str, condition: str, path, line: int) -> None:

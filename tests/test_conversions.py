@@ -622,6 +622,31 @@ def test_a_licence_outside_the_spdx_list_is_linked(fork, capsys):  # noqa: F811
     assert err.count("\n") == 1 and "datapackage.json field 'licenses.0.path': " in err, err
 
 
+@pytest.mark.parametrize("licenses, header", [
+    ([{"name": "ODC-By-1.0"}], ["license: odc-by"]),
+    ([{"name": "ODbL-1.0"}, {"name": "CC-BY-4.0"}], ["license:", "- odbl", "- cc-by-4.0"]),
+    ([{"name": "GPL-3.0-or-later"}], ["license: gpl-3.0"]),
+    ([{"name": "EUPL-1.2"}], ["license: other", "license_name: eupl-1.2",
+                              "license_link: https://spdx.org/licenses/EUPL-1.2.html"]),
+    ([{"name": "CC-BY-ND-3.0", "path": "https://creativecommons.org/licenses/by-nd/3.0/"}],
+     ["license: other", "license_name: cc-by-nd-3.0", "license_link: https://creativecommons.org/licenses/by-nd/3.0/"]),
+], ids=["odc-by", "odbl-and-cc-by", "gpl-or-later", "eupl-by-spdx-page", "cc-by-nd-3-by-path"])
+def test_the_card_names_a_licence_as_the_hub_lists_it(fork, capsys, licenses, header):  # noqa: F811
+    """The header gave an SPDX id in lower case: `odc-by-1.0`, which the Hub's licence list does not hold (it
+    lists Open Data Commons Attribution as `odc-by`), so the dataset page showed no licence. A licence the list
+    does not hold at all is `other`, named and linked as the Hub asks; CITATION.cff keeps the SPDX ids."""
+    import yaml
+
+    set_descriptor(fork, lambda d: d.update(licenses=licenses))
+    refresh_validate_publish(fork, capsys)
+    lines = (fork / "README.md").read_text(encoding="utf-8").split("\n---\n")[0].splitlines()
+    assert set(header) <= set(lines) and ("license_name" in str(lines)) == ("license: other" in header)
+    if header[0] == "license:":  # a list, in the descriptor's order
+        assert lines[lines.index(header[0]):lines.index(header[0]) + len(header)] == header
+    cited = yaml.safe_load((fork / "CITATION.cff").read_text(encoding="utf-8"))["license"]
+    assert cited == (licenses[0]["name"] if len(licenses) == 1 else [lic["name"] for lic in licenses])
+
+
 def test_plots_of_an_empty_population_say_so(fork, monkeypatch, tmp_path):  # noqa: F811
     """A minimal conversion has no memory-bearing row, so Table 38's distant items and Figure 4's probes are none:
     the PNGs say there is nothing to plot instead of drawing empty axes whose made-up ticks read like a result."""

@@ -35,6 +35,18 @@ MAX_LISTED = 13  # vocabularies up to this size are spelled out in the field tab
 GENERATED_KEYS = ("pretty_name", "license", "license_name", "license_link", "tags", "size_categories", "configs",
                   "dataset_info")
 OWN_TERMS = "LicenseRef-"  # SPDX's prefix for a licence not on its list: a dataset publisher's own terms
+# The licence identifiers a Hub card's header may give (huggingface.co/docs/hub/repositories-licenses); the Hub
+# names the SPDX licences among them by their lower case, but for the three in HUB_NAMES and the GNU licences,
+# whose -only and -or-later variants it names as one.
+HUB_LICENSES = frozenset("""apache-2.0 mit openrail bigscience-openrail-m creativeml-openrail-m
+    bigscience-bloom-rail-1.0 bigcode-openrail-m afl-3.0 artistic-2.0 bsl-1.0 bsd bsd-2-clause bsd-3-clause
+    bsd-3-clause-clear c-uda cc cc0-1.0 cc-by-2.0 cc-by-2.5 cc-by-3.0 cc-by-4.0 cc-by-sa-3.0 cc-by-sa-4.0 cc-by-nc-2.0
+    cc-by-nc-3.0 cc-by-nc-4.0 cc-by-nd-4.0 cc-by-nc-nd-3.0 cc-by-nc-nd-4.0 cc-by-nc-sa-2.0 cc-by-nc-sa-3.0
+    cc-by-nc-sa-4.0 cdla-sharing-1.0 cdla-permissive-1.0 cdla-permissive-2.0 wtfpl ecl-2.0 epl-1.0 epl-2.0 etalab-2.0
+    eupl-1.1 agpl-3.0 gfdl gpl gpl-2.0 gpl-3.0 lgpl lgpl-2.1 lgpl-3.0 isc lppl-1.3c ms-pl mpl-2.0 odc-by odbl
+    openrail++ osl-3.0 postgresql ofl-1.1 ncsa unlicense zlib pddl lgpl-lr deepfloyd-if-license llama2 gemma unknown
+    other""".split())
+HUB_NAMES = {"odc-by-1.0": "odc-by", "odbl-1.0": "odbl", "pddl-1.0": "pddl"}
 # Hugging Face `size_categories` labels; label i covers totals below 10**(3 + i).
 SIZE_LABELS = ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B",
                "1B<n<10B", "10B<n<100B", "100B<n<1T")
@@ -163,11 +175,11 @@ def header(release: Release) -> dict:
     from datasets.utils.metadata import MetadataConfigs
     from huggingface_hub import DatasetCardData
 
-    own = own_terms(release)
+    other = off_hub(release)
     data = DatasetCardData(
         pretty_name=re.split("[:\uff1a]", stated(release, "title"), maxsplit=1)[0].strip(),
-        license=_one_or_list(["other" if name.startswith(OWN_TERMS) else name.lower() for name in licences(release)]),
-        license_name=own and own["name"].removeprefix(OWN_TERMS).lower(), license_link=own and own["path"],
+        license=_one_or_list([hub_licence(name) or "other" for name in licences(release)]),
+        license_name=other and other["name"], license_link=other and other["link"],
         tags=list(release.descriptor.get("keywords", [])),
         size_categories=size_category(sum(release.table(name).num_rows for name in release.resources)),
     )
@@ -339,6 +351,30 @@ def own_terms(release: Release) -> dict | None:
         raise ReadError(descriptor, f"licence '{lic['name']}' is not on the SPDX list, so the card's header and "
                         "CITATION.cff link to its terms: give their URL", field=f"licenses.{n}.path")
     return lic
+
+
+def hub_licence(name: str) -> str | None:
+    """The Hub's identifier of an SPDX licence id (`ODC-By-1.0`: `odc-by`), or None where its list has none."""
+    spdx = re.sub("-(only|or-later)$", "", name.lower())
+    spdx = HUB_NAMES.get(spdx, "gfdl" if spdx.startswith("gfdl-") else spdx)
+    return spdx if spdx in HUB_LICENSES else None
+
+
+def off_hub(release: Release) -> dict | None:
+    """The licence the Hub's list does not name, which the card's header gives beside `license: other` as
+    `license_name` (the SPDX id in lower case, a publisher's own terms without `LicenseRef-`) and `license_link`
+    (its `path`, or an SPDX licence's page on spdx.org), or None. The header gives one such licence."""
+    names = licences(release)  # a publisher's own terms have their `path` (`own_terms`)
+    off = [(n, name) for n, name in enumerate(names) if not hub_licence(name)]
+    if len(off) > 1:
+        raise ReadError(release.root / "datapackage.json", f"a second licence the Hub's licence list does not name "
+                        f"({off[1][1]}, after {off[0][1]}): a card's header links to one",
+                        field=f"licenses.{off[1][0]}.name")
+    if not off:
+        return None
+    n, name = off[0]
+    link = stated(release, "licenses")[n].get("path") or f"https://spdx.org/licenses/{name}.html"
+    return {"name": name.removeprefix(OWN_TERMS).lower(), "link": link}
 
 
 def renderers(release: Release) -> dict[str, Callable[[], str]]:

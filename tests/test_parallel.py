@@ -52,6 +52,26 @@ def test_forked_workers_give_the_same_report(specimen, monkeypatch):
     assert parallel == sequential and {"A", "CAT2"} <= {r["id"] for r in parallel["rules"] if not r["passed"]}
 
 
+def test_a_large_releases_frame_rules_run_beside_the_workers_and_find_the_same(specimen, monkeypatch):
+    """From `LARGE_MIN_ROWS` rows, the frame rules run in the validating process once the workers are forked,
+    where the shared views are computed once, instead of in the judging process."""
+    ran = []
+    run_unit = run._run_unit
+    monkeypatch.setattr(run, "_run_unit", lambda unit: ran.append((os.getpid(), unit[0])) or run_unit(unit))
+
+    def change(rows):
+        rows[3]["probe"] = "changed"
+        rows[5]["trace"]["C"]["rule"] = "by intuition"
+
+    sequential, parallel, _ = both_ways(specimen, monkeypatch, "chat", change)
+    ran.clear()
+    monkeypatch.setattr(run, "LARGE_MIN_ROWS", 0)
+    assert run.validate(specimen).to_json() == parallel == sequential
+    assert {resource for pid, resource in ran if pid == os.getpid()} == {"source", "profile", "persona", "chat",
+                                                                         "qa"} and "CAT2" in {
+        r["id"] for r in parallel["rules"] if not r["passed"]}
+
+
 def test_a_view_the_release_cannot_yield_is_reported_not_raised(specimen, monkeypatch):
     """A timestamp that is not a date cannot become an instant; the workers still report FLD2."""
     sequential, parallel, rows = both_ways(specimen, monkeypatch, "source",

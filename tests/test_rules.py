@@ -817,7 +817,7 @@ def test_giving_memory_back_changes_no_verdict(specimen, monkeypatch):
     write(specimen, "source", rows)
     stamp(specimen)
     kept = validate(specimen).failure_frame()
-    monkeypatch.setattr(run, "GIVE_BACK_MIN_ROWS", 0)
+    monkeypatch.setattr(run, "LARGE_MIN_ROWS", 0)
     given = validate(specimen).failure_frame()
     assert (kept["rule"] == "B").any()
     pd.testing.assert_frame_equal(given, kept)

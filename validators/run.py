@@ -164,18 +164,24 @@ def _forked_unit(unit) -> list[Outcome]:
 
 
 _MALLOC_TRIM = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc's; other C libraries have none
-GIVE_BACK_MIN_ROWS = 1_000_000  # releases of at least this many rows give freed memory back (`given_back`)
+# From this many rows, memory is what a run spares: freed memory is given back (`given_back`), and the frame rules
+# run in the validating process beside the workers (`_validate`).
+LARGE_MIN_ROWS = 1_000_000
+
+
+def _large(ctx: Context | None) -> bool:
+    return ctx is not None and sum(ctx.table(name).num_rows for name in ctx.release.resources) >= LARGE_MIN_ROWS
 
 
 def given_back(ctx: Context | None) -> None:
     """Memory freed but kept by Arrow's pool (mimalloc) and by C malloc returned to the system, in a run of a
-    release of `GIVE_BACK_MIN_ROWS` or more. Both keep what a rule freed for its next allocation: a worker held
+    large release (`LARGE_MIN_ROWS`). Both keep what a rule freed for its next allocation: a worker held
     what its largest unit of rules took while the next units ran (at 100x paper size, 1.0 GB of data, gate B
     took 460 MB and kept it), and the parent's freed read buffers were inherited by every forked process.
     Called before each fork and after each forked unit. The calls take milliseconds, but the pages handed back
     are faulted in again by the next unit: at 10x (365,340 rows, 0.5 GB held in all) that cost 0.1-0.16 s
     more CPU a run, for no memory that matters there."""
-    if ctx is None or sum(ctx.table(name).num_rows for name in ctx.release.resources) < GIVE_BACK_MIN_ROWS:
+    if not _large(ctx):
         return
     pa.default_memory_pool().release_unused()
     if _MALLOC_TRIM is not None:
@@ -219,8 +225,9 @@ def _uninterrupted():
             handler(*noted[0])
 
 
-def _execute(ctx: Context, units: list, progress, parallel: bool = False) -> list[Outcome]:
-    """Run units, on every core when `parallel` (forked workers inherit the read tables and views)."""
+def _execute(ctx: Context, units: list, progress, parallel: bool = False, here: list = ()) -> list[Outcome]:
+    """Run units, on every core when `parallel` (forked workers inherit the read tables and views); the units
+    `here` run in this process, beside the workers."""
     global _CTX
     workers = min(os.cpu_count() or 1, len(units)) if parallel else 1
     _CTX, out = ctx, []
@@ -231,15 +238,24 @@ def _execute(ctx: Context, units: list, progress, parallel: bool = False) -> lis
                 pool = multiprocessing.get_context("fork").Pool(workers)
             with pool:
                 done = (lambda outcomes: progress(len(outcomes))) if progress else None
-                for result in [pool.apply_async(_forked_unit, (u,), callback=done) for u in units]:
+                results = [pool.apply_async(_forked_unit, (u,), callback=done) for u in units]
+                out += _in_turn(here, progress)
+                given_back(ctx)
+                for result in results:
                     out += result.get()
         else:
-            for unit in units:
-                out += _run_unit(unit)
-                if progress:
-                    progress(len(unit[1]))
+            out += _in_turn([*units, *here], progress)
     finally:
         _CTX = None
+    return out
+
+
+def _in_turn(units: list, progress) -> list[Outcome]:
+    out = []
+    for unit in units:
+        out += _run_unit(unit)
+        if progress:
+            progress(len(unit[1]))
     return out
 
 
@@ -309,7 +325,8 @@ class Judgement:
     the process that judges the descriptor imports pandera too and runs the rules that use it:
     the constraint rule (SCH2, GS2) and the frame rules. The validating process imports neither
     library: it computes the shared views and runs every other rule meanwhile, on its workers or
-    itself, and takes this process's outcomes with its verdict.
+    itself, and takes this process's outcomes with its verdict. A large release's frame rules are
+    the exception: they read the shared views, so the validating process runs them (`_validate`).
     """
 
     def __init__(self, release: Release):
@@ -448,10 +465,15 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, r
     parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
     units = _units(planned(rules, declared, runner))
     judged = [u for u in units if u[0] or u[1][0].id == runner.pandera]  # the units pandera evaluates
-    judgement.start(ctx, judged)  # every table read: no other thread runs
+    # A large release's frame rules run here, where the shared views are computed once: the judging process,
+    # forked before them, computed them again (at 100x paper size 1.5 s of CPU and 176 MB, held at the peak).
+    here = [u for u in judged if u[0]] if parallel and _large(ctx) else []
+    judgement.start(ctx, [u for u in judged if u not in here])  # every table read: no other thread runs
     if parallel:
         ctx.warm()
-    outcomes = _execute(ctx, [u for u in units if u not in judged], progress, parallel)
+    if here:
+        import_pandera()
+    outcomes = _execute(ctx, [u for u in units if u not in judged], progress, parallel, here)
     outcomes += judgement.result(progress)
     structure_ids = set(runner.structure)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == runner.typed])

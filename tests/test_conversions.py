@@ -540,6 +540,22 @@ def test_a_malformed_identifier_names_its_kind(specimen):
                                        "^U[0-9]{2,4}$"]
 
 
+def test_cold_opens_written_as_the_field_table_says_are_scoreable(repo, specimen):
+    """A converter writes `scoreable` as the card's field table describes it. It said cold opens are never
+    scoreable, and a conversion that followed it failed SIG2 on every cold open: Table 25's 1,967 scoreable rows are
+    Table 3's 1,533 + 434 cold opens."""
+    schema = json.loads((repo / "schemas" / "chat.schema.json").read_text(encoding="utf-8"))
+    described = next(f["description"] for f in schema["fields"] if f["name"] == "scoreable")
+    assert "always a cold open that is not withdrawn" in described, described
+    chat = read(specimen, "chat")
+    opens = [r for r in chat if r["cold_open"] and not r["withdrawn"]]
+    for row in opens:
+        row["scoreable"] = False
+    write(specimen, "chat", chat)
+    stamp(specimen)
+    assert sorted(failures_of(validate(specimen), "SIG2")["row"]) == sorted(r["item_id"] for r in opens)
+
+
 # -- the converted dataset's own title, name and licence ------------------------------------------------
 
 def set_descriptor(root: Path, change) -> None:

@@ -540,6 +540,74 @@ def test_a_malformed_identifier_names_its_kind(specimen):
                                        "^U[0-9]{2,4}$"]
 
 
+def test_cold_opens_written_as_the_field_table_says_are_scoreable(repo, specimen):
+    """A converter writes `scoreable` as the card's field table describes it. It said cold opens are never
+    scoreable, and a conversion that followed it failed SIG2 on every cold open: Table 25's 1,967 scoreable rows are
+    Table 3's 1,533 + 434 cold opens."""
+    schema = json.loads((repo / "schemas" / "chat.schema.json").read_text(encoding="utf-8"))
+    described = next(f["description"] for f in schema["fields"] if f["name"] == "scoreable")
+    assert "always a cold open that is not withdrawn" in described, described
+    chat = read(specimen, "chat")
+    opens = [r for r in chat if r["cold_open"] and not r["withdrawn"]]
+    for row in opens:
+        row["scoreable"] = False
+    write(specimen, "chat", chat)
+    stamp(specimen)
+    assert sorted(failures_of(validate(specimen), "SIG2")["row"]) == sorted(r["item_id"] for r in opens)
+
+
+def with_options(root: Path, nested: dict | None) -> None:
+    """A multiple-choice dataset's options kept on each question (MemDaily's A-D): an object field `choices` of qa,
+    typed by `nested` as schemas/nested/choices.schema.json, or by nothing when it is None."""
+    schema = json.loads((root / "schemas" / "qa.schema.json").read_text(encoding="utf-8"))
+    field = {"name": "choices", "type": "object", "description": "The options, by letter.", "constraints": {}}
+    if nested is not None:
+        (root / "schemas" / "nested" / "choices.schema.json").write_text(json.dumps(nested), encoding="utf-8")
+        field["nestedSchema"] = "nested/choices.schema.json"
+    schema["fields"].append(field)
+    (root / "schemas" / "qa.schema.json").write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    qa = read(root, "qa")
+    for row in qa:
+        row["choices"] = {"A": "yes", "B": "no"}
+    write(root, "qa", qa)
+
+
+OPTIONS = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "additionalProperties": False,
+           "required": ["A", "B"], "properties": {"A": {"type": "string"}, "B": {"type": "string"}}}
+COPIED_ID = "https://realcompanion.dataset/schemas/nested/memory_bearing.schema.json"
+
+
+@pytest.mark.parametrize("nested, said", [
+    (None, "schemas/qa.schema.json field 'fields.8': 'nestedSchema' is a required property"),
+    ({"$id": COPIED_ID} | OPTIONS, f"schemas/nested/memory_bearing.schema.json field '$id': '{COPIED_ID}' also names "
+                                   "schemas/nested/choices.schema.json"),
+], ids=["no-nested-schema", "id-of-another"])
+def test_an_object_field_is_typed_by_a_nested_schema_of_its_own(specimen, capsys, nested, said):
+    """An object field is read as a struct of its nested schema's properties, and the nested rule finds a schema by
+    its `$id`. Without a nested schema the release stopped on "(KeyError: 'properties')", naming no file or field;
+    with the `$id` of the schema it was copied from, the options were checked against memory_bearing's schema
+    ('"recorded" is a required property' on every question, exit 1). Each is now one line naming the file and field
+    (exit 2)."""
+    from realcompanion.cli import main
+
+    with_options(specimen, nested)
+    assert main(["validate", str(specimen)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and said in err, err
+
+
+@pytest.mark.parametrize("nested", [{"$id": "https://realcompanion.dataset/schemas/nested/choices.schema.json"} | OPTIONS,
+                                    OPTIONS], ids=["own-id", "no-id"])
+def test_an_object_field_with_its_own_nested_schema_passes(specimen, nested):
+    """A nested schema without an `$id` is found by the URI its path gives: SCH3 failed as "could not be evaluated:
+    '$id'" on every row."""
+    from realcompanion.schemas import Schemas
+
+    with_options(specimen, nested)
+    Schemas(specimen).render()  # the schema files as `refresh` writes them
+    stamp(specimen)
+    assert validate(specimen).fired() == BASELINE
+
 # -- the converted dataset's own title, name and licence ------------------------------------------------
 
 def set_descriptor(root: Path, change) -> None:

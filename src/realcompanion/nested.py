@@ -25,7 +25,7 @@ _JSON_TYPES = {"string": "string", "integer": "integer", "number": "number", "bo
 def field_schema(field: dict, schemas) -> dict:
     """JSON Schema of one Table Schema field's cell, nullable unless required."""
     if "nestedSchema" in field:
-        inner = {"$ref": schemas.nested(field["nestedSchema"])["$id"]}
+        inner = {"$ref": schemas.nested_uri(field["nestedSchema"])}
     else:
         inner = {"type": _JSON_TYPES[field["type"]]}
     if field.get("constraints", {}).get("required"):

@@ -167,8 +167,26 @@ class Schemas:
 
     @cached_property
     def nested_schemas(self) -> dict[str, dict]:
-        """Every nested JSON Schema, read once, by its path under `schemas/` (`nested/trace.schema.json`)."""
-        return {f"nested/{path.name}": read_json(path) for path in self.nested_paths()}
+        """Every nested JSON Schema, read once, by its path under `schemas/` (`nested/trace.schema.json`). The nested
+        rule finds each by its URI (`nested_uri`), so no two may share one: a schema copied with its `$id` kept
+        would be checked in place of the one it was copied from."""
+        schemas, named = {}, {}
+        for path in self.nested_paths():
+            relpath = f"nested/{path.name}"
+            schemas[relpath] = read_json(path)
+            uri = self.nested_uri(relpath, schemas[relpath])
+            if uri in named:
+                raise ReadError(path, f"'{uri}' also names schemas/{named[uri]}: each nested schema has an `$id` "
+                                "of its own, else one is checked in place of the other", field="$id")
+            named[uri] = relpath
+        return schemas
+
+    def nested_uri(self, relpath: str, schema=None) -> str:
+        """The URI a nested schema is found by: its `$id`, else the one its path gives (the specimen's own form), so
+        that a relative `$ref` in it resolves beside it."""
+        schema = self.nested(relpath) if schema is None else schema
+        uri = schema.get("$id") if isinstance(schema, dict) else None
+        return uri if isinstance(uri, str) and uri else f"https://realcompanion.dataset/schemas/{relpath}"
 
     def nested(self, relpath: str) -> dict:
         if relpath not in self.nested_schemas:  # not listed: reading it says why (missing, unreadable folder)
@@ -189,10 +207,10 @@ class Schemas:
 
     @cached_property
     def registry(self):
-        """The nested schemas as a jsonschema-rs registry, by `$id`."""
+        """The nested schemas as a jsonschema-rs registry, by URI (`nested_uri`)."""
         import jsonschema_rs
 
-        return jsonschema_rs.Registry([(s["$id"], s) for s in self.nested_schemas.values()])
+        return jsonschema_rs.Registry([(self.nested_uri(path, s), s) for path, s in self.nested_schemas.items()])
 
     def tier_of(self, has_profile_refs, has_episode_refs):
         """Tier as a function of the context shape (vocabulary `tier_rule`); works on bools or boolean arrays."""

@@ -467,7 +467,9 @@ class Release:
                 return {"field": field.name, "message": f"an integer beyond ±2^63, which no {field.type} holds: Arrow, "
                         "pandas and datasets cannot read it, Frictionless reads it whole; write it as text"}
             except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-                return {"field": field.name, "message": f"does not fit {field.type}: {exc}"}
+                text = pa.types.is_list(field.type) and pa.types.is_string(field.type.value_type)
+                return {"field": field.name, "message": f"does not fit {field.type}: {exc}" + (
+                    " (an array field's items are text unless its nestedSchema types them)" if text else "")}
         return None
 
 

@@ -53,6 +53,13 @@ def test_normalized_match_of_decomposed_and_full_width_forms():
     assert normalized_match("pets", "café marta strasse", "Cafe\u0301 ＭＡＲＴＡ, Straße!")
 
 
+def test_normalized_match_ignores_case_where_folding_splits_a_letter_from_its_accent():
+    """Capital iota with dialytika, then an acute (U+03AA U+0301), and small ΐ (U+0390) differ only in case: folded,
+    they are ϊ + U+0301 and ι + U+0308 + U+0301, one string once composed again (U+0390)."""
+    assert normalize("\u03aa\u0301") == normalize("\u0390") == "\u0390"
+    assert normalized_match("pets", "\u03aa\u0301", "\u0390")
+
+
 def test_persona_precision_recall_f1_exact():
     predicted = [{"participant_id": "U01", "slot": "openness", "value": "high OPENNESS"},
                  {"participant_id": "U01", "slot": "pets", "value": "A dog"},

@@ -67,6 +67,33 @@ def test_k_larger_than_the_history(tmp_path, capsys):
     assert zh["G01:I0004"]["bm25_tokens"] == zh["G01:I0004"]["full_tokens"] - hand_tokens("#0 [member_01] 今天天气不错\n")
 
 
+def test_an_anchor_after_the_cutoff_is_a_miss_named_in_one_line(tmp_path, capsys):
+    """I0001's anchor moved to turn 31, after its cutoff (30; gate i fails): no ranker can reach it, so full
+    context, like BM25, recalls 0 of 1, and the report says why instead of printing a full-context recall below 1
+    unexplained. Its L1 M1 cell is I0001 alone: 0; L1 all (1 + 0) / 2 = 0.5."""
+    from realcompanion.groupassist.synth import stamp
+
+    release = build(tmp_path / "release")
+    path = release / "data" / "anchors.jsonl"
+    path.write_text(path.read_text(encoding="utf-8").replace('"G01:I0001", "message_id": "G01:m000002"',
+                                                             '"G01:I0001", "message_id": "G01:m000031"'),
+                    encoding="utf-8")
+    stamp(release)
+    out = tmp_path / "b.json"
+    assert main(["baselines", str(release), "--json", str(out)]) == 0
+    warnings = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning:")]
+    assert warnings == ["warning: 1 eval instances cite anchor messages outside their history (at or after the "
+                        "cutoff, or not of the group): each is a miss for every ranker, full context included: "
+                        "G01:I0001; run `realcompanion validate`"]
+    report = json.loads(out.read_text(encoding="utf-8"))["languages"]["zh"]
+    rows = {r["instance_id"]: r for r in report["instances"]}
+    assert [rows[i]["anchors_outside_history"] for i in sorted(rows)] == [1, 0, 0, 0]
+    assert (rows["G01:I0001"]["full_recall"], rows["G01:I0001"]["bm25_recall@20"]) == (0.0, 0.0)
+    cells = {(c["level"], c["dependency"]): c for c in report["by_level_dependency"]}
+    assert cells["L1", "M1"]["full_recall"] == 0.0 and cells["L1", "all"]["full_recall"] == 0.5
+    assert "anchors_outside_history" not in cells["L1", "all"]
+
+
 class Judge(JSONHandler):
     """A chat-completions API that answers with the verdict written in the response after "VERDICT:"."""
 

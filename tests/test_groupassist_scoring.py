@@ -333,7 +333,7 @@ def test_an_instance_without_history_scores_zero(tmp_path, embeddings):
     stamp(copy)
     frame = baselines(GroupAssistRelease(copy), embedder=Embedder(embeddings)).set_index("instance_id")
     assert frame.loc["G01:I0001"].to_dict() == {
-        "level": "L1", "dependency": "M1", "history": 0, "full_recall": 0.0, "full_tokens": 0,
+        "level": "L1", "dependency": "M1", "history": 0, "anchors_outside_history": 1, "full_recall": 0.0, "full_tokens": 0,
         "bm25_recall@20": 0.0, "bm25_tokens": 0, "dense_recall@20": 0.0, "dense_tokens": 0}
 
 

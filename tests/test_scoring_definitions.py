@@ -298,6 +298,20 @@ def test_bm25_cuts_chinese_into_words():
     assert {"绿禾", "公园", "ai", "伴侣"} <= set(terms("你好啊ai伴侣，我去了绿禾公园")) and "a" not in terms("a cat")
 
 
+def test_bm25_keeps_a_words_combining_marks():
+    """A Devanagari vowel sign or an Arabic vowel mark is part of its word: cut at each mark, "मेरी बिल्ली कहाँ है"
+    (where is my cat) fell apart into single letters, all dropped, so a Hindi probe retrieved nothing. By hand:
+    message 0 shares मेरी, बिल्ली and है with the probe, message 2 only बिल्ली, message 1 nothing."""
+    from realcompanion.scoring.bm25 import ParticipantIndex, terms
+
+    assert terms("मेरी बिल्ली कहाँ है") == ["मेरी", "बिल्ली", "कहाँ", "है"]
+    assert terms("مَدْرَسَة كبيرة") == ["مَدْرَسَة", "كبيرة"]
+    # decomposed and full-width forms are the terms of their usual forms (NFKC)
+    assert terms("Cafe\u0301 ＰＯＲＴＯ") == terms("Café PORTO") == ["Café", "PORTO"]
+    texts = ["मेरी बिल्ली सो रही है", "आज बारिश हुई", "बिल्ली को खाना दिया", "मेरी बिल्ली कहाँ है"]
+    assert list(ParticipantIndex(texts).rank(texts[-1], 3)[0]) == [0, 2]
+
+
 def test_no_later_message_changes_a_ranking_or_a_context(tiny, tmp_path):
     """Appending messages after every probe (words of every probe in them) leaves every BM25 ranking and every C3
     context byte for byte the same; and so does scoring each probe on its prefix alone."""

@@ -35,6 +35,31 @@ def test_normalized_match_ignores_case_punctuation_and_spacing():
     assert not normalized_match("pets", "A cat, Marta", "a dog marta")
 
 
+@pytest.mark.parametrize("reference, prediction", [
+    ("दिल", "दाल"),            # heart / lentils: one vowel sign apart (combining marks are letters of the word)
+    ("किताब", "कीताब"),          # short i / long i
+    ("C++", "C"),              # a symbol is not punctuation
+    ("a cat 🐱", "a cat 🐶"),
+])
+def test_normalized_match_removes_punctuation_only(reference, prediction):
+    """Two different values never match: only punctuation (Unicode category P) is dropped, not a word's marks."""
+    assert normalize(reference) != normalize(prediction)
+    assert not normalized_match("pets", reference, prediction)
+
+
+def test_normalized_match_of_decomposed_and_full_width_forms():
+    """By hand: NFKC composes e + U+0301 into é and maps full-width letters; casefold turns ß into ss."""
+    assert normalize("Cafe\u0301 ＭＡＲＴＡ, Straße!") == "café marta strasse"
+    assert normalized_match("pets", "café marta strasse", "Cafe\u0301 ＭＡＲＴＡ, Straße!")
+
+
+def test_normalized_match_ignores_case_where_folding_splits_a_letter_from_its_accent():
+    """Capital iota with dialytika, then an acute (U+03AA U+0301), and small ΐ (U+0390) differ only in case: folded,
+    they are ϊ + U+0301 and ι + U+0308 + U+0301, one string once composed again (U+0390)."""
+    assert normalize("\u03aa\u0301") == normalize("\u0390") == "\u0390"
+    assert normalized_match("pets", "\u03aa\u0301", "\u0390")
+
+
 def test_persona_precision_recall_f1_exact():
     predicted = [{"participant_id": "U01", "slot": "openness", "value": "high OPENNESS"},
                  {"participant_id": "U01", "slot": "pets", "value": "A dog"},

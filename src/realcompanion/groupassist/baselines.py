@@ -36,15 +36,10 @@ def run(args) -> int:
             frame = baselines(release, k, lang, embedder, bar, instances_bar)
         if embedder:
             embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
-        table = by_level_dependency(frame)
+        table = by_level_dependency(frame.drop(columns="anchors_outside_history"))
         out["languages"][lang] = {"instances": R.records(frame), "by_level_dependency": R.records(table.reset_index())}
         if lang == "zh":
-            text.append(history_line(frame, k))
-        unanchored = frame.loc[frame["full_recall"].isna(), "instance_id"].tolist()
-        if unanchored and lang == "zh":
-            text.append(f"warning: {len(unanchored)} eval instances cite no anchor message, so have no anchor recall "
-                        f"(null, left out of the recall means; counted in n): {', '.join(unanchored)}; run "
-                        "`realcompanion validate`")
+            text += [history_line(frame, k), *anchor_warnings(frame)]
         text += [f"{lang}: anchor recall and context tokens by level x dependency",
                  table.to_string(float_format=R.fixed, na_rep="-"), ""]
         cells[lang] = {method: {f"{level} {dependency}": value for (level, dependency), value in table[column].items()}
@@ -65,6 +60,18 @@ def history_line(frame, k: int) -> str:
     sizes, short = frame["history"], frame.loc[frame["history"] <= k, "instance_id"].tolist()
     return (f"history before the cutoff: min {sizes.min()}, median {sizes.median():g}, max {sizes.max()} records; "
             f"k >= history: {len(short)} instances" + (f" ({', '.join(short)})" if short else ""))
+
+
+def anchor_warnings(frame) -> list[str]:
+    """One line for each way an instance's anchors break the release's rules (gate i): none cited, so no anchor
+    recall; or some outside the history, so each is a miss for every ranker (as RealCompanion reports citations
+    after the pool)."""
+    found = {"cite no anchor message, so have no anchor recall (null, left out of the recall means; counted in n)":
+             frame["full_recall"].isna(),
+             "cite anchor messages outside their history (at or after the cutoff, or not of the group): each is a "
+             "miss for every ranker, full context included": frame["anchors_outside_history"] > 0}
+    return [f"warning: {int(mask.sum())} eval instances {what}: {', '.join(frame.loc[mask, 'instance_id'])}; run "
+            "`realcompanion validate`" for what, mask in found.items() if mask.any()]
 
 
 def by_level_dependency(frame):

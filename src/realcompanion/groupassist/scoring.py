@@ -183,7 +183,8 @@ def top_records(visible: pd.DataFrame, ranked: list[str], k: int) -> pd.DataFram
 def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None,
               instances_bar=None) -> pd.DataFrame:
     """Per evaluation instance (split `eval`, the set the paper reports): its history size (records before the
-    cutoff), anchor recall@k and context tokens of full context, BM25 top-k and, given an `embedder`
+    cutoff), how many of its anchor messages lie outside that history (gate i fails: each is a miss for every
+    ranker, full context included), anchor recall@k and context tokens of full context, BM25 top-k and, given an `embedder`
     (`scoring.embeddings.Embedder`), dense top-k; `bar` (a tqdm bar) follows the embedding, `instances_bar` the
     instances (minutes at paper scale)."""
     k = k or release.params["retrieval_k"]
@@ -207,7 +208,8 @@ def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, ba
         own = anchors[(anchors["instance_id"] == row.instance_id) & ~anchors["premise"]]
         wanted = set(own["message_id"])
         out = {"instance_id": row.instance_id, "level": row.level, "dependency": row.dependency,
-               "history": len(visible), "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
+               "history": len(visible), "anchors_outside_history": len(wanted - set(visible["message_id"])),
+               "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
                "full_tokens": count(visible)}
         for name, rank in rankers.items():
             ranked = rank(visible, getattr(row, f"query_{lang}"))

@@ -25,13 +25,13 @@ messages most recent first, for whoever wants a full ordering.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import numpy as np
 
 from .settings import BM25
 
-_WORDS = re.compile(r"(?u)\b\w\w+\b")  # bm25s's default splitter
-_RUNS = re.compile(r"(?u)\w+")
+_RUNS = re.compile(r"(?u)\w+")  # on ASCII text, runs of two or more are bm25s's default splitter (\b\w\w+\b)
 _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 
 
@@ -44,12 +44,28 @@ def search_words(text: str) -> list[str]:
     return [w for w in jieba.cut_for_search(text) if w.strip() and any(c.isalnum() for c in w)]
 
 
+def word_runs(text: str) -> list[str]:
+    """Runs of word characters, a combining mark counting as one: a Devanagari vowel sign or an Arabic vowel mark
+    is part of its word, where `\\w` would cut the word at it (दिल into द and ल, both dropped as single letters).
+    Text other than ASCII is NFKC-normalized first, so a decomposed é or a full-width letter is the same term as
+    its usual form."""
+    if text.isascii():
+        return _RUNS.findall(text)
+    runs, run = [], []
+    for c in unicodedata.normalize("NFKC", text):
+        if c.isalnum() or c == "_" or unicodedata.category(c)[0] == "M":
+            run.append(c)
+        elif run:
+            runs.append("".join(run))
+            run = []
+    return runs + (["".join(run)] if run else [])
+
+
 def terms(text: str) -> list[str]:
-    """bm25s's default terms (runs of two or more word characters), but a run holding Chinese characters is cut
-    into `search_words`: unsegmented, a whole Chinese clause is one term that hardly any other message holds."""
-    if not _HAN.search(text):
-        return _WORDS.findall(text)
-    return [w for run in _RUNS.findall(text)
+    """bm25s's default terms (runs of two or more word characters; `word_runs`), but a run holding Chinese
+    characters is cut into `search_words`: unsegmented, a whole Chinese clause is one term that hardly any other
+    message holds."""
+    return [w for run in word_runs(text)
             for w in (search_words(run) if _HAN.search(run) else [run] if len(run) > 1 else [])]
 
 

@@ -14,9 +14,10 @@ Units and matching
            (each reference claim takes the first unpaired predicted claim that
            matches it).
   match    `normalized` (default): equal after Unicode NFKC, case folding,
-           punctuation removed and whitespace collapsed. `judge`: equal under
-           `normalized`, or a judge (prompts/match.v1.txt) says the two say
-           the same thing about the person; the judge is stamped in the report.
+           NFKC again, punctuation (Unicode category P) removed and whitespace
+           collapsed. `judge`: equal under `normalized`, or a judge
+           (prompts/match.v1.txt) says the two say the same thing about the
+           person; the judge is stamped in the report.
 Scores: precision = matches / predicted units, recall = matches / reference
 units, F1 their harmonic mean; by group (persona category, profile field),
 by participant and pooled. Several runs: per-run scores, mean (min-max)
@@ -37,7 +38,6 @@ as mean (min-max).
 """
 from __future__ import annotations
 
-import re
 import unicodedata
 from itertools import combinations
 from pathlib import Path
@@ -53,8 +53,12 @@ USAGE_FIELDS = ("calls", "processed", "output")
 
 
 def normalize(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return " ".join(re.sub(r"[^\w\s]", " ", folded).split())
+    """NFKC, case folded, NFKC again (folding can leave a letter and its accent apart: Ϊ́ folds to ϊ + U+0301, ΐ to
+    ι + U+0308 + U+0301), each punctuation character (Unicode category P) a space, white space collapsed. Only
+    punctuation goes: vowel signs and other combining marks are part of a word (दिल and दाल differ only in one),
+    and symbols carry meaning (C++ is not C)."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    return " ".join("".join(" " if unicodedata.category(c)[0] == "P" else c for c in folded).split())
 
 
 def normalized_match(_attribute: str, reference: str, prediction: str) -> bool:

@@ -80,4 +80,5 @@ def test_terminal_figures_round_half_up_on_their_decimal_value():
     # 1/16, 3/16 and 71/80 end in a 5 at the fourth decimal; 0.1 + 0.2 carries float noise
     assert [fixed(v) for v in (1 / 16, 3 / 16, 71 / 80, 0.1 + 0.2, 2 / 3, 1.0)] == [
         "0.063", "0.188", "0.888", "0.300", "0.667", "1.000"]
+    assert [fixed(v) for v in (-0.0004, -0.0, -0.0005, -1 / 16)] == ["0.000", "0.000", "-0.001", "-0.063"]
     assert share_with_wilson(1 / 16, None) == "6.3"  # 6.25 percent

@@ -97,10 +97,12 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
 def fixed(value: float, places: int = 3) -> str:
     """`value` to `places` decimals as pencil and paper round it: half away from zero on its decimal value
     (0.0625 -> 0.063, 71/80 = 0.8875 -> 0.888), after dropping float noise beyond 12 significant digits.
-    Python's own formatting rounds the binary value half to even and prints 0.062 and 0.887."""
+    Python's own formatting rounds the binary value half to even and prints 0.062 and 0.887. A value that
+    rounds to zero is 0.000, whatever its sign (a contrast of -0.0004 printed -0.000)."""
     from decimal import ROUND_HALF_UP, Decimal
 
-    return str(Decimal(f"{value:.12g}").quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    rounded = Decimal(f"{value:.12g}").quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return str(rounded.copy_abs() if rounded.is_zero() else rounded)
 
 
 def records(frame) -> list[dict]:

@@ -1,7 +1,8 @@
 """Releases that differ from the specimens in ways the format allows, and must pass.
 
-A fork's schema files are its own text: laid out by its editor or by git's autocrlf, they hold the copies the
-vocabulary renders all the same (INT5; GI6).
+A fork's schema files are its own text: laid out by its editor or by git's autocrlf, with a key of one field given
+as one name, a self-reference in Data Package v2's form, or a nested schema's sets in another order, they define
+what the format defines (INT5 and INT7; GI6 and GI8).
 """
 from __future__ import annotations
 
@@ -45,4 +46,47 @@ def test_a_schema_file_laid_out_otherwise_holds_no_stale_copy(specimen, groupass
     each_schema_file(specimen, LAYOUTS[layout])
     each_schema_file(groupassist, LAYOUTS[layout])
     assert validate(specimen).fired() == baseline
+    assert validate_groupassist(groupassist).fired() == set()
+
+
+def edit_schema(root, relpath, change) -> None:
+    path = root / "schemas" / relpath
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    change(schema)
+    path.write_text(json.dumps(schema, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def keys_as_names(schema) -> None:
+    """`primaryKey` and a foreign key's fields as one name, which Table Schema allows for a key of one field."""
+    schema["primaryKey"], = schema["primaryKey"]
+    for key in schema.get("foreignKeys", []):
+        if len(key["fields"]) == 1:
+            (key["fields"],), (key["reference"]["fields"],) = key["fields"], key["reference"]["fields"]
+
+
+def sets_reordered(schema) -> None:
+    """A nested schema whose `required` lists and one written-out `enum` run backwards."""
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("required"), list):
+                node["required"].reverse()
+            if node.pop("vocabulary", None):
+                node["enum"].reverse()
+            for value in node.values():
+                walk(value)
+    walk(schema)
+
+
+def test_keys_and_sets_spelled_otherwise_define_the_formats_fields(specimen, groupassist, baseline):
+    edit_schema(specimen, "qa.schema.json", keys_as_names)
+    edit_schema(specimen, "nested/trace.schema.json", sets_reordered)
+    assert validate(specimen).fired() == baseline
+    edit_schema(groupassist, "instances.schema.json", keys_as_names)
+    edit_schema(groupassist, "messages.schema.json", lambda s: s["foreignKeys"][0]["reference"].pop("resource"))
+    assert validate_groupassist(groupassist).fired() == set()
+
+
+def test_a_self_reference_may_name_its_own_resource(groupassist):
+    edit_schema(groupassist, "messages.schema.json",
+                lambda s: s["foreignKeys"][0]["reference"].update(resource="messages"))
     assert validate_groupassist(groupassist).fired() == set()

@@ -1,8 +1,10 @@
-"""Releases that differ from the specimens in ways the format allows, and must pass.
+"""Releases that differ from the specimens in ways the format allows, and must pass; and a gate a query's spelling
+must not slip past.
 
 A fork's schema files are its own text: laid out by its editor or by git's autocrlf, with a key of one field given
 as one name, a self-reference in Data Package v2's form, or a nested schema's sets in another order, they define
-what the format defines (INT5 and INT7; GI6 and GI8).
+what the format defines (INT5 and INT7; GI6 and GI8). Gate iii (GA3) asks whether a query reveals a memory, which
+it does whatever case, width or punctuation it writes it in.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from realcompanion.validators.groupassist.run import validate as validate_groupa
 from realcompanion.validators.run import validate
 
 from realcompanion.groupassist import SPECIMEN
+from realcompanion.groupassist.synth import stamp
 
 
 @pytest.fixture
@@ -90,3 +93,39 @@ def test_a_self_reference_may_name_its_own_resource(groupassist):
     edit_schema(groupassist, "messages.schema.json",
                 lambda s: s["foreignKeys"][0]["reference"].update(resource="messages"))
     assert validate_groupassist(groupassist).fired() == set()
+
+
+def rows(root, name) -> list[dict]:
+    return [json.loads(line) for line in (root / "data" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def write(root, name, records) -> None:
+    (root / "data" / f"{name}.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records), encoding="utf-8")
+
+
+FULL_WIDTH = {c: c + 0xFEE0 for c in range(0x21, 0x7F)}
+SPELLINGS = {
+    "lower-case": ("en", str.lower),
+    "upper-case": ("en", str.upper),
+    "punctuation-dropped": ("en", lambda span: span.replace(".", "")),
+    "full-width": ("zh", lambda span: span.translate(FULL_WIDTH)),
+}
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_a_query_stating_a_memory_in_another_spelling_fails_gate_iii(groupassist, spelling):
+    lang, spell = SPELLINGS[spelling]
+    instances = rows(groupassist, "instances")
+    authored = {i["instance_id"] for i in instances if i["origin"] == "authored"}
+    anchor = next(a for a in rows(groupassist, "anchors") if a["instance_id"] in authored and not a["premise"]
+                  and spell(a[f"span_{lang}"]) != a[f"span_{lang}"])
+    instance = next(i for i in instances if i["instance_id"] == anchor["instance_id"])
+    instance[f"query_{lang}"] += " " + spell(anchor[f"span_{lang}"])
+    write(groupassist, "instances", instances)
+    stamp(groupassist)
+    report = validate_groupassist(groupassist)
+    assert report.fired() == {"GA3"}
+    failures = report.failure_frame()
+    assert set(failures["row"]) == {instance["instance_id"]}
+    assert (failures["message"] == f"query states a required memory (anchor {anchor['anchor_id']})").all()

@@ -6,6 +6,8 @@ import re
 import numpy as np
 import pandas as pd
 
+from realcompanion.scoring.reconstruction import normalize
+
 from ..catalogue import combined, failures
 from ..screen import search
 from .catalogue import rule
@@ -60,7 +62,9 @@ def query_reveals(ctx) -> pd.DataFrame:
         "anchor_id", "instance_id", *(f"{c}_{lang}" for c in ("span", "fact", "query") for lang in ("zh", "en"))]]
     parts = []
     for lang in ("zh", "en"):
-        spans, facts, queries = (a[f"{c}_{lang}"].fillna("").tolist() for c in ("span", "fact", "query"))
+        # a memory is revealed however the query writes it: in other case, full-width forms or punctuation
+        spans, facts, queries = ([normalize(t) for t in a[f"{c}_{lang}"].fillna("").tolist()]
+                                 for c in ("span", "fact", "query"))
         leak = np.fromiter((bool(s and s in q or f and f in q) for s, f, q in zip(spans, facts, queries)), bool, len(a))
         parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"span_{lang}"][leak],
                               "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))

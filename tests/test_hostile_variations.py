@@ -129,3 +129,16 @@ def test_a_query_stating_a_memory_in_another_spelling_fails_gate_iii(groupassist
     failures = report.failure_frame()
     assert set(failures["row"]) == {instance["instance_id"]}
     assert (failures["message"] == f"query states a required memory (anchor {anchor['anchor_id']})").all()
+
+
+@pytest.mark.parametrize("name", ["group_id", "turn", "speaker", "seq", "dependency"])
+def test_a_fork_field_of_anchors_named_like_a_joined_column_is_its_own(groupassist, name):
+    """A fork may copy an instance's or a message's value into its anchors (a `group_id`, the cited `turn`): the
+    gates still read the instance's and the message's."""
+    edit_schema(groupassist, "anchors.schema.json", lambda s: s["fields"].append({"name": name, "type": "string"}))
+    anchors = rows(groupassist, "anchors")
+    for anchor in anchors:
+        anchor[name] = anchor["instance_id"]
+    write(groupassist, "anchors", anchors)
+    stamp(groupassist)
+    assert validate_groupassist(groupassist).fired() == set()

@@ -142,3 +142,17 @@ def test_a_fork_field_of_anchors_named_like_a_joined_column_is_its_own(groupassi
     write(groupassist, "anchors", anchors)
     stamp(groupassist)
     assert validate_groupassist(groupassist).fired() == set()
+
+
+def test_an_english_span_inside_a_longer_word_is_no_memory_stated(groupassist):
+    """`Classroom No. 1007` is not stated by a query about `Classroom No. 10070`: English is matched by whole
+    words (the old exact match found the one inside the other)."""
+    instances = rows(groupassist, "instances")
+    authored = {i["instance_id"] for i in instances if i["origin"] == "authored"}
+    anchor = next(a for a in rows(groupassist, "anchors") if a["instance_id"] in authored and not a["premise"]
+                  and a["span_en"][-1].isdigit())
+    instance = next(i for i in instances if i["instance_id"] == anchor["instance_id"])
+    instance["query_en"] += f" Or was it {anchor['span_en']}0?"
+    write(groupassist, "instances", instances)
+    stamp(groupassist)
+    assert validate_groupassist(groupassist).fired() == set()

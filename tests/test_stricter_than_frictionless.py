@@ -366,8 +366,10 @@ def test_repeated_nulls_under_stale_schema_copies(capsys):
         root = build(Path(tmp) / "release")
         edit(root)
         stamp(root)
-        path = root / "schemas" / "notes.schema.json"
-        path.write_text(json.dumps(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")  # not as rendered
+        path = root / "schemas" / "vocabulary.json"  # a value the rendered enum copies do not hold yet
+        vocabulary = json.loads(path.read_text(encoding="utf-8"))
+        vocabulary["sender"].append("narrator")
+        path.write_text(json.dumps(vocabulary), encoding="utf-8")
         main(["validate", str(root)])
         out = capsys.readouterr().out
         assert "FAIL INT5" in out and "could not be evaluated" not in out

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from realcompanion.schemas import names
+
 from .catalogue import as_text, failure_rows
 from .declared import read_declarations
 
@@ -75,7 +77,8 @@ def definitions_kept(ctx) -> pd.DataFrame:
 
     for name, want in format_["resources"].items():
         path = release.resource(name)["schema"]
-        have = definition(_resolved(release, release.table_schema(name)))
+        have, want = (_keyed_alike(definition(_resolved(release, release.table_schema(name))), name),
+                      _keyed_alike(want, name))
         fields = {f.get("name"): f for f in have.get("fields", [])}
         for field in want["fields"]:
             if field["name"] not in fields:
@@ -90,7 +93,8 @@ def definitions_kept(ctx) -> pd.DataFrame:
             if key not in have.get("foreignKeys", []):
                 differs(path, "foreignKeys", key, "a foreign key of the format is not declared")
     for relpath, want in format_.get("nested", {}).items():
-        have = definition(_resolved(release, release.schemas.nested_schemas.get(relpath)))
+        have, want = _unordered(definition(_resolved(release, release.schemas.nested_schemas.get(relpath)))), \
+            _unordered(want)
         if have != want:
             where, value = _first_difference(want, have)
             differs(f"schemas/{relpath}", where or "(schema)", value, "differs from the format's nested schema")
@@ -101,6 +105,40 @@ def definitions_kept(ctx) -> pd.DataFrame:
             differs(named, where, value, "a vocabulary of the format differs from the format's: a fork "
                     "names a new vocabulary for its own fields")
     return failure_rows(rows)
+
+
+def _keyed_alike(table_schema: dict, name: str) -> dict:
+    """A Table Schema with its keys in one spelling, as Frictionless and the reader take them alike: a key's fields
+    given as one name or as a list, and a self-reference whose `resource` is omitted (Data Package v2), empty (v1)
+    or the resource's own name."""
+    out = dict(table_schema)
+    if isinstance(out.get("primaryKey"), str):
+        out["primaryKey"] = names(out["primaryKey"])
+    if isinstance(out.get("foreignKeys"), list):
+        out["foreignKeys"] = [_foreign_key(key, name) for key in out["foreignKeys"]]
+    return out
+
+
+def _foreign_key(key, name: str):
+    """One foreign key of resource `name` in that spelling (a malformed one as it is: Frictionless names it)."""
+    reference = key.get("reference") if isinstance(key, dict) else None
+    if not isinstance(reference, dict) or not all(isinstance(f, (str, list)) for f in (key.get("fields"),
+                                                                                         reference.get("fields"))):
+        return key
+    own = reference.get("resource") in (None, "", name)
+    return {**key, "fields": names(key["fields"]), "reference": {
+        **reference, "resource": "" if own else reference["resource"], "fields": names(reference["fields"])}}
+
+
+def _unordered(node):
+    """A JSON Schema with the lists that are sets in it (`enum`, `required`) in one order: a nested schema that
+    lists the format's values in another order defines the same field."""
+    if isinstance(node, list):
+        return [_unordered(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    return {k: sorted(v, key=json.dumps) if k in ("enum", "required") and isinstance(v, list) else _unordered(v)
+            for k, v in node.items()}
 
 
 def _resolved(release, node):

@@ -29,9 +29,10 @@ def refresh(root, check: bool = True, progress=None) -> list[str]:
     `progress` is called once per rule of the validation that comes first."""
     from . import card, datasheet
     from .card import open_release
+    from .files import read_json, read_text
     from .formats import part
     from .publish.croissant import FILE, build
-    from .schemas import Schemas, dump_json, read_json, read_text
+    from .schemas import Schemas, dump_json
     from .stamp import blocking_rules
 
     release = open_release(root)  # a folder that is no release is named before anything is written

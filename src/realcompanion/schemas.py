@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .descriptor import check_vocabulary
 from .errors import ReadError
-from .files import read_json, read_text
+from .files import read_json
 from .paths import own_file
 
 RESOURCES = ("source", "profile", "persona", "chat", "qa")
@@ -104,6 +104,12 @@ def _keyed(table_schema: dict) -> dict[str, str]:
 
 def dump_json(obj) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+
+
+def _same_json(obj) -> str:
+    """A JSON value in one spelling (keys sorted, no layout), which tells 1, 1.0 and true apart as Python's == does
+    not."""
+    return json.dumps(obj, sort_keys=True)
 
 
 def schema_reason(error) -> tuple[str, list]:
@@ -249,7 +255,10 @@ class Schemas:
         return out
 
     def stale(self) -> list[Path]:
-        return [p for p, text in self.rendered().items() if read_text(p) != text]
+        """The schema files whose copies differ from their rendering. Compared as JSON, not as text: how a file is
+        laid out (line endings, indentation, key order, escapes: a checkout with git's autocrlf, an editor's
+        formatter) does not make a copy stale."""
+        return [p for p, text in self.rendered().items() if _same_json(read_json(p)) != _same_json(json.loads(text))]
 
     def render(self) -> list[Path]:
         changed = self.stale()

@@ -60,15 +60,17 @@ class Context(CoreContext):
 
     @cached_property
     def anchors(self) -> pd.DataFrame:
-        """Anchors with their instance (cutoff, dependency, level, origin, queries) and cited message."""
+        """Anchors with their instance (cutoff, dependency, level, origin, queries) and cited message. A fork's own
+        field of anchors named like one of these (a `group_id` or `turn` copied in) gives way to it: the rules read
+        the instance's and the message's."""
         inst = self.frame("instances")
-        a = self.frame("anchors").merge(
-            inst.loc[~inst["instance_id"].duplicated(), ["instance_id", "group_id", "cutoff_turn", "dependency",
-                                                          "level", "origin", "query_zh", "query_en", "requester"]],
-            on="instance_id", how="left")
+        inst = inst.loc[~inst["instance_id"].duplicated(), ["instance_id", "group_id", "cutoff_turn", "dependency",
+                                                             "level", "origin", "query_zh", "query_en", "requester"]]
         m = self.messages[["message_id", "group_id", "turn", "seq", "role", "speaker", "placeholder", "text_zh",
                            "text_en"]].rename(columns={"group_id": "message_group"}).reset_index(drop=True)
-        return a.merge(m, on="message_id", how="left")
+        a = self.frame("anchors")
+        a = a.drop(columns=[c for c in a.columns if c in {*inst.columns, *m.columns} - {"instance_id", "message_id"}])
+        return a.merge(inst, on="instance_id", how="left").merge(m, on="message_id", how="left")
 
     @cached_property
     def by_group(self) -> tuple[pd.Index, np.ndarray, np.ndarray]:

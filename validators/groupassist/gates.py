@@ -6,6 +6,8 @@ import re
 import numpy as np
 import pandas as pd
 
+from realcompanion.scoring.reconstruction import normalize
+
 from ..catalogue import combined, failures
 from ..screen import search
 from .catalogue import rule
@@ -60,8 +62,13 @@ def query_reveals(ctx) -> pd.DataFrame:
         "anchor_id", "instance_id", *(f"{c}_{lang}" for c in ("span", "fact", "query") for lang in ("zh", "en"))]]
     parts = []
     for lang in ("zh", "en"):
-        spans, facts, queries = (a[f"{c}_{lang}"].fillna("").tolist() for c in ("span", "fact", "query"))
-        leak = np.fromiter((bool(s and s in q or f and f in q) for s, f, q in zip(spans, facts, queries)), bool, len(a))
+        # a memory is revealed however the query writes it: in other case, full-width forms or punctuation; in
+        # English as whole words (`1007` is not in `10070`), in Chinese, written without spaces, anywhere
+        pad = " " if lang == "en" else ""
+        spans, facts, queries = ([pad + normalize(t) + pad if t else "" for t in a[f"{c}_{lang}"].fillna("").tolist()]
+                                 for c in ("span", "fact", "query"))
+        leak = np.fromiter((bool(s.strip() and s in q or f.strip() and f in q) for s, f, q in zip(spans, facts, queries)),
+                           bool, len(a))
         parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"span_{lang}"][leak],
                               "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))
     inst, words = ctx.frame("instances"), ctx.params["words"]

@@ -276,6 +276,12 @@ def gi4(c):
     return None, "data/helper.py"
 
 
+def gi10(c):
+    """A fork's new resource written under data/ and left out of datapackage.json: nothing reads it."""
+    (c.root / "data" / "notes.jsonl").write_text('{"note": "x"}\n', encoding="utf-8")
+    return None, "data/notes.jsonl"
+
+
 def gi6(c):
     """An edited enum copy lets a level outside the vocabulary through the Table Schema's check."""
     path = c.root / "schemas" / "instances.schema.json"

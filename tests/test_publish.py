@@ -415,5 +415,6 @@ def test_refuses_a_file_under_schemas_that_no_resource_reads(publishable, capsys
     (publishable / "schemas" / "helper.py").write_text("import os\n", encoding="utf-8")
     assert main(["publish", str(publishable), "--repo-id", "org/rc", "--version", VERSION, "--dry-run"]) == 1
     err = capsys.readouterr().err.strip()
-    assert err == "refused: file(s) under schemas/ that no resource reads would ship unvalidated: schemas/helper.py"
+    assert err == ("refused: file(s) under data/ or schemas/ that the release does not read, so neither validated nor "
+                   "published: schemas/helper.py")
     assert "schemas/helper.py" not in plan(publishable, "org/rc", VERSION).paths

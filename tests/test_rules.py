@@ -132,6 +132,19 @@ def pickle_file(root):
     return "data/extra.pkl"
 
 
+def without_rules_file(root):
+    """A release that names no rules file and ships none (one left unnamed would be INT9's too)."""
+    row = set_param(["realcompanion", "rules"], None, "(no rules file)")(root)
+    (root / "schemas" / "rules.json").unlink()
+    return row
+
+
+def undeclared_resource(root):
+    """A fork's new resource written under data/ and left out of datapackage.json: nothing reads it."""
+    (root / "data" / "notes.jsonl").write_text('{"note": "x"}\n', encoding="utf-8")
+    return "data/notes.jsonl"
+
+
 def source_key_to_probes(root):
     """A foreign key no source row but the probes can satisfy: every other message fails it."""
     path = root / "schemas" / "source.schema.json"
@@ -551,6 +564,7 @@ CASES = [
     Case("INT2", set_param(["realcompanion", "rows", "qa"], lambda n: n + 1, "qa"), restamp=False),
     Case("INT3", escape_path, restamp=False, stops=True, branch="path"),  # nothing outside the package is read
     Case("INT3", link_outside, restamp=False, stops=True, branch="link", message="outside the package folder"),
+    Case("INT9", undeclared_resource, message="no resource reads it"),
     Case("INT4", pickle_file, branch="pickle", message="code or serialized object"),
     Case("INT4", pickle_without_suffix, branch="pickle-bytes", message="code or serialized object"),
     Case("INT4", pickle_protocol_0, branch="pickle-protocol-0", message="a pickle (by its opcodes)"),
@@ -565,8 +579,7 @@ CASES = [
          branch="dropped", message="SIG1 is not declared"),
     Case("INT6", format_rule(lambda rules: next(r for r in rules if r["id"] == "ARI7").update(severity="warning")),
          restamp=False, branch="loosened", message="ARI7 is declared differently"),
-    Case("INT6", set_param(["realcompanion", "rules"], None, "(no rules file)"), restamp=False, branch="unnamed",
-         message="SIG1 is not declared"),
+    Case("INT6", without_rules_file, restamp=False, branch="unnamed", message="SIG1 is not declared"),
     # a fork loosening a core field in its own schemas, the data unchanged: only INT7 can tell
     Case("INT7", schema_file("qa.schema.json", field_of("question", lambda f: f["constraints"].pop("required"))),
          restamp=False, branch="required", message="loosens the format's constraint required: true"),

@@ -307,3 +307,16 @@ def allowed_nulls(ctx) -> pd.DataFrame:
         ("first_seen", profile["first_seen"].isna() | profile["last_seen"].isna(), "observation window not recorded"),
     )]
     return pd.concat(parts)
+
+
+@release_rule("INT9", "warning", "integrity", (),
+              "every file under data/ and schemas/ is one the release reads, a resource's data file or a schema: "
+              "another (a fork's resource left out of datapackage.json) is neither validated nor published",
+              "SPEC §1 (the release is its files), §4 (integrity)")
+def unread(ctx) -> pd.DataFrame:
+    """A file that is code is INT4's finding alone. A warning: the release the descriptor declares is whole
+    without the file; `publish` refuses until it is declared or removed."""
+    from realcompanion.publish.listing import unread_files
+
+    return failure_rows([("", path, "path", path, "no resource reads it: declare it in datapackage.json, or remove it")
+                         for path in unread_files(ctx.release) if not code_in(ctx.release.root / path)])

@@ -15,6 +15,7 @@ from ..integrity import (
     schema_copies,
     screened,
     standard_counts,
+    unread,
 )
 from ..kept import definitions_kept, format_rules_kept
 from .catalogue import rule
@@ -48,6 +49,10 @@ rule("GI9", "warning", "integrity", RESOURCES,
      "field, datasets re-encodes each row to 10 decimal places (0.876543210987654 loads as 0.876543211, -0.0 as 0.0)",
      "GROUPASSIST.md §5 (a data package folder like the RealCompanion release); SPEC §1 (datasets.load_dataset "
      "loads every config, offline, typed)")(loaded_as_written)
+rule("GI10", "warning", "integrity", (),
+     "every file under data/ and schemas/ is one the release reads, a resource's data file or a schema: another (a "
+     "fork's resource left out of datapackage.json) is neither validated nor published",
+     "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §1, §4)")(unread)
 
 
 @rule("GI2", "error", "integrity", RESOURCES,

@@ -58,10 +58,11 @@ def croissant_stale(release: Release, version: str) -> str | None:
 
 
 def unread_files(release: Release, version: str) -> str | None:
-    from .listing import unread_schema_files
+    from .listing import unread_files
 
-    stray = unread_schema_files(release)
-    return f"file(s) under schemas/ that no resource reads would ship unvalidated: {', '.join(stray)}" if stray else None
+    stray = unread_files(release)
+    return (f"file(s) under data/ or schemas/ that the release does not read, so neither validated nor published: "
+            f"{', '.join(stray)}") if stray else None
 
 
 def invalid(release: Release, version: str) -> str | None:

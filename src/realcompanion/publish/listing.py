@@ -6,12 +6,13 @@ reads (vocabulary, declared rules, each resource's Table Schema, the nested
 schemas) and the data files the resources declare: every shipped file is
 validated data, a schema it is validated by, or a listed document. Nothing else
 in the folder (code, tests, virtual environments, git metadata) is ever part of
-a release; a stray file under schemas/ makes `publish` refuse (`unread_schema_files`).
+a release; a stray file under data/ or schemas/ makes `publish` refuse (`unread_files`).
 Nothing heavy is imported here: `validate` checks, before it reads a byte, that none of
 these paths leaves the folder (rule INT3).
 """
 from __future__ import annotations
 
+import posixpath
 from typing import TYPE_CHECKING
 
 from .documents import CHANGELOG, CITATION
@@ -26,6 +27,7 @@ CROISSANT = "croissant.json"
 DOCUMENTS = ("datapackage.json", CARD, DATASHEET, CITATION, CHANGELOG)
 OPTIONAL_DOCUMENTS = (CROISSANT, ACKNOWLEDGED)
 SCHEMA_FOLDER = "schemas"
+DATA_FOLDER = "data"
 
 
 def schema_files(release: Release) -> list[str]:
@@ -36,11 +38,14 @@ def schema_files(release: Release) -> list[str]:
     return sorted({p.relative_to(release.root).as_posix() for p in read})
 
 
-def unread_schema_files(release: Release) -> list[str]:
-    """Files under schemas/ that no part of the release reads (they would ship unvalidated)."""
-    read = set(schema_files(release))
-    return sorted(p.relative_to(release.root).as_posix() for p in (release.root / SCHEMA_FOLDER).rglob("*")
-                  if p.is_file() and p.relative_to(release.root).as_posix() not in read)
+def unread_files(release: Release) -> list[str]:
+    """Files under data/ and schemas/ that no part of the release reads: a data file no resource declares (a fork's
+    new resource left out of datapackage.json), a schema no resource uses. They are neither validated nor
+    published."""
+    read = {*schema_files(release), *(posixpath.normpath(p) for name in release.resources
+                                      if isinstance(p := release.resource(name).get("path"), str))}
+    return sorted(relpath for folder in (DATA_FOLDER, SCHEMA_FOLDER) for p in (release.root / folder).rglob("*")
+                  if p.is_file() and (relpath := p.relative_to(release.root).as_posix()) not in read)
 
 
 def release_paths(release: Release) -> list[str]:

@@ -18,11 +18,11 @@ from realcompanion.release import Release
 mlc = pytest.importorskip("mlcroissant")
 
 
-def write_card(root, omit=None):
+def write_card(root, omit=None, header="pretty_name: RealCompanion\n"):
     """A card with one paragraph under every heading the RAI fields quote, and the citation file citeAs reads."""
     headings = sorted({h for hs in rai.SECTIONS.values() for h in hs} - {omit})
     body = "\n\n".join(f"## {h}\n\nWhat the card says under {h}." for h in headings)
-    (root / "README.md").write_text(f"---\npretty_name: RealCompanion\n---\n\n# Card\n\n{body}\n", encoding="utf-8")
+    (root / "README.md").write_text(f"---\n{header}---\n\n# Card\n\n{body}\n", encoding="utf-8")
     (root / "CITATION.cff").write_text("cff-version: 1.2.0\ntitle: RealCompanion\nauthors:\n  - name: Quis Lab\n",
                                        encoding="utf-8")
 
@@ -102,6 +102,15 @@ def test_rai_fields_quote_the_card(described):
         assert "What the card says under" in json.dumps(doc[f"rai:{key}"]), key
     assert doc["rai:dataUseCases"] == ["What the card says under Direct Use.",
                                        "What the card says under Out-of-Scope Use."]
+
+
+@pytest.mark.parametrize("header, languages", [("language:\n- zh\n- en\n", ["zh", "en"]), ("language: en\n", "en"),
+                                               ("", None)], ids=["list", "one", "none"])
+def test_in_language_is_the_cards(specimen, offline, capsys, header, languages):
+    """Croissant said nothing of the language the card's header states (a converted Chinese dataset's `zh`)."""
+    write_card(specimen, header=f"pretty_name: RealCompanion\n{header}")
+    assert main(["croissant", str(specimen)]) == 0 and "0 mlcroissant warning(s)" in capsys.readouterr().out
+    assert json.loads((specimen / "croissant.json").read_text()).get("inLanguage") == languages
 
 
 def test_a_missing_card_section_is_named(specimen, capsys):

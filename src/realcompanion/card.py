@@ -395,22 +395,34 @@ def _cff_fixes(release: Release, current: dict) -> dict:
     return {key: value for key, value in want.items() if str(current.get(key)) != str(value)}
 
 
-def _render(release: Release) -> tuple[str, list[str], dict | None]:
-    """README.md as it should read, what is stale in it and in CITATION.cff, and CITATION.cff's data as it
-    should read when that is stale (None when current); the file is read once for both."""
+def read_card(path, text: str | None = None):
+    """The card at `path` (or its `text`) as a `huggingface_hub.DatasetCard`; an unreadable YAML header is a
+    ReadError. A card without a header reads as one with an empty header (`_render` calls that stale)."""
     import yaml
     from huggingface_hub import DatasetCard
 
-    path = release.root / CARD
-    before = read_text(path)
-    quiet = logging.getLogger("huggingface_hub.repocard")  # a card without a header is stale below, in its line
+    quiet = logging.getLogger("huggingface_hub.repocard")
     level, quiet.level = quiet.level, logging.ERROR
     try:
-        card = DatasetCard(before)
+        return DatasetCard(read_text(path) if text is None else text)
     except (yaml.YAMLError, ValueError, RecursionError) as exc:
         raise ReadError(path, f"YAML header unreadable ({str(exc).splitlines()[0]})") from None
     finally:
         quiet.setLevel(level)
+
+
+def languages(release: Release) -> list[str] | None:
+    """The languages the card's header states (`language`, the Hub's key, one or a list), or None."""
+    stated = read_card(release.root / CARD).data.get("language")
+    return [stated] if isinstance(stated, str) else stated or None
+
+
+def _render(release: Release) -> tuple[str, list[str], dict | None]:
+    """README.md as it should read, what is stale in it and in CITATION.cff, and CITATION.cff's data as it
+    should read when that is stale (None when current); the file is read once for both."""
+    path = release.root / CARD
+    before = read_text(path)
+    card = read_card(path, before)
     generated = header(release)
     stale = [f"{CARD} header: {key}" for key, value in generated.items() if card.data.get(key) != value]
     for key, value in generated.items():

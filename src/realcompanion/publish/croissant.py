@@ -99,6 +99,7 @@ def metadata(release: Release):
             license=[lic.get("path") or lic["name"] for lic in descriptor.get("licenses", [])],
             url=descriptor.get("homepage"),
             keywords=descriptor.get("keywords"),
+            in_language=card.languages(release),
             creators=[mlc.Person(ctx=ctx, name=c["title"]) for c in descriptor.get("contributors", [])
                       if c.get("role") == "author"],
             cite_as=bibtex(Citation.of(release, revision_from_git=False)),

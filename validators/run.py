@@ -169,8 +169,9 @@ _MALLOC_TRIM = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc's; other
 LARGE_MIN_ROWS = 1_000_000
 
 
-def _large(ctx: Context | None) -> bool:
-    return ctx is not None and sum(ctx.table(name).num_rows for name in ctx.release.resources) >= LARGE_MIN_ROWS
+def _rows(ctx: Context | None) -> int:
+    """The release's rows in all, which decide how a run is laid out (`PARALLEL_MIN_ROWS`, `LARGE_MIN_ROWS`)."""
+    return 0 if ctx is None else sum(ctx.table(name).num_rows for name in ctx.release.resources)
 
 
 def given_back(ctx: Context | None) -> None:
@@ -181,7 +182,7 @@ def given_back(ctx: Context | None) -> None:
     Called before each fork and after each forked unit. The calls take milliseconds, but the pages handed back
     are faulted in again by the next unit: at 10x (365,340 rows, 0.5 GB held in all) that cost 0.1-0.16 s
     more CPU a run, for no memory that matters there."""
-    if not _large(ctx):
+    if _rows(ctx) < LARGE_MIN_ROWS:
         return
     pa.default_memory_pool().release_unused()
     if _MALLOC_TRIM is not None:
@@ -462,12 +463,12 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, r
         report.outcomes = _execute(ctx, _units([r for r in every if r.id == runner.contained]), progress)
         return report
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
-    parallel = sum(release.table(name).num_rows for name in release.resources) >= PARALLEL_MIN_ROWS
+    parallel = _rows(ctx) >= PARALLEL_MIN_ROWS
     units = _units(planned(rules, declared, runner))
     judged = [u for u in units if u[0] or u[1][0].id == runner.pandera]  # the units pandera evaluates
     # A large release's frame rules run here, where the shared views are computed once: the judging process,
     # forked before them, computed them again (at 100x paper size 1.5 s of CPU and 176 MB, held at the peak).
-    here = [u for u in judged if u[0]] if parallel and _large(ctx) else []
+    here = [u for u in judged if u[0]] if _rows(ctx) >= LARGE_MIN_ROWS and parallel else []
     judgement.start(ctx, [u for u in judged if u not in here])  # every table read: no other thread runs
     if parallel:
         ctx.warm()

@@ -36,7 +36,7 @@ def run(args) -> int:
     from ..scoring.gold import load_track
     from ..scoring.judge_client import judge_from, load_prompt
     from ..scoring.replies import judge_replies, read_replies
-    from ..scoring.verdicts import VerdictsOut, list_unjudged, read_verdicts
+    from ..scoring.verdicts import VerdictsOut, read_verdicts
 
     release = Release(args.path)
     track = load_track(release, args.track)
@@ -48,7 +48,7 @@ def run(args) -> int:
                            (lambda path: read_verdicts(path, track)) if args.resume else None)
     with verdicts, tqdm(total=len(verdicts.pending), unit="reply", desc="judge", disable=None) as bar:
         failures = judge_replies(track, verdicts, judge, prompt, progress=bar.update)
-    list_unjudged(failures, "item_id")
+    verdicts.list_unjudged(failures)
     from ..scoring.report import exclusions_line, invalid_rows
 
     _, warning = invalid_rows(release)

@@ -136,7 +136,7 @@ def run(args) -> int:
 
     from ..files import output_file
     from ..scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
-    from ..scoring.verdicts import VerdictsOut, list_unjudged
+    from ..scoring.verdicts import VerdictsOut
     from . import GroupAssistRelease
     from .judged import read_verdicts
 
@@ -151,7 +151,7 @@ def run(args) -> int:
                            (lambda path: read_verdicts(path, instances)) if args.resume else None)
     with verdicts, tqdm(total=len(verdicts.pending), unit="response", desc="judge", disable=None) as bar:
         failures = judge_responses(instances, verdicts, judge, prompts, progress=bar.update)
-    list_unjudged(failures, "instance_id")
+    verdicts.list_unjudged(failures)
     used = ", ".join(f"{level} {p.path.name} sha256 {p.sha256[:12]}" for level, p in prompts.items())
     print(f"wrote {out}: {verdicts.summary()} by {args.model} (prompts {used}); {len(failures)} responses unjudged")
     return 1 if failures else 0

@@ -103,17 +103,17 @@ class VerdictsOut:
         self.handle.flush()
         self.written += 1
 
+    def list_unjudged(self, failures: list[dict]) -> None:
+        """Each reply left unjudged (named by its key and condition), on stderr, one line each."""
+        for failure in failures:
+            print(visible(f"unjudged: {failure[self.key]} {failure['condition']}: {failure['reason']}"),
+                  file=sys.stderr)
+
     def summary(self) -> str:
         """How many verdicts the file holds, and when resumed, how many it kept and dropped."""
         kept = f" ({len(self.kept)} kept, {self.dropped} dropped, {self.written} judged now)" if self.kept or \
             self.dropped else ""
         return f"{len(self.kept) + self.written} verdicts{kept}"
-
-
-def list_unjudged(failures: list[dict], key: str) -> None:
-    """Each reply left unjudged (named by its `key` field and condition), on stderr, one line each."""
-    for failure in failures:
-        print(visible(f"unjudged: {failure[key]} {failure['condition']}: {failure['reason']}"), file=sys.stderr)
 
 
 def judge_each(out: VerdictsOut, verdict_of, progress=None) -> list[dict]:

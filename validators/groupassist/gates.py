@@ -65,8 +65,10 @@ def query_reveals(ctx) -> pd.DataFrame:
         # a memory is revealed however the query writes it: in other case, full-width forms or punctuation; in
         # English as whole words (`1007` is not in `10070`), in Chinese, written without spaces, anywhere
         pad = " " if lang == "en" else ""
-        spans, facts, queries = ([pad + normalize(t) + pad if t else "" for t in a[f"{c}_{lang}"].fillna("").tolist()]
-                                 for c in ("span", "fact", "query"))
+        texts = {c: a[f"{c}_{lang}"].fillna("").tolist() for c in ("span", "fact", "query")}
+        # each text once: a query is repeated on each of its instance's anchors, and a fact across instances
+        written = {t: pad + normalize(t) + pad if t else "" for t in {t for column in texts.values() for t in column}}
+        spans, facts, queries = ([written[t] for t in texts[c]] for c in ("span", "fact", "query"))
         leak = np.fromiter((bool(s.strip() and s in q or f.strip() and f in q) for s, f, q in zip(spans, facts, queries)),
                            bool, len(a))
         parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"span_{lang}"][leak],

@@ -52,13 +52,25 @@ USAGE = "usage.json"  # a run's cost, beside its predictions
 USAGE_FIELDS = ("calls", "processed", "output")
 
 
+class _PunctuationAsSpace(dict):
+    """`str.translate`'s table: each punctuation character (Unicode category P) to a space, every other character
+    to itself, each looked up once (a character-by-character loop took 4 times as long)."""
+
+    def __missing__(self, code: int):
+        self[code] = " " if unicodedata.category(chr(code))[0] == "P" else code
+        return self[code]
+
+
+_PUNCTUATION_AS_SPACE = _PunctuationAsSpace()
+
+
 def normalize(text: str) -> str:
     """NFKC, case folded, NFKC again (folding can leave a letter and its accent apart: Ϊ́ folds to ϊ + U+0301, ΐ to
     ι + U+0308 + U+0301), each punctuation character (Unicode category P) a space, white space collapsed. Only
     punctuation goes: vowel signs and other combining marks are part of a word (दिल and दाल differ only in one),
     and symbols carry meaning (C++ is not C)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    return " ".join("".join(" " if unicodedata.category(c)[0] == "P" else c for c in folded).split())
+    return " ".join(folded.translate(_PUNCTUATION_AS_SPACE).split())
 
 
 def normalized_match(_attribute: str, reference: str, prediction: str) -> bool:

@@ -376,6 +376,7 @@ def test_an_expression_is_never_run_as_python(fork):
     ({"kind": "accepted_values", "field": "sender"}, "rules[4]"),
     ({"kind": "expression", "expression": "sender ==", "field": "sender"}, "rules[4].expression"),
     ({"kind": "frobnicate"}, "rules[4]"),
+    ({"kind": "unique", "fields": ["sender"], "statement": "a statement of one line\n"}, "rules[4].statement"),
 ])
 def test_a_bad_declaration_is_one_line_naming_file_and_place(fork, capsys, declaration, field):
     edit_json(fork / "schemas" / "rules.json", lambda r: r["rules"].append(

@@ -175,7 +175,11 @@ def test_resource_entry_without_a_field(specimen, capsys, field):
     # a Frictionless multipart path: valid Data Package, but a release resource is one file
     (lambda p: p["resources"][0].update(path=[p["resources"][0]["path"], "data/source-2.jsonl"]), "datapackage.json"),
     (lambda p: p.update(resources=5), "datapackage.json field 'resources': must be a list of resources"),
-], ids=["block-null", "path-null", "schema-number", "path-newline", "path-multipart", "resources-number"])
+    # a pattern's `$` is the end of the text (Python's `re` also matched before a final newline)
+    (lambda p: p["realcompanion"].update(format_version=p["realcompanion"]["format_version"] + "\n"),
+     "datapackage.json field 'realcompanion.format_version'"),
+], ids=["block-null", "path-null", "schema-number", "path-newline", "path-multipart", "resources-number",
+        "version-newline"])
 def test_damaged_descriptor(specimen, capsys, change, named):
     path = specimen / "datapackage.json"
     package = json.loads(path.read_text(encoding="utf-8"))

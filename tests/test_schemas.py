@@ -6,6 +6,8 @@ import pytest
 from frictionless import Schema
 
 import realcompanion.release as release_module
+from realcompanion.descriptor import check_vocabulary
+from realcompanion.errors import ReadError
 from realcompanion.release import Release
 from realcompanion.schemas import RESOURCES, Schemas, read_json
 
@@ -40,3 +42,14 @@ def test_every_declared_resource_reads_with_its_arrow_schema(repo, monkeypatch):
     for name in RESOURCES:
         assert release.table(name).num_rows == release.params["rows"][name]
     assert release.invalid_rows == {}
+
+
+def test_a_vocabulary_pattern_is_judged_as_python_compiles_it(repo):
+    """The rules compile the vocabulary's patterns with Python's `re`: its syntax passes, ECMA-262's alone does not
+    (jsonschema-rs, which judges the vocabulary, would otherwise read "regex" as ECMA-262's)."""
+    vocabulary = read_json(repo / "schemas" / "vocabulary.json")
+    vocabulary["identifier"]["participant_id"] = "^(?P<participant>U[0-9]{2,4})$"
+    check_vocabulary(vocabulary, repo / "schemas" / "vocabulary.json")
+    vocabulary["identifier"]["participant_id"] = "^(?<participant>U[0-9]{2,4})$"
+    with pytest.raises(ReadError, match=r"field 'identifier\.participant_id': .* is not a 'regex'"):
+        check_vocabulary(vocabulary, repo / "schemas" / "vocabulary.json")

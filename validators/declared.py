@@ -24,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 
+from realcompanion.descriptor import judged
 from realcompanion.errors import ReadError
 from realcompanion.files import loads, read_text
 from realcompanion.refresh import STALE
@@ -209,11 +210,24 @@ def _relevance(error):
     return error.validator != "unevaluatedProperties", *relevance(error)
 
 
+@cache
+def _screen():
+    import jsonschema_rs
+
+    return jsonschema_rs.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+
+
+def _worded(data):
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path)))
+    return jsonschema.exceptions.best_match(errors, key=_relevance)
+
+
 def read_declarations(release) -> list[dict]:
     """The rules the release declares (none when datapackage.json names no rules file, or when a path of the
     release leaves its folder: nothing is read then, and INT3 reports the path)."""
-    import jsonschema
-
     named = release.params.get("rules")
     if named is None:
         return []
@@ -223,11 +237,11 @@ def read_declarations(release) -> list[dict]:
         return []
     path = release.root / named
     data = _load(path)
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path)))
-    if errors:
-        error = jsonschema.exceptions.best_match(errors, key=_relevance)
-        raise ReadError(path, error.message, field=error.json_path.removeprefix("$.") or None)
+    found = judged(_screen(), data, lambda: _worded(data))
+    if found is not None:
+        message, at = found
+        json_path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at)
+        raise ReadError(path, message, field=json_path.removeprefix("$.") or None)
     _check_names(release, path, data["rules"])
     return data["rules"]
 

@@ -24,6 +24,7 @@ import pickle
 import signal
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
@@ -257,6 +258,21 @@ def _in_turn(units: list, progress) -> list[Outcome]:
         out += _run_unit(unit)
         if progress:
             progress(len(unit[1]))
+    return out
+
+
+def unit_costs(ctx: Context, rules: list[Rule]) -> list[tuple[str, float]]:
+    """(unit, CPU seconds) of each unit of `rules` run in turn in this process, as a run forms them: a resource's
+    frame rules (named by the resource) or one release rule (`benchmarks/rules.py`)."""
+    global _CTX
+    _CTX, out = ctx, []
+    try:
+        for unit in _units(rules):
+            start = time.process_time()
+            _run_unit(unit)
+            out.append((unit[0] or unit[1][0].id, time.process_time() - start))
+    finally:
+        _CTX = None
     return out
 
 

@@ -23,12 +23,14 @@ FORMATS = ("realcompanion", "groupassist")
 PARTS = {
     "realcompanion": {"release": "realcompanion.release:Release", "validate": "realcompanion.validators.run:validate",
                       "planned": "realcompanion.validators.run:planned", "stamp": "realcompanion.stamp:stamp",
-                      "renderers": "realcompanion.datasheet:renderers"},
+                      "renderers": "realcompanion.datasheet:renderers",
+                      "runner": "realcompanion.validators.run:REALCOMPANION"},
     "groupassist": {"release": "realcompanion.groupassist:GroupAssistRelease",
                     "validate": "realcompanion.validators.groupassist.run:validate",
                     "planned": "realcompanion.validators.groupassist.run:planned",
                     "stamp": "realcompanion.groupassist.synth:stamp",
-                    "renderers": "realcompanion.groupassist.datasheet:renderers"},
+                    "renderers": "realcompanion.groupassist.datasheet:renderers",
+                    "runner": "realcompanion.validators.groupassist.run:GROUPASSIST"},
 }
 
 VERSIONS: dict[str, dict] = {
@@ -48,7 +50,8 @@ def constants(format_version) -> dict:
 
 
 def part(format_name: str, name: str):
-    """A format's `release` class, `validate`, `planned`, `stamp` or datasheet `renderers`, imported on first use."""
+    """A format's `release` class, `validate`, `planned`, `stamp`, datasheet `renderers` or the `runner` of its rules,
+    imported on first use."""
     from importlib import import_module
 
     module, attribute = PARTS[format_name][name].split(":")

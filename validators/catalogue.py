@@ -78,6 +78,8 @@ def frame_rule(id: str, severity: str, family: str, resource: str, field: str, s
 def as_text(value) -> str:
     """A value as the file writes it: `null`, `true`/`false`, lists and objects as JSON, numbers and strings as
     they are."""
+    if type(value) is str:  # most values: as they are, without the checks below (a quarter of a second a million)
+        return value
     if isinstance(value, (list, tuple, dict, np.ndarray)):
         return json.dumps(_plain(value), ensure_ascii=False)
     if value is None or pd.isna(value):

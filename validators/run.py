@@ -31,7 +31,6 @@ from typing import Callable
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from realcompanion.collector import paused
 from realcompanion.errors import ReadError
@@ -280,23 +279,23 @@ def set_aside(structure_failures: list[pd.DataFrame]) -> dict[str, set[str]]:
     """Per resource, the rows (as the report names them) that failed a structure rule."""
     aside: dict[str, set[str]] = {}
     for found in structure_failures:
-        for resource, row in zip(found["resource"], found["row"]):
-            if row != "(table)":
-                aside.setdefault(resource, set()).add(str(row))
+        named = found.loc[found["row"].astype(str) != "(table)", ["resource", "row"]]
+        for resource, rows in named.groupby("resource", sort=False, dropna=False)["row"]:
+            aside.setdefault(resource, set()).update(rows.astype(str))
     return aside
 
 
-def _about_set_aside(found: pd.DataFrame, aside: dict[str, set[str]], by_value: bool = True) -> pd.Series:
-    """Failures that repeat a structure failure: on a set-aside row, or (`by_value`) citing a set-aside record
-    by its id. A failure naming no row (a rule named it by its key, which is null) of a resource with rows set
-    aside is about one of them: a null key is a structure failure itself."""
-    rows = pd.Series([str(row) in aside.get(res, ()) or (res in aside and pd.isna(row))
-                      for res, row in zip(found["resource"], found["row"])], index=found.index, dtype=bool)
-    if not by_value:
-        return rows
-    values = pa.array(found["value"].astype(str).to_numpy(dtype=object), type=pa.string())
-    cited = pc.is_in(values, value_set=pa.array(list(set().union(*aside.values())), type=pa.string()))
-    return rows | cited.to_numpy(zero_copy_only=False)
+def _about_set_aside(found: pd.DataFrame, aside: dict[str, set[str]], cited: set[str] | None = None) -> pd.Series:
+    """Failures that repeat a structure failure: on a set-aside row, or citing one of the set-aside records' ids
+    `cited` (every resource's, gathered once a run: gathering them for each rule's failures took seconds when every
+    row of a large release was set aside). A failure naming no row (a rule named it by its key, which is null) of
+    a resource with rows set aside is about one of them: a null key is a structure failure itself."""
+    rows, named = pd.Series(False, index=found.index), found["row"].astype(str)
+    for resource, ids in aside.items():
+        rows |= (found["resource"] == resource) & (found["row"].isna() | named.map(ids.__contains__).astype(bool))
+    if cited is not None:
+        rows |= found["value"].astype(str).map(cited.__contains__).astype(bool)
+    return rows
 
 
 @dataclass(frozen=True)
@@ -496,8 +495,9 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, r
     unread = set_aside([o.failures for o in outcomes if o.rule.id == runner.typed])
     for o in outcomes:  # a record that did not fit its types is reported once, by the typed rule (SCH1)
         if o.rule.id in structure_ids and o.rule.id != runner.typed and unread and not o.failures.empty:
-            o.failures = o.failures[~_about_set_aside(o.failures, unread, by_value=False)]
+            o.failures = o.failures[~_about_set_aside(o.failures, unread)]
     aside = set_aside([o.failures for o in outcomes if o.rule.id in structure_ids])
+    cited = set().union(*aside.values())
     chosen_ids = {r.id for r in chosen}
     for o in outcomes:
         if o.rule.id in structure_ids:
@@ -506,7 +506,7 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, r
             continue
         o.set_aside = sum(len(aside.get(name, ())) for name in set(o.rule.reads))
         if aside and not o.failures.empty:
-            o.failures = o.failures[~_about_set_aside(o.failures, aside)]
+            o.failures = o.failures[~_about_set_aside(o.failures, aside, cited)]
         report.outcomes.append(o)
     order = {r.id: i for i, r in enumerate(every)}
     report.outcomes.sort(key=lambda o: order[o.rule.id])

@@ -446,13 +446,16 @@ class Release:
     def _first_problem(validate, row: dict, schema: pa.Schema) -> dict | None:
         """The first field of a record that breaks its JSON Schema or does not fit its Arrow type."""
         try:
-            errors = sorted(validate.iter_errors(row), key=lambda e: [str(p) for p in e.instance_path])
+            errors = list(validate.iter_errors(row))
         except ValueError as exc:  # jsonschema-rs: nesting past its recursion limit, a lone surrogate in a key
             return {"field": "", "message": f"cannot be checked against its schema ({exc})"}
         if errors:
-            error = errors[0]
-            quoted = re.search(r"""['"]([^'"]+)['"]""", error.message)
-            field = error.instance_path[0] if error.instance_path else (quoted.group(1) if quoted else "")
+            error = min(errors, key=lambda e: [str(p) for p in e.instance_path]) if len(errors) > 1 else errors[0]
+            if error.instance_path:
+                field = error.instance_path[0]
+            else:
+                quoted = _QUOTED.search(error.message)
+                field = quoted.group(1) if quoted else ""
             return {"field": str(field), "message": schema_reason(error)[0]}
         for field in schema:
             value = row.get(field.name)
@@ -471,6 +474,9 @@ class Release:
                 return {"field": field.name, "message": f"does not fit {field.type}: {exc}" + (
                     " (an array field's items are text unless its nestedSchema types them)" if text else "")}
         return None
+
+
+_QUOTED = re.compile(r"""['"]([^'"]+)['"]""")  # the first quoted name of a schema error's message
 
 
 def _unfit(value, kind: pa.DataType, path: str) -> str | None:

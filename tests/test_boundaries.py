@@ -169,6 +169,21 @@ def confidence_cut_point(root, past):
     return "ARI5", claim["claim_id"]
 
 
+def stratum_half(root, past):
+    """V3 (one unconditioned stratum; Table 21 counts the proportional stratum's 1,169 scoreable rows): a
+    participant's scoreable proportional rows are memory-bearing in exactly half (not a minority), while its
+    withdrawn proportional rows stay in the file; or one more row that is not memory-bearing (a minority)."""
+    chat = read(root, "chat")
+    withdrawn = {r["participant_id"] for r in chat if r["stratum"] == "proportional" and r["withdrawn"]}
+    pid = next(r["participant_id"] for r in chat if r["stratum"] == "proportional" and r["memory_bearing"]["recorded"]
+               and r["participant_id"] in withdrawn)
+    mine = [r for r in chat if r["participant_id"] == pid and r["stratum"] == "proportional" and r["scoreable"]]
+    plain = [r for r in mine if not r["memory_bearing"]["recorded"]]
+    dropped = {id(r) for r in plain[len(mine) - len(plain) + 1 - past:]}
+    write(root, "chat", [r for r in chat if id(r) not in dropped])
+    return "V3", pid
+
+
 def equal_instants(root, past):
     """Gate B (timestamps never go back): a message at the same instant as the one before it, written in another
     UTC offset, or one microsecond earlier."""
@@ -184,7 +199,7 @@ def equal_instants(root, past):
 
 
 EDGES = [window_episode, window_claim, recent_context_before_probe, asked_after_latest_evidence,
-         claim_evidence_before_probe, session_gap, long_range_span, confidence_cut_point, equal_instants]
+         claim_evidence_before_probe, session_gap, long_range_span, confidence_cut_point, stratum_half, equal_instants]
 
 
 @pytest.mark.parametrize("past", [0, 1], ids=["edge", "past"])

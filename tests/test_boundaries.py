@@ -13,8 +13,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from realcompanion.validators.groupassist.run import validate as validate_groupassist
 from realcompanion.validators.run import validate
+from test_fuzz import run_quietly
 from test_groupassist_rules import Copy
-from test_rules import read, write
+from test_rules import edit_descriptor, read, write
 
 from realcompanion.stamp import stamp
 
@@ -306,3 +307,11 @@ def test_a_groupassist_edge_passes_and_one_step_past_it_fires_its_rule(edge, pas
     fired, failures = judged_groupassist(copy)
     assert fired == ({rule} if past else set()), sorted(failures)[:5]
     assert (rule, row) in failures or not past, sorted(failures)[:5]
+
+
+def test_a_declared_count_is_a_whole_number_not_true(specimen):
+    """CAT3 (3 relabeled by record) compares a count: `relabeled: true` equalled the specimen's one relabel in
+    Python (True == 1) and passed. It is refused as the other declared counts are (exit 2, one line)."""
+    edit_descriptor(specimen, lambda d: d["realcompanion"].update(relabeled=True))
+    code, out, err = run_quietly(["validate", str(specimen)])
+    assert code == 2 and "field 'realcompanion.relabeled': True is not of type 'integer'" in err, (code, err)

@@ -366,7 +366,7 @@ BAD_PARAMETERS = {
     "session_gap_minutes": [math.nan, -30, 0, "30", [30]],
     "long_range_min_days": [math.nan, -1, "30", {}],
     "confidence_bands": ["x", [], [0.5, math.nan], [1.5], [0.5, 0.5], 0.5],
-    "proportional_memory_max_share": [math.nan, -0.1, 1.5, "half"],
+    "relabeled": [True, -1, 1.5, "1", None],  # a count: true is no count, though Python's True == 1
     "pii_digit_run": ["x", 0, 1, 9.5, math.nan, None],
     "synthetic": ["yes", 1, None],
     "format_version": [1, "one", None],

@@ -32,13 +32,16 @@ def verdict_where_needed(ctx, frame):
 
 
 @release_rule("V3", "error", "validity", ("chat",),
-              "one unconditioned stratum: in each participant's proportional stratum, memory-bearing rows are a "
-              "minority (strictly fewer than half)",
-              "Table 9, V3 (one unconditioned stratum); Table 21 (proportional: 40 of 1,169); Table 32")
+              "one unconditioned stratum: in each participant's proportional stratum (its scoreable rows, as Table 21 "
+              "counts it), memory-bearing rows are a minority (strictly fewer than half)",
+              "Table 9, V3 (one unconditioned stratum); Table 21 (proportional: 40 of 1,169 scoreable); Table 32")
 def unconditioned_stratum(ctx) -> pd.DataFrame:
+    """Counted over scoreable rows, the population of Tables 21 and 32 (1,169): a withdrawn row is no item of the
+    stratum, and counting it would turn exactly half into a minority."""
     chat = ctx.frame("chat")
     recorded = ctx.series("chat", "memory_bearing.recorded")
-    prop = (chat["stratum"] == "proportional").fillna(False) & recorded.notna()  # a null is SCH2's, not counted
+    prop = ((chat["stratum"] == "proportional") & chat["scoreable"]).fillna(False) & recorded.notna()  # a null is
+    # SCH2's, not counted
     counts = recorded[prop].astype(bool).groupby(chat["participant_id"][prop]).agg(["sum", "count"])
     bad = counts[2 * counts["sum"] >= counts["count"]]  # a minority is strictly fewer than half
     return failures("chat", bad.index, "stratum", [f"{m} of {n}" for m, n in zip(bad["sum"], bad["count"])],

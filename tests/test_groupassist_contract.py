@@ -96,6 +96,21 @@ def test_a_penalty_citing_another_groups_message_fails(tmp_path):
     assert judged(copy) == ({"GC9"}, {("GC9", penalty["criterion_id"])})
 
 
+@pytest.mark.parametrize("kind", ["grounding", "service"])
+@pytest.mark.parametrize("where", ["another group", "at or after the cutoff"])
+def test_a_criterion_citing_a_message_outside_its_history_fails(tmp_path, kind, where):
+    """Every criterion cites the message its evidence comes from (App. B), which a system sees only before the
+    cutoff (App. E.1): a grounding or service criterion citing another group's message or a later one fails, as a
+    penalty does."""
+    copy = Copy(tmp_path / "release")
+    criterion = next(c for c in copy.rows["criteria"] if c["kind"] == kind)
+    instance = copy.instance(instance_id=criterion["instance_id"])
+    group = instance["group_id"]
+    criterion["evidence"] = (copy.free_filler("G04" if group != "G04" else "G03", before=5) if where == "another group"
+                             else copy.free_filler(group, after=instance["cutoff_turn"] - 1))["message_id"]
+    assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
+
+
 def test_an_empty_evidence_span_fails_its_schema(tmp_path):
     """An empty span is found in any text, so gate ii would take it for evidence: the Table Schema (minLength)
     refuses it, and Frictionless with it."""

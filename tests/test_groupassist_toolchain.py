@@ -90,6 +90,17 @@ def test_diff_refuses_two_formats(repo, capsys):
     assert "releases of two formats are not compared" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["windows"], ["score-reconstruction", "--pred", "{out}/predictions"],
+                                     ["contexts", "--condition", "C0", "--out", "{out}/contexts.jsonl"]])
+def test_a_realcompanion_command_on_a_groupassist_release_says_which_format_it_reads(tmp_path, capsys, command):
+    """A command of the RealCompanion format, given a GroupAssistBench release, says so in one line (exit 2): it
+    said only that the descriptor lacked a `realcompanion` block, as if the release were broken."""
+    assert main([command[0], str(SPECIMEN), *(a.format(out=tmp_path) for a in command[1:])]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "a groupassist release, which this command does not read" in err
+    assert not (tmp_path / "contexts.jsonl").exists()
+
+
 @pytest.mark.parametrize("style, says", [("bibtex", 'version = "0.1.0"'), ("apa", "Version 0.1.0"),
                                           ("cff", "version: 0.1.0")])
 def test_cite_the_groupassist_release(style, says, capsys):

@@ -111,6 +111,16 @@ def test_a_criterion_citing_a_message_outside_its_history_fails(tmp_path, kind, 
     assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
 
 
+@pytest.mark.parametrize("layer", ["gate", "review"])
+def test_an_audit_row_of_a_group_the_release_lacks_fails_once(tmp_path, layer):
+    """An excluded instance was built on one of the release's group histories (App. A.6): a row naming a group
+    the release does not hold fails, once, however its quote reads."""
+    copy = Copy(tmp_path / "release")
+    row = copy.one("audit", layer=layer)
+    row["instance_id"] = "G99:I0001"
+    assert judged(copy) == ({"GP2"}, {("GP2", "G99:I0001")})
+
+
 def test_an_empty_evidence_span_fails_its_schema(tmp_path):
     """An empty span is found in any text, so gate ii would take it for evidence: the Table Schema (minLength)
     refuses it, and Frictionless with it."""

@@ -304,8 +304,9 @@ def feedback_items(ctx) -> pd.DataFrame:
 
 
 @rule("GP2", "error", "provenance", ("audit", "instances", "messages"),
-      "an audit row names an excluded instance (not in instances), a check of its layer, and a review quote found verbatim",
-      "App. A.6 (excluded instances kept in the audit log with the reason; quotes found verbatim)")
+      "an audit row names an excluded instance (not in instances) of a group the release holds, a check of its layer, and "
+      "a review quote found verbatim", "App. A.6 (excluded instances kept in the audit log with the reason; quotes found "
+      "verbatim)")
 def audit_rows(ctx) -> pd.DataFrame:
     au, m = ctx.frame("audit"), ctx.frame("messages")
     checks = ctx.vocab["checks_by_layer"]
@@ -313,9 +314,13 @@ def audit_rows(ctx) -> pd.DataFrame:
     group = au["instance_id"].str.split(":").str[0]
     kept = among(au["instance_id"], ctx.frame("instances")["instance_id"])
     wrong = ~pd.Series([c in checks.get(layer, []) for layer, c in zip(au["layer"].tolist(), au["check"].tolist())], index=au.index)
+    stray = group.notna() & ~group.isin(text)  # its quote is not judged: there is no history to find it in
     quote = pd.Series([pd.isna(q) if layer == "gate" else (isinstance(q, str) and bool(q) and q in text.get(g, ""))
                        for layer, q, g in zip(au["layer"].tolist(), au["quote"].tolist(), group.tolist())], index=au.index)
+    quote |= stray
     return combined([failures("audit", au["instance_id"][kept], "instance_id", au["instance_id"][kept], "instance was kept"),
+                     failures("audit", au["instance_id"][stray], "instance_id", au["instance_id"][stray],
+                              "no group of the release has this identifier's prefix"),
                      failures("audit", au["instance_id"][wrong], "check", au["check"][wrong], "no such check in its layer"),
                      failures("audit", au["instance_id"][~quote], "quote", au["quote"][~quote].astype(str),
                               "review quote not found in the group's history (or a gate row quotes)")])

@@ -225,11 +225,11 @@ def l1_atoms(ctx) -> pd.DataFrame:
 
 
 @rule("GC9", "error", "invariant", ("criteria", "anchors", "instances", "messages"),
-      "L2: M3 has a superseded_value penalty citing the superseded message, which no other criterion cites; every "
-      "criterion's evidence (a penalty's is required) is a message of its group's history before the cutoff; only "
-      "penalties have a pattern",
-      "App. B (superseded-value penalty citing its message; every criterion cites its evidence); App. E.1 (the history "
-      "before the cutoff); GROUPASSIST.md §3")
+      "L2: M3 has a superseded_value penalty citing the superseded message, which no other criterion cites; a "
+      "penalty's evidence (required) and a grounding criterion's lie in its group's history before the cutoff, a "
+      "service criterion's in its group's records up to the cutoff turn (a native request); only penalties have a pattern",
+      "App. B (superseded-value penalty citing its message; every criterion cites its evidence); App. A.4-A.5 "
+      "(grounding from the verified memories; native: the request is the cutoff); App. E.1; GROUPASSIST.md §3")
 def l2_rubric(ctx) -> pd.DataFrame:
     c = ctx.frame("criteria")[["criterion_id", "instance_id", "kind", "pattern", "evidence"]].merge(
         ctx.frame("instances")[["instance_id", "group_id", "level", "dependency", "cutoff_turn"]], on="instance_id",
@@ -247,11 +247,14 @@ def l2_rubric(ctx) -> pd.DataFrame:
     parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
     cited = position_in(c["evidence"], ctx.messages["message_id"])
     turn, group = taken(ctx.messages["turn"], cited), taken(ctx.messages["group_id"], cited)
-    late = (penalty | c["evidence"].notna()) & c["cutoff_turn"].notna() & c["group_id"].notna() & ~(
-        (turn < c["cutoff_turn"]) & (group == c["group_id"]))  # evidence is optional for grounding and service only
+    service = c["kind"] == "service"  # may cite the request itself, which a native instance's cutoff is
+    seen = (group == c["group_id"]) & ((turn < c["cutoff_turn"]) | (service & (turn == c["cutoff_turn"])))
+    late = (penalty | c["evidence"].notna()) & c["cutoff_turn"].notna() & c["group_id"].notna() & ~seen
     parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
                           np.where(penalty[late], "penalty evidence missing or not in its group's history before the "
-                                   "cutoff", "evidence not in its group's history before the cutoff")))
+                                   "cutoff", np.where(service[late], "evidence not in its group's records up to the "
+                                                      "cutoff turn", "evidence not in its group's history before "
+                                                      "the cutoff"))))
     pattern = c["pattern"].notna() != penalty
     parts.append(failures("criteria", c["criterion_id"][pattern], "pattern", c["pattern"][pattern].astype(str),
                           "a pattern belongs to penalties and every penalty has one"))

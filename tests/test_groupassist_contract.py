@@ -96,6 +96,45 @@ def test_a_penalty_citing_another_groups_message_fails(tmp_path):
     assert judged(copy) == ({"GC9"}, {("GC9", penalty["criterion_id"])})
 
 
+@pytest.mark.parametrize("kind", ["grounding", "service"])
+@pytest.mark.parametrize("where", ["another group", "after the cutoff"])
+def test_a_criterion_citing_a_message_outside_its_history_fails(tmp_path, kind, where):
+    """Every criterion cites the message its evidence comes from (App. B), which a system sees only before the
+    cutoff (App. E.1): a grounding or service criterion citing another group's message or a later one fails, as a
+    penalty does."""
+    copy = Copy(tmp_path / "release")
+    criterion = next(c for c in copy.rows["criteria"] if c["kind"] == kind)
+    instance = copy.instance(instance_id=criterion["instance_id"])
+    group = instance["group_id"]
+    criterion["evidence"] = (copy.free_filler("G04" if group != "G04" else "G03", before=5) if where == "another group"
+                             else copy.free_filler(group, after=instance["cutoff_turn"]))["message_id"]
+    assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
+
+
+@pytest.mark.parametrize("kind, fails", [("service", False), ("grounding", True)])
+def test_only_a_service_criterion_may_cite_the_native_request(tmp_path, kind, fails):
+    """A service criterion may rest on what the request itself asks, and a native request is the cutoff's record
+    (App. A.5); a grounding criterion rests on a memory, which lies before the cutoff (gate i)."""
+    copy = Copy(tmp_path / "release")
+    instance = next(i for i in copy.rows["instances"] if i["origin"] == "native" and i["level"] == "L2")
+    request = next(m for m in copy.rows["messages"] if m["group_id"] == instance["group_id"]
+                   and m["turn"] == instance["cutoff_turn"] and m["text_zh"] == instance["query_zh"])
+    criterion = next(c for c in copy.rows["criteria"] if c["instance_id"] == instance["instance_id"]
+                     and c["kind"] == kind)
+    criterion["evidence"] = request["message_id"]
+    assert judged(copy) == (({"GC9"}, {("GC9", criterion["criterion_id"])}) if fails else (set(), set()))
+
+
+@pytest.mark.parametrize("layer", ["gate", "review"])
+def test_an_audit_row_of_a_group_the_release_lacks_fails_once(tmp_path, layer):
+    """An excluded instance was built on one of the release's group histories (App. A.6): a row naming a group
+    the release does not hold fails, once, however its quote reads."""
+    copy = Copy(tmp_path / "release")
+    row = copy.one("audit", layer=layer)
+    row["instance_id"] = "G99:I0001"
+    assert judged(copy) == ({"GP2"}, {("GP2", "G99:I0001")})
+
+
 def test_an_empty_evidence_span_fails_its_schema(tmp_path):
     """An empty span is found in any text, so gate ii would take it for evidence: the Table Schema (minLength)
     refuses it, and Frictionless with it."""

@@ -262,6 +262,18 @@ def test_the_terminal_rounds_figures_as_pencil_and_paper_do(tmp_path, instances,
     assert row.split()[2] == "0.063"
 
 
+def test_the_score_plot_runs_over_groups(tmp_path, monkeypatch):
+    """GroupAssistBench's scores are per group, the unit resampled: the plot's axis says group, not participant."""
+    from realcompanion.scoring import plot
+
+    drawn = []
+    monkeypatch.setattr(plot, "_save", lambda figure, out: drawn.append(figure.axes[0].get_xlabel()))
+    verdicts = write_jsonl(tmp_path / "v.jsonl", [GOOD_L1, GOOD_L2])
+    assert main(["score", str(SPECIMEN), "--verdicts", str(verdicts), "--resamples", "20",
+                 "--plot", str(tmp_path / "s.png")]) == 0
+    assert drawn == ["group"]
+
+
 GOOD_L1 = {"instance_id": "G01:I0001", "condition": "A", "facts": [{"fact": "x", "atom": "G01:I0001:T01"}],
            "judge": JUDGE["L1"]}
 GOOD_L2 = {"instance_id": "G01:I0006", "condition": "A", "judge": JUDGE["L2"],

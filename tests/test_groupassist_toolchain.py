@@ -90,12 +90,45 @@ def test_diff_refuses_two_formats(repo, capsys):
     assert "releases of two formats are not compared" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["windows"], ["score-reconstruction", "--pred", "{out}/predictions"],
+                                     ["contexts", "--condition", "C0", "--out", "{out}/contexts.jsonl"]])
+def test_a_realcompanion_command_on_a_groupassist_release_says_which_format_it_reads(tmp_path, capsys, command):
+    """A command of the RealCompanion format, given a GroupAssistBench release, says so in one line (exit 2): it
+    said only that the descriptor lacked a `realcompanion` block, as if the release were broken."""
+    assert main([command[0], str(SPECIMEN), *(a.format(out=tmp_path) for a in command[1:])]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "a groupassist release, which this command does not read" in err
+    assert not (tmp_path / "contexts.jsonl").exists()
+
+
 @pytest.mark.parametrize("style, says", [("bibtex", 'version = "0.1.0"'), ("apa", "Version 0.1.0"),
                                           ("cff", "version: 0.1.0")])
 def test_cite_the_groupassist_release(style, says, capsys):
     assert main(["cite", str(SPECIMEN), "--format", style]) == 0
     out = capsys.readouterr().out
     assert says in out and "GroupAssistBench" in out
+
+
+@pytest.mark.parametrize("synthetic", [True, False])
+def test_a_converted_release_opens_with_the_provenance_it_declares(gab, capsys, synthetic):
+    """A conversion (scripted TV dialogue, say) is neither the project's generated specimen nor real group chats:
+    the card and the datasheet open with groupassist.provenance, as a RealCompanion release's do."""
+    said = "Two TV plays of CPED (Apache-2.0), converted: scripted multi-party dialogue, not group chats."
+    block = descriptor(gab)
+    block["groupassist"].update(synthetic=synthetic, provenance=said)
+    (gab / "datapackage.json").write_text(json.dumps(block, ensure_ascii=False), encoding="utf-8")
+    assert main(["refresh", str(gab)]) == 0
+    for name in ("README.md", "DATASHEET.md"):
+        text = (gab / name).read_text(encoding="utf-8")
+        notice = text.split("<!-- generated:status -->\n", 1)[1].split("\n", 1)[0]
+        assert said in notice and "realcompanion synth" not in notice and "real group chats" not in notice, name
+        assert notice.startswith("> **Synthetic release" if synthetic else "> **GroupAssistBench release"), name
+    block["groupassist"]["provenance"] = 7
+    (gab / "datapackage.json").write_text(json.dumps(block), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["card", str(gab)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "groupassist.provenance" in err and "Traceback" not in err
 
 
 def test_publish_dry_run_plans_the_groupassist_release(gab, capsys):

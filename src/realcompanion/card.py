@@ -60,17 +60,17 @@ _VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 
 def status(release: Release) -> str:
     """The status statement every face of the release opens with: synthetic specimen or real release, or, when
-    the release says how its records were made (`realcompanion.provenance`, e.g. a converted dataset), that."""
+    the release says how its records were made (`provenance` in its format's block, e.g. a converted dataset), that."""
     version = release.version
-    if release.BLOCK != Release.BLOCK:
-        from .groupassist.card import status as format_status
-
-        return format_status(release)
     synthetic, provenance = release.params.get("synthetic"), " ".join(release.params.get("provenance", "").split())
     if provenance:
         if synthetic:
             return f"> **Synthetic release (version {version}).** {provenance}"
-        return f"> **RealCompanion release {version}.** {provenance} Read the personal-information section before use."
+        return f"> **{release.TITLE} release {version}.** {provenance} Read the personal-information section before use."
+    if release.BLOCK != Release.BLOCK:
+        from .groupassist.card import status as format_status
+
+        return format_status(release)
     if synthetic:
         return (
             f"> **Synthetic specimen (version {version}).** Every record in `data/` was made by the project's "

@@ -22,6 +22,7 @@ import pyarrow.json as pajson
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
+from .formats import FORMATS
 from .jsonlines import objects
 from .paths import leaves, own_file
 from .schemas import RESOURCES, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
@@ -192,6 +193,7 @@ class Release:
     """
 
     BLOCK = "realcompanion"
+    TITLE = "RealCompanion"  # the format's name, as the card's and datasheet's opening notice gives it
     RESOURCES = RESOURCES  # the resources every release of the format carries (a fork may add more)
 
     def __init__(self, root=".", *, check: bool = True, partial: bool = False):
@@ -201,7 +203,9 @@ class Release:
             raise ReadError(descriptor, "no such file: not a release folder")
         self.descriptor = read_descriptor(self.root, self.BLOCK)
         if self.BLOCK not in self.descriptor:
-            raise ReadError(descriptor, f"no '{self.BLOCK}' block (an object)", field=self.BLOCK)
+            other = [name for name in FORMATS if name != self.BLOCK and isinstance(self.descriptor.get(name), dict)]
+            raise ReadError(descriptor, f"no '{self.BLOCK}' block (an object)" + (
+                f": a {other[0]} release, which this command does not read" if other else ""), field=self.BLOCK)
         self.check_block(self.descriptor[self.BLOCK], descriptor)
         for res in self.descriptor.get("resources", []):
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):

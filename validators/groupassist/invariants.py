@@ -225,9 +225,11 @@ def l1_atoms(ctx) -> pd.DataFrame:
 
 
 @rule("GC9", "error", "invariant", ("criteria", "anchors", "instances", "messages"),
-      "L2: M3 has a superseded_value penalty citing the superseded message, which no other criterion cites; penalties cite "
-      "a message of their group's history before the cutoff; only penalties have a pattern",
-      "App. B (superseded-value penalty citing its message); GROUPASSIST.md §3")
+      "L2: M3 has a superseded_value penalty citing the superseded message, which no other criterion cites; a "
+      "penalty's evidence (required) and a grounding criterion's lie in its group's history before the cutoff, a "
+      "service criterion's in its group's records up to the cutoff turn (a native request); only penalties have a pattern",
+      "App. B (superseded-value penalty citing its message; every criterion cites its evidence); App. A.4-A.5 "
+      "(grounding from the verified memories; native: the request is the cutoff); App. E.1; GROUPASSIST.md §3")
 def l2_rubric(ctx) -> pd.DataFrame:
     c = ctx.frame("criteria")[["criterion_id", "instance_id", "kind", "pattern", "evidence"]].merge(
         ctx.frame("instances")[["instance_id", "group_id", "level", "dependency", "cutoff_turn"]], on="instance_id",
@@ -245,9 +247,14 @@ def l2_rubric(ctx) -> pd.DataFrame:
     parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
     cited = position_in(c["evidence"], ctx.messages["message_id"])
     turn, group = taken(ctx.messages["turn"], cited), taken(ctx.messages["group_id"], cited)
-    late = penalty & c["cutoff_turn"].notna() & c["group_id"].notna() & ~((turn < c["cutoff_turn"]) & (group == c["group_id"]))
+    service = c["kind"] == "service"  # may cite the request itself, which a native instance's cutoff is
+    seen = (group == c["group_id"]) & ((turn < c["cutoff_turn"]) | (service & (turn == c["cutoff_turn"])))
+    late = (penalty | c["evidence"].notna()) & c["cutoff_turn"].notna() & c["group_id"].notna() & ~seen
     parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
-                          "penalty evidence missing or not in its group's history before the cutoff"))
+                          np.where(penalty[late], "penalty evidence missing or not in its group's history before the "
+                                   "cutoff", np.where(service[late], "evidence not in its group's records up to the "
+                                                      "cutoff turn", "evidence not in its group's history before "
+                                                      "the cutoff"))))
     pattern = c["pattern"].notna() != penalty
     parts.append(failures("criteria", c["criterion_id"][pattern], "pattern", c["pattern"][pattern].astype(str),
                           "a pattern belongs to penalties and every penalty has one"))
@@ -300,8 +307,9 @@ def feedback_items(ctx) -> pd.DataFrame:
 
 
 @rule("GP2", "error", "provenance", ("audit", "instances", "messages"),
-      "an audit row names an excluded instance (not in instances), a check of its layer, and a review quote found verbatim",
-      "App. A.6 (excluded instances kept in the audit log with the reason; quotes found verbatim)")
+      "an audit row names an excluded instance (not in instances) of a group the release holds, a check of its layer, and "
+      "a review quote found verbatim", "App. A.6 (excluded instances kept in the audit log with the reason; quotes found "
+      "verbatim)")
 def audit_rows(ctx) -> pd.DataFrame:
     au, m = ctx.frame("audit"), ctx.frame("messages")
     checks = ctx.vocab["checks_by_layer"]
@@ -309,9 +317,13 @@ def audit_rows(ctx) -> pd.DataFrame:
     group = au["instance_id"].str.split(":").str[0]
     kept = among(au["instance_id"], ctx.frame("instances")["instance_id"])
     wrong = ~pd.Series([c in checks.get(layer, []) for layer, c in zip(au["layer"].tolist(), au["check"].tolist())], index=au.index)
+    stray = group.notna() & ~group.isin(text)  # its quote is not judged: there is no history to find it in
     quote = pd.Series([pd.isna(q) if layer == "gate" else (isinstance(q, str) and bool(q) and q in text.get(g, ""))
                        for layer, q, g in zip(au["layer"].tolist(), au["quote"].tolist(), group.tolist())], index=au.index)
+    quote |= stray
     return combined([failures("audit", au["instance_id"][kept], "instance_id", au["instance_id"][kept], "instance was kept"),
+                     failures("audit", au["instance_id"][stray], "instance_id", au["instance_id"][stray],
+                              "no group of the release has this identifier's prefix"),
                      failures("audit", au["instance_id"][wrong], "check", au["check"][wrong], "no such check in its layer"),
                      failures("audit", au["instance_id"][~quote], "quote", au["quote"][~quote].astype(str),
                               "review quote not found in the group's history (or a gate row quotes)")])

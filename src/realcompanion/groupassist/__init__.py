@@ -23,6 +23,7 @@ class GroupAssistRelease(Release):
     """A GroupAssistBench release folder; its parameters are the descriptor's `groupassist` block."""
 
     BLOCK = FORMAT
+    TITLE = "GroupAssistBench"
     RESOURCES = RESOURCES
 
     def check_block(self, block: dict, path) -> None:

@@ -151,5 +151,5 @@ def run(args) -> int:
 
         series = {f"{c} {q}": block["by_participant"] for c, levels in judged["conditions"].items()
                   for level, q in (("L1", "atom_recall"), ("L2", "S")) for block in [levels[level]["all"][q]]}
-        per_participant(series, "GroupAssistBench by group", "score", plot)
+        per_participant(series, "GroupAssistBench by group", "score", plot, unit="group")
     return 0

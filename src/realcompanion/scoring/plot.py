@@ -26,16 +26,17 @@ def _nothing_to_draw(figure, axes, title: str, what: str, out) -> None:
     _save(figure, out)
 
 
-def per_participant(series: dict[str, dict[str, float]], title: str, ylabel: str, out) -> None:
-    """One line per series across participants (like Table 38's rows)."""
+def per_participant(series: dict[str, dict[str, float]], title: str, ylabel: str, out, unit: str = "participant") -> None:
+    """One line per series across participants (like Table 38's rows), or across a format's other unit (`unit`:
+    GroupAssistBench's groups)."""
     figure = _figure()
     axes = figure.add_subplot()
     participants = sorted({p for values in series.values() for p in values})
     if not participants:
-        return _nothing_to_draw(figure, axes, title, "participant with an item", out)
+        return _nothing_to_draw(figure, axes, title, f"{unit} with an item", out)
     for label, values in series.items():
         axes.plot(participants, [values.get(p, float("nan")) for p in participants], marker="o", label=label)
-    axes.set(title=title, xlabel="participant", ylabel=ylabel)
+    axes.set(title=title, xlabel=unit, ylabel=ylabel)
     axes.set_ylim(bottom=0)
     axes.tick_params(axis="x", labelrotation=90 if len(participants) > 12 else 0)
     axes.legend(fontsize="small")

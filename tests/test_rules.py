@@ -7,11 +7,13 @@ exactly the baseline plus that rule, and that the rule names the edited row.
 from __future__ import annotations
 
 import json
+from functools import reduce
+from operator import getitem
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from realcompanion.validators.catalogue import select
+from realcompanion.validators.catalogue import as_text, select
 from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.run import validate
 
@@ -661,6 +663,26 @@ def test_rule_fires_alone_naming_the_row(case, specimen, baseline):
     if case.message:
         assert named["message"].str.contains(case.message, regex=False).any(), named.to_string()
     assert (report.errors > 0) == (rule.severity == "error")
+
+
+KEYS = {"source": "dayid", "profile": "claim_id", "chat": "item_id", "qa": "item_id"}
+
+
+@pytest.mark.parametrize("case_id", ["ID1", "SIG3", "CAT2-rule", "SIG1", "STR4", "ARI4", "ARI5", "SIG8-memory-bearing", "V2"])
+def test_a_failure_line_shows_the_value_the_file_holds(case_id, specimen):
+    """`field=value` on a failure line is the named row's own value at that field, as the file writes it (`true`,
+    a struct member rather than its whole struct), for coded, frame and declared rules alike; what a rule
+    computed belongs in its message (GroupAssistBench: tests/test_groupassist_rules.py)."""
+    case = next(c for c in CASES if c.id == case_id)
+    row = case.fn(specimen)
+    if case.restamp:
+        stamp(specimen)
+    found = validate(specimen).failure_frame()
+    named = found[(found["rule"] == case.rule) & (found["row"].astype(str) == row)]
+    assert not named.empty
+    for f in named.itertuples():
+        record = next(r for r in read(specimen, f.resource) if r[KEYS[f.resource]] == row)
+        assert f.value == as_text(reduce(getitem, f.field.split("."), record))[:80], f
 
 
 def test_a_fork_may_tighten_a_core_field_and_reword_it(specimen, baseline):

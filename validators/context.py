@@ -126,6 +126,14 @@ class Context:
     def series(self, name: str, path: str) -> pd.Series:
         return self.column(name, path).to_pandas(types_mapper=pd.ArrowDtype)
 
+    def values(self, name: str, path: str, rows) -> pd.Series:
+        """A (dotted) field's values at the positions `rows`, as Python objects (lists stay lists), indexed by
+        row: only these rows become Python objects."""
+        column = self.column(name, path)
+        if len(rows) < len(column):
+            column = column.take(pa.array(rows, type=pa.int64()))
+        return pd.Series(column.to_pylist(), index=rows, dtype=object)
+
     def same_lists(self, name: str, left: str, right: str) -> np.ndarray:
         """Row by row, whether two list columns hold the same items in the same order (nulls equal)."""
         joined = [pc.binary_join(self.column(name, p).combine_chunks(), "\x1f") for p in (left, right)]

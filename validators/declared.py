@@ -31,7 +31,7 @@ from realcompanion.refresh import STALE
 from realcompanion.schemas import enum_of
 
 from .arrow_expression import decided
-from .catalogue import CATALOGUE, Rule, combined, failures
+from .catalogue import CATALOGUE, Rule, as_text, combined, failures
 
 SCHEMA = Path(__file__).with_name("declared.schema.json")
 FAMILY = "declared"
@@ -325,14 +325,6 @@ def _checked(rule: dict, ctx) -> pd.DataFrame:
     return combined([CHECKS[rule["kind"]](rule, ctx), _unscoped(ctx, rule)])
 
 
-def _column(ctx, resource: str, field: str, rows: pd.Index) -> pd.Series:
-    """A (dotted) field's values at `rows`, as Python objects (lists stay lists), indexed by row."""
-    column = ctx.column(resource, field)
-    if len(rows) < len(column):  # only these rows become Python objects
-        column = column.take(pa.array(rows, type=pa.int64()))
-    return pd.Series(column.to_pylist(), index=rows, dtype=object)
-
-
 def _items(values: pd.Series) -> pd.Series:
     """One entry per cited item: list cells exploded, nulls dropped; the index is the citing row."""
     exploded = values.explode()
@@ -343,7 +335,7 @@ def _report(ctx, rule: dict, rows, field: str, values, message) -> pd.DataFrame:
     if not len(rows):
         return combined([])
     ids = ctx.row_ids(rule["resource"])
-    return failures(rule["resource"], ids.iloc[list(rows)], field, [str(v)[:80] for v in values], message)
+    return failures(rule["resource"], ids.iloc[list(rows)], field, [as_text(v)[:80] for v in values], message)
 
 
 # -- the kinds --------------------------------------------------------------------
@@ -351,8 +343,8 @@ def _report(ctx, rule: dict, rows, field: str, values, message) -> pd.DataFrame:
 @_kind("unique")
 def unique(rule: dict, ctx) -> pd.DataFrame:
     rows = _scope(ctx, rule)
-    keys = pd.DataFrame({f: _column(ctx, rule["resource"], f, rows).map(repr) for f in rule["fields"]})
-    present = pd.concat([_column(ctx, rule["resource"], f, rows).notna() for f in rule["fields"]], axis=1).all(axis=1)
+    keys = pd.DataFrame({f: ctx.values(rule["resource"], f, rows).map(repr) for f in rule["fields"]})
+    present = pd.concat([ctx.values(rule["resource"], f, rows).notna() for f in rule["fields"]], axis=1).all(axis=1)
     dup = keys[present & keys.duplicated(keep=False)]
     return _report(ctx, rule, dup.index, ",".join(rule["fields"]), dup.agg(", ".join, axis=1), rule["statement"])
 
@@ -362,7 +354,7 @@ def not_null(rule: dict, ctx) -> pd.DataFrame:
     rows = _scope(ctx, rule)
     parts = []
     for field in rule["fields"]:
-        values = _column(ctx, rule["resource"], field, rows)
+        values = ctx.values(rule["resource"], field, rows)
         bad = values[values.isna()]
         parts.append(_report(ctx, rule, bad.index, field, ["null"] * len(bad), rule["statement"]))
     return combined(parts)
@@ -372,7 +364,7 @@ def not_null(rule: dict, ctx) -> pd.DataFrame:
 def accepted_values(rule: dict, ctx) -> pd.DataFrame:
     allowed = rule.get("values") or enum_of(ctx.release.schemas.vocabulary, rule["vocabulary"])
     hint = "" if "values" in rule else f" (vocabulary '{rule['vocabulary']}')"
-    items = _items(_column(ctx, rule["resource"], rule["field"], _scope(ctx, rule)))
+    items = _items(ctx.values(rule["resource"], rule["field"], _scope(ctx, rule)))
     bad = items[~items.isin(allowed)]
     bad = bad[~bad.index.duplicated()]
     return _report(ctx, rule, bad.index, rule["field"], bad, f"not an accepted value{hint}: {rule['statement']}")
@@ -385,7 +377,7 @@ def _participant(ctx, resource: str, rows) -> pd.Series:
 @_kind("relationships")
 def relationships(rule: dict, ctx) -> pd.DataFrame:
     target = rule["to"]
-    items = _items(_column(ctx, rule["resource"], rule["field"], _scope(ctx, rule)))
+    items = _items(ctx.values(rule["resource"], rule["field"], _scope(ctx, rule)))
     known = pd.Series(ctx.column(target["resource"], target["field"]).to_pylist(), dtype=object)
     missing = ~items.isin(set(known.dropna()))
     parts = [_report(ctx, rule, items.index[missing], rule["field"], items[missing],
@@ -407,7 +399,7 @@ def expression(rule: dict, ctx) -> pd.DataFrame:
     why = [f"cannot be evaluated: {values[n]}" if isinstance(values[n], Exception) else
            f"false: {rule['expression']}" for n in failed]
     field = rule.get("field", "")
-    shown = _column(ctx, rule["resource"], field, failed) if field else [repr(values[n]) for n in failed]
+    shown = ctx.values(rule["resource"], field, failed) if field else [repr(values[n]) for n in failed]
     return _report(ctx, rule, failed, field, shown, why)
 
 
@@ -415,9 +407,9 @@ def expression(rule: dict, ctx) -> pd.DataFrame:
 def cites_before(rule: dict, ctx) -> pd.DataFrame:
     messages = ctx.messages.drop_duplicates("dayid").set_index("dayid")
     rows = _scope(ctx, rule)
-    anchor = _column(ctx, rule["resource"], rule["anchor"], rows).map(messages["turn"].to_dict())
-    owner = _column(ctx, rule["resource"], rule["anchor"], rows).map(messages["participant_id"].to_dict())
-    items = _items(_column(ctx, rule["resource"], rule["field"], rows))
+    anchor = ctx.values(rule["resource"], rule["anchor"], rows).map(messages["turn"].to_dict())
+    owner = ctx.values(rule["resource"], rule["anchor"], rows).map(messages["participant_id"].to_dict())
+    items = _items(ctx.values(rule["resource"], rule["field"], rows))
     turn = items.map(messages["turn"].to_dict()).astype("float64")
     limit = anchor.loc[items.index].astype("float64")
     same = items.map(messages["participant_id"].to_dict()) == owner.loc[items.index]

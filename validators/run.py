@@ -131,8 +131,8 @@ def _frame_outcomes(ctx: Context, resource: str, rules: list[Rule]) -> list[Outc
             out.append(_crashed(rule, own.loc[own["index"].isna(), "failure_case"].iloc[0]))
             continue
         index = own["index"].astype(int).to_numpy()
-        head = rule.field.split(".")[0]
-        values = [as_text(v)[:80] for v in frame[head].iloc[index]] if head in frame else ""
+        head = rule.field.split(".")[0]  # the member the field names, not its whole struct
+        values = [as_text(v)[:80] for v in ctx.values(resource, rule.field, index)] if head in frame else ""
         found = failures(resource, ids.iloc[index], rule.field, values, rule.statement)
         out.append(Outcome(rule, found))
     return out

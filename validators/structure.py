@@ -299,8 +299,9 @@ def own_participant(ctx) -> pd.DataFrame:
         bad = pc.fill_null(pc.not_equal(prefix, ctx.table(name).column("participant_id")), False).to_numpy(
             zero_copy_only=False)  # a null id or participant_id is SCH2's
         frame = ctx.frame(name)
-        parts.append(failures(name, frame[key][bad], key, frame["participant_id"][bad],
-                              "identifier prefix differs from participant_id"))
+        parts.append(failures(name, frame[key][bad], key, frame[key][bad],
+                              [f"identifier prefix differs from its participant_id, {p}"
+                               for p in frame["participant_id"][bad]]))
     return combined(parts)
 
 

@@ -7,8 +7,9 @@ from .errors import ReadError
 from .files import decode, loads, read_bytes
 
 
-def objects(path, blank_lines_allowed: bool = False, data: bytes | None = None) -> list[tuple[int, dict]]:
-    """(line number, object) for every line of `path` (or of `data`, its bytes already read).
+def objects(path, blank_lines_allowed: bool = False, data: bytes | None = None, first: int = 1) -> list[tuple[int, dict]]:
+    """(line number, object) for every line of `path` (or of `data`, its bytes already read, whose first line is line
+    `first` of the file).
 
     A blank line is skipped only when allowed; each line is strict JSON (`files.loads`).
     """
@@ -18,7 +19,7 @@ def objects(path, blank_lines_allowed: bool = False, data: bytes | None = None) 
     if lines[-1] == "":
         lines.pop()
     out = []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(lines, first):
         if not line.strip():
             if blank_lines_allowed:
                 continue

@@ -74,3 +74,22 @@ def test_a_malformed_message_does_not_cascade(specimen):
     failures = report.failure_frame()
     assert set(failures.loc[failures["severity"] == "error", "rule"]) == {"SCH1"}, failures.head(10).to_string()
     assert {o.rule.id: o.set_aside for o in report.outcomes}["B"] == 1
+
+
+def test_a_file_read_again_slice_by_slice_sets_aside_the_records_a_whole_read_would(specimen, monkeypatch):
+    """A file Arrow cannot read as typed is read again a slice of lines at a time: slices of a few lines set aside
+    the same records, named by the same lines, and keep every other record in place, as one slice of the whole
+    file does."""
+    import realcompanion.release as release_module
+
+    source = read(specimen, "source")
+    source[3]["turn"] = "3"  # text in an integer field: set aside by SCH1
+    source[-2]["db_id"] = 2 ** 70  # no 64-bit integer holds it
+    write(specimen, "source", source)
+    stamp(specimen)
+    whole = validate(specimen).failure_frame()
+    monkeypatch.setattr(release_module, "_SLICE_BYTES", 300)
+    sliced = validate(specimen).failure_frame()
+    assert sliced.equals(whole)
+    named = sliced.loc[sliced["rule"] == "SCH1"]
+    assert named["message"].str.extract(r"^line (\d+):")[0].astype(int).tolist() == [4, len(source) - 1]

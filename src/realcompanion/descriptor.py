@@ -42,16 +42,33 @@ def judged(screen, instance, worded) -> tuple[str, list] | None:
     validator of the schema (`screen`) judges: it passes a document in microseconds, where importing jsonschema
     alone took 0.06-0.12 s at the start of each run, before any table was read; and a pattern's `$` is the end
     of the text there, where Python's also matches before a final newline. jsonschema words the error (`worded`:
-    its best match, or None), which reads more plainly; where it finds none, the screen's own words are given."""
+    its best match, or None), which reads more plainly; where it finds none, the screen's own words are given: of
+    the pattern the two disagree on (`_disputed`), else of its first error."""
     try:
         if screen.is_valid(instance):
             return None
-        first = next(screen.iter_errors(instance))
+        errors = list(screen.iter_errors(instance))
+        first = next(iter(_disputed(errors)), errors[0])
         own = first.message, list(first.instance_path)
     except ValueError:  # a value jsonschema-rs cannot take (a lone surrogate, nesting past its limit)
         own = None
     error = worded()
     return (error.message, list(error.absolute_path)) if error is not None else own
+
+
+def _disputed(errors: list) -> list:
+    """The screen's pattern errors, at any depth of a oneOf's or anyOf's branches, whose value Python's `re` finds
+    the pattern in (a final newline before `$`, a digit other than 0-9 for `\\d`): the error jsonschema does not see.
+    A branch's error alone names the field; the oneOf's own words are the whole object, on one line."""
+    from jsonschema_rs import ValidationErrorKind
+
+    found = []
+    for error in errors:
+        if isinstance(error.kind, ValidationErrorKind.Pattern):
+            found += [error] if re.search(error.kind.pattern, error.instance) else []
+        else:
+            found += _disputed([e for branch in getattr(error.kind, "context", None) or [] for e in branch])
+    return found
 
 
 @cache

@@ -23,18 +23,24 @@ def _schema(ref: str, schema_file: Path) -> dict:
     return {**schema, "$ref": ref, "properties": {}, "required": [], "type": "object"} if ref else schema
 
 
-def _is_regex(value: str) -> bool:
-    try:
-        return bool(re.compile(value))
-    except re.error:
+def _is_regex(value) -> bool:
+    try:  # a repetition past 2^32 overflows, parentheses nested a thousand deep recurse past Python's limit
+        return not isinstance(value, str) or bool(re.compile(value))
+    except (re.error, OverflowError, RecursionError):
         return False
 
 
-def _is_date(value: str) -> bool:
+def _is_date(value) -> bool:
     try:
-        return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", value, re.ASCII) and date.fromisoformat(value))
+        return not isinstance(value, str) or bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", value, re.ASCII)
+                                                  and date.fromisoformat(value))
     except ValueError:
         return False
+
+
+# The formats the schemas name, judged alike by both validators: a pattern as Python's `re` compiles it (the rules
+# compile it so), a date as ISO digits; a value of another type is the type keyword's to refuse
+FORMATS = {"regex": _is_regex, "date": _is_date}
 
 
 def judged(screen, instance, worded) -> tuple[str, list] | None:
@@ -73,19 +79,19 @@ def _disputed(errors: list) -> list:
 
 @cache
 def _screen(ref: str, schema_file: Path):
-    """The formats are judged as jsonschema's format checker judges them: a pattern by Python's `re` (it is
-    compiled by Python's), a date as ISO digits."""
     import jsonschema_rs
 
-    return jsonschema_rs.Draft202012Validator(_schema(ref, schema_file), validate_formats=True,
-                                              formats={"regex": _is_regex, "date": _is_date})
+    return jsonschema_rs.Draft202012Validator(_schema(ref, schema_file), validate_formats=True, formats=FORMATS)
 
 
 @cache
 def _validator(ref: str, schema_file: Path = SCHEMA_FILE):
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, FormatChecker
 
-    return Draft202012Validator(_schema(ref, schema_file), format_checker=Draft202012Validator.FORMAT_CHECKER)
+    checker = FormatChecker(())
+    for name, check in FORMATS.items():
+        checker.checks(name)(check)
+    return Draft202012Validator(_schema(ref, schema_file), format_checker=checker)
 
 
 def _check(instance, path, where: str, ref: str = "", schema_file: Path = SCHEMA_FILE) -> None:

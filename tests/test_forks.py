@@ -377,6 +377,8 @@ def test_an_expression_is_never_run_as_python(fork):
     ({"kind": "expression", "expression": "sender ==", "field": "sender"}, "rules[4].expression"),
     ({"kind": "frobnicate"}, "rules[4]"),
     ({"kind": "unique", "fields": ["sender"], "statement": "a statement of one line\n"}, "rules[4].statement"),
+    # within a oneOf's branch: the pattern's own error, not the whole rule as the oneOf's
+    ({"kind": "unique", "fields": ["sender\n"]}, "field 'rules[4].fields[0]': \"sender\\n\" does not match"),
 ])
 def test_a_bad_declaration_is_one_line_naming_file_and_place(fork, capsys, declaration, field):
     edit_json(fork / "schemas" / "rules.json", lambda r: r["rules"].append(

@@ -111,6 +111,15 @@ def test_a_criterion_citing_a_message_outside_its_history_fails(tmp_path, kind, 
     assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
 
 
+@pytest.mark.parametrize("kind", ["grounding", "service", "penalty"])
+def test_a_criterion_citing_a_message_no_group_holds_fails_gs3_alone(tmp_path, kind):
+    """A dangling evidence is one defect, the foreign key's (GS3): GC9 judges where a resolved message lies."""
+    copy = Copy(tmp_path / "release")
+    criterion = next(c for c in copy.rows["criteria"] if c["kind"] == kind and c["pattern"] != "superseded_value")
+    criterion["evidence"] = criterion["instance_id"].split(":")[0] + ":m999999"
+    assert judged(copy) == ({"GS3"}, {("GS3", criterion["criterion_id"])})
+
+
 @pytest.mark.parametrize("kind, fails", [("service", False), ("grounding", True)])
 def test_only_a_service_criterion_may_cite_the_native_request(tmp_path, kind, fails):
     """A service criterion may rest on what the request itself asks, and a native request is the cutoff's record

@@ -92,6 +92,19 @@ def test_a_record_without_values_is_named_once_and_every_rule_still_runs(specime
     assert len(errors) == 1 or rule == "SCH2", errors.to_string()  # SCH2 names each null required field
 
 
+def test_a_key_a_set_aside_record_shares_with_a_good_one_is_a_duplicate(specimen):
+    """Line 3's record is set aside (SCH1) and holds line 4's key: the key is still written twice (SCH2), on line 4,
+    the record that was read; SCH2's case on line 3 is SCH1's record's."""
+    key = json.loads((specimen / "data" / "profile.jsonl").read_text(encoding="utf-8").splitlines()[3])["claim_id"]
+    edit_line("profile", 3, lambda line: fields_to(key, "claim_id")(fields_to("x", "evidence_count")(line)))(specimen)
+    restamp(specimen)
+    found = validate(specimen).failure_frame()
+    errors = found[found["severity"] == "error"]
+    assert sorted(zip(errors["rule"], errors["row"], errors["field"])) == [
+        ("SCH1", key, "evidence_count"), ("SCH2", key, "claim_id")], errors.to_string()
+    assert "line 3" in errors.loc[errors["rule"] == "SCH1", "message"].iloc[0]
+
+
 def test_a_hostile_key_in_the_readers_one_line_is_escaped(specimen):
     """The reader's message quotes the release (a key here): it is escaped as the report is, and stays one line."""
     edit_line("qa", 2, lambda line: b'{"\\u001b[2J\\u2028k":1,"\\u001b[2J\\u2028k":2,' + line[1:])(specimen)

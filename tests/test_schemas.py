@@ -44,12 +44,15 @@ def test_every_declared_resource_reads_with_its_arrow_schema(repo, monkeypatch):
     assert release.invalid_rows == {}
 
 
-def test_a_vocabulary_pattern_is_judged_as_python_compiles_it(repo):
+@pytest.mark.parametrize("refused", ["^(?<participant>U[0-9]{2,4})$", "^U{4294967296}$", "(" * 1000 + ")" * 1000],
+                         ids=["ecma-named-group", "repetition-overflows", "nested-past-recursion"])
+def test_a_vocabulary_pattern_is_judged_as_python_compiles_it(repo, refused):
     """The rules compile the vocabulary's patterns with Python's `re`: its syntax passes, ECMA-262's alone does not
-    (jsonschema-rs, which judges the vocabulary, would otherwise read "regex" as ECMA-262's)."""
+    (jsonschema-rs, which judges the vocabulary, would otherwise read "regex" as ECMA-262's), nor one `re` cannot
+    compile for its size (OverflowError, RecursionError: a traceback)."""
     vocabulary = read_json(repo / "schemas" / "vocabulary.json")
     vocabulary["identifier"]["participant_id"] = "^(?P<participant>U[0-9]{2,4})$"
     check_vocabulary(vocabulary, repo / "schemas" / "vocabulary.json")
-    vocabulary["identifier"]["participant_id"] = "^(?<participant>U[0-9]{2,4})$"
+    vocabulary["identifier"]["participant_id"] = refused
     with pytest.raises(ReadError, match=r"field 'identifier\.participant_id': .* is not a 'regex'"):
         check_vocabulary(vocabulary, repo / "schemas" / "vocabulary.json")

@@ -493,8 +493,10 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, r
     outcomes += judgement.result(progress)
     structure_ids = set(runner.structure)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == runner.typed])
-    for o in outcomes:  # a record that did not fit its types is reported once, by the typed rule (SCH1)
-        if o.rule.id in structure_ids and o.rule.id != runner.typed and unread and not o.failures.empty:
+    # a record that did not fit its types is reported once, by the typed rule (SCH1); the constraint rule (SCH2)
+    # drops its own cases on such records by position, so a good record sharing one's key still fails `unique`
+    for o in outcomes:
+        if o.rule.id in structure_ids - {runner.typed, runner.pandera} and unread and not o.failures.empty:
             o.failures = o.failures[~_about_set_aside(o.failures, unread)]
     aside = set_aside([o.failures for o in outcomes if o.rule.id in structure_ids])
     cited = set().union(*aside.values())

@@ -23,18 +23,24 @@ def _schema(ref: str, schema_file: Path) -> dict:
     return {**schema, "$ref": ref, "properties": {}, "required": [], "type": "object"} if ref else schema
 
 
-def _is_regex(value: str) -> bool:
-    try:
-        return bool(re.compile(value))
-    except re.error:
+def _is_regex(value) -> bool:
+    try:  # a repetition past 2^32 overflows, parentheses nested a thousand deep recurse past Python's limit
+        return not isinstance(value, str) or bool(re.compile(value))
+    except (re.error, OverflowError, RecursionError):
         return False
 
 
-def _is_date(value: str) -> bool:
+def _is_date(value) -> bool:
     try:
-        return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", value, re.ASCII) and date.fromisoformat(value))
+        return not isinstance(value, str) or bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", value, re.ASCII)
+                                                  and date.fromisoformat(value))
     except ValueError:
         return False
+
+
+# The formats the schemas name, judged alike by both validators: a pattern as Python's `re` compiles it (the rules
+# compile it so), a date as ISO digits; a value of another type is the type keyword's to refuse
+FORMATS = {"regex": _is_regex, "date": _is_date}
 
 
 def judged(screen, instance, worded) -> tuple[str, list] | None:
@@ -42,11 +48,13 @@ def judged(screen, instance, worded) -> tuple[str, list] | None:
     validator of the schema (`screen`) judges: it passes a document in microseconds, where importing jsonschema
     alone took 0.06-0.12 s at the start of each run, before any table was read; and a pattern's `$` is the end
     of the text there, where Python's also matches before a final newline. jsonschema words the error (`worded`:
-    its best match, or None), which reads more plainly; where it finds none, the screen's own words are given."""
+    its best match, or None), which reads more plainly; where it finds none, the screen's own words are given: of
+    the pattern the two disagree on (`_disputed`), else of its first error."""
     try:
         if screen.is_valid(instance):
             return None
-        first = next(screen.iter_errors(instance))
+        errors = list(screen.iter_errors(instance))
+        first = next(iter(_disputed(errors)), errors[0])
         own = first.message, list(first.instance_path)
     except ValueError:  # a value jsonschema-rs cannot take (a lone surrogate, nesting past its limit)
         own = None
@@ -54,21 +62,36 @@ def judged(screen, instance, worded) -> tuple[str, list] | None:
     return (error.message, list(error.absolute_path)) if error is not None else own
 
 
+def _disputed(errors: list) -> list:
+    """The screen's pattern errors, at any depth of a oneOf's or anyOf's branches, whose value Python's `re` finds
+    the pattern in (a final newline before `$`, a digit other than 0-9 for `\\d`): the error jsonschema does not see.
+    A branch's error alone names the field; the oneOf's own words are the whole object, on one line."""
+    from jsonschema_rs import ValidationErrorKind
+
+    found = []
+    for error in errors:
+        if isinstance(error.kind, ValidationErrorKind.Pattern):
+            found += [error] if re.search(error.kind.pattern, error.instance) else []
+        else:
+            found += _disputed([e for branch in getattr(error.kind, "context", None) or [] for e in branch])
+    return found
+
+
 @cache
 def _screen(ref: str, schema_file: Path):
-    """The formats are judged as jsonschema's format checker judges them: a pattern by Python's `re` (it is
-    compiled by Python's), a date as ISO digits."""
     import jsonschema_rs
 
-    return jsonschema_rs.Draft202012Validator(_schema(ref, schema_file), validate_formats=True,
-                                              formats={"regex": _is_regex, "date": _is_date})
+    return jsonschema_rs.Draft202012Validator(_schema(ref, schema_file), validate_formats=True, formats=FORMATS)
 
 
 @cache
 def _validator(ref: str, schema_file: Path = SCHEMA_FILE):
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, FormatChecker
 
-    return Draft202012Validator(_schema(ref, schema_file), format_checker=Draft202012Validator.FORMAT_CHECKER)
+    checker = FormatChecker(())
+    for name, check in FORMATS.items():
+        checker.checks(name)(check)
+    return Draft202012Validator(_schema(ref, schema_file), format_checker=checker)
 
 
 def _check(instance, path, where: str, ref: str = "", schema_file: Path = SCHEMA_FILE) -> None:

@@ -249,7 +249,8 @@ def l2_rubric(ctx) -> pd.DataFrame:
     turn, group = taken(ctx.messages["turn"], cited), taken(ctx.messages["group_id"], cited)
     service = c["kind"] == "service"  # may cite the request itself, which a native instance's cutoff is
     seen = (group == c["group_id"]) & ((turn < c["cutoff_turn"]) | (service & (turn == c["cutoff_turn"])))
-    late = (penalty | c["evidence"].notna()) & c["cutoff_turn"].notna() & c["group_id"].notna() & ~seen
+    judged = (penalty & c["evidence"].isna()) | (cited >= 0)  # a message no group holds is GS3's (a foreign key)
+    late = judged & c["cutoff_turn"].notna() & c["group_id"].notna() & ~seen
     parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
                           np.where(penalty[late], "penalty evidence missing or not in its group's history before the "
                                    "cutoff", np.where(service[late], "evidence not in its group's records up to the "

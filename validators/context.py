@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from realcompanion.formats import constants
-from realcompanion.release import HELD_AS_IS, Release
+from realcompanion.release import Release, held_as_is
 
 # every place a record cites another record (a dayid or a claim_id): (resource, dotted path)
 CITATIONS = [
@@ -299,7 +299,7 @@ def _fitting(values: list, kind: pa.DataType) -> pa.Array:
     is (`_held`)."""
     try:
         column = pa.array(values, type=kind)
-        if set(map(type, values)) <= HELD_AS_IS.get(kind, set()) or all(map(_held, values, column.to_pylist())):
+        if held_as_is(values, kind) or all(map(_held, values, column.to_pylist())):
             return column
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
         pass

@@ -478,12 +478,13 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, r
         report.outcomes = _execute(ctx, _units([r for r in every if r.id == runner.contained]), progress)
         return report
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
-    parallel = _rows(ctx) >= PARALLEL_MIN_ROWS
+    rows = _rows(ctx)
+    parallel = rows >= PARALLEL_MIN_ROWS
     units = _units(planned(rules, declared, runner))
     judged = [u for u in units if u[0] or u[1][0].id == runner.pandera]  # the units pandera evaluates
     # A large release's frame rules run here, where the shared views are computed once: the judging process,
     # forked before them, computed them again (at 100x paper size 1.5 s of CPU and 176 MB, held at the peak).
-    here = [u for u in judged if u[0]] if _rows(ctx) >= LARGE_MIN_ROWS and parallel else []
+    here = [u for u in judged if u[0]] if rows >= LARGE_MIN_ROWS and parallel else []
     judgement.start(ctx, [u for u in judged if u not in here])  # every table read: no other thread runs
     if parallel:
         ctx.warm()

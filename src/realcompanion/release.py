@@ -421,8 +421,7 @@ class Release:
         if source.head.startswith(codecs.BOM_UTF8):  # Arrow, Frictionless and datasets skip it; json.loads does not
             raise ReadError(path, "starts with a UTF-8 byte order mark, which JSON text must not carry (RFC 8259 "
                                   "§8.1): save the file as UTF-8 without one", line=1, field="encoding")
-        if table is not None and source.utf8() and table.num_rows == source.lines() and not _valueless_row(table) \
-                and not _beyond_float(table):
+        if table is not None and source.utf8() and _as_read(table, source.lines()):
             self.sha256[name], self.heads[name], self.sizes[name] = source.sha256.hexdigest(), source.head, source.size
             if other:
                 self.digests[name] = source.other.hexdigest()
@@ -434,10 +433,14 @@ class Release:
             self.digests[name] = hashlib.new(other, data).hexdigest()
         check_utf8(data, path)
         parts, lines = [], []  # a slice of lines at a time: a slice Arrow reads as typed is taken as it reads it
+        validate = None  # the records' JSON Schema validator, built for the first slice read line by line
         for first, piece in _slices(data):
             table = _typed(piece, options)
             if table is None:
-                table, good_lines = self._line_by_line(name, path, piece, first, schema)
+                from .nested import row_validator
+
+                validate = validate or row_validator(self, name)
+                table, good_lines = self._line_by_line(name, path, piece, first, schema, validate)
             else:
                 good_lines = range(first, first + table.num_rows)
             parts.append(table)
@@ -445,15 +448,13 @@ class Release:
         self.lines[name] = lines
         return pa.concat_tables(parts) if parts else schema.empty_table()
 
-    def _line_by_line(self, name: str, path, piece: bytes, first: int, schema: pa.Schema) -> tuple[pa.Table, list]:
+    def _line_by_line(self, name: str, path, piece: bytes, first: int, schema: pa.Schema,
+                      validate) -> tuple[pa.Table, list]:
         """The records of the lines `piece` (the first is line `first`) that fit their types, and their lines; each
         other one set aside with its first problem (`invalid_rows`): its JSON Schema's, else the first field (in the
         schema's order) that does not fit its Arrow type, judged a column at once where every value is of a type
         Arrow holds as it is (a record at a time, one bad record in a 10x source took 17 s)."""
-        from .nested import row_validator
-
         rows = objects(path, data=piece, first=first)
-        validate = row_validator(self, name)
         problems = [_against_schema(validate, row) for _, row in rows]
         for field in schema:
             at = [i for i, problem in enumerate(problems) if problem is None]
@@ -493,8 +494,13 @@ def _typed(piece: bytes, options) -> pa.Table | None:
         table = pajson.read_json(io.BytesIO(piece), parse_options=options)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
-    lines = piece.count(b"\n") + (not piece.endswith(b"\n"))
-    return table if table.num_rows == lines and not _valueless_row(table) and not _beyond_float(table) else None
+    return table if _as_read(table, piece.count(b"\n") + (not piece.endswith(b"\n"))) else None
+
+
+def _as_read(table: pa.Table, lines: int) -> bool:
+    """Whether Arrow's typed read of `lines` lines stands as the release's: every line a row (Arrow skips a blank
+    one), no row without a value, no number beyond a float's exact integers; else they are read line by line."""
+    return table.num_rows == lines and not _valueless_row(table) and not _beyond_float(table)
 
 
 def _against_schema(validate, row: dict) -> dict | None:
@@ -515,15 +521,20 @@ def _against_schema(validate, row: dict) -> dict | None:
 
 
 # The Python types whose every value an Arrow column of the type holds as it is, once it takes them
-HELD_AS_IS = {pa.string(): {str, type(None)}, pa.int64(): {int, type(None)}, pa.float64(): {float, type(None)},
-              pa.bool_(): {bool, type(None)}}
+_HELD_AS_IS = {pa.string(): {str, type(None)}, pa.int64(): {int, type(None)}, pa.float64(): {float, type(None)},
+               pa.bool_(): {bool, type(None)}}
+
+
+def held_as_is(values: list, kind: pa.DataType) -> bool:
+    """Whether every value is of a Python type an Arrow column of `kind` holds as it is, once it takes it: no
+    value need be compared with what Arrow made of it (`_unfit` finds nothing in such a column)."""
+    return set(map(type, values)) <= _HELD_AS_IS.get(kind, set())
 
 
 def _fits_as_is(values: list, kind: pa.DataType) -> bool:
-    """Whether a column's values all fit `kind` as they are, judged at once: values of the types Arrow holds as
-    they are (`HELD_AS_IS`, where `_unfit` finds nothing) that it takes in one array. Any other column is judged
-    value by value (`_field_problem`)."""
-    if not set(map(type, values)) <= HELD_AS_IS.get(kind, set()):
+    """Whether a column's values all fit `kind` as they are, judged at once: values Arrow holds as they are
+    (`held_as_is`) that it takes in one array. Any other column is judged value by value (`_field_problem`)."""
+    if not held_as_is(values, kind):
         return False
     try:
         pa.array(values, type=kind)

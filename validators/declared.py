@@ -17,14 +17,13 @@ rules of these kinds in the specimen's rules file.
 from __future__ import annotations
 
 import ast
-import json
 from functools import cache, partial
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 
-from realcompanion.descriptor import judged
+from realcompanion.descriptor import judged, loaded
 from realcompanion.errors import ReadError
 from realcompanion.files import loads, read_text
 from realcompanion.refresh import STALE
@@ -214,14 +213,14 @@ def _relevance(error):
 def _screen():
     import jsonschema_rs
 
-    return jsonschema_rs.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+    return jsonschema_rs.Draft202012Validator(loaded(SCHEMA))
 
 
 def _worded(data):
     import jsonschema
 
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path)))
+    errors = sorted(jsonschema.Draft202012Validator(loaded(SCHEMA)).iter_errors(data),
+                    key=lambda e: list(map(str, e.path)))
     return jsonschema.exceptions.best_match(errors, key=_relevance)
 
 

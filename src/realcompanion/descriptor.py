@@ -18,8 +18,14 @@ from .errors import ReadError
 SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
 
 
+@cache
+def loaded(schema_file: Path) -> dict:
+    """A JSON Schema shipped with the package, read once a process (each judge of each part of it reads it)."""
+    return json.loads(schema_file.read_text(encoding="utf-8"))
+
+
 def _schema(ref: str, schema_file: Path) -> dict:
-    schema = json.loads(schema_file.read_text(encoding="utf-8"))
+    schema = loaded(schema_file)
     return {**schema, "$ref": ref, "properties": {}, "required": [], "type": "object"} if ref else schema
 
 

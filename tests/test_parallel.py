@@ -67,9 +67,9 @@ def test_a_large_releases_frame_rules_run_beside_the_workers_and_find_the_same(s
     ran.clear()
     monkeypatch.setattr(run, "LARGE_MIN_ROWS", 0)
     assert run.validate(specimen).to_json() == parallel == sequential
-    assert {resource for pid, resource in ran if pid == os.getpid()} == {"source", "profile", "persona", "chat",
-                                                                         "qa"} and "CAT2" in {
-        r["id"] for r in parallel["rules"] if not r["passed"]}
+    assert {(pid, resource) for pid, resource in ran if resource} == {
+        (os.getpid(), resource) for resource in ("source", "profile", "persona", "chat", "qa")}
+    assert "CAT2" in {r["id"] for r in parallel["rules"] if not r["passed"]}
 
 
 def test_a_view_the_release_cannot_yield_is_reported_not_raised(specimen, monkeypatch):
@@ -180,3 +180,40 @@ def test_a_judging_process_that_was_killed_is_one_line_naming_the_signal(specime
     assert capsys.readouterr().err == (f"error: {specimen / 'datapackage.json'}: Frictionless could not judge it: the "
                                        "process judging it and running the pandera rules ended on signal SIGKILL "
                                        "(out of memory?)\n")
+
+
+KILLED = """
+import multiprocessing, os, signal, sys
+from realcompanion import cli
+from realcompanion.validators import run
+
+run.PARALLEL_MIN_ROWS = 0
+run.os.cpu_count = lambda: 2
+unit, release, how = run._given_back_after, *sys.argv[1:]
+
+
+def ended(one):
+    if multiprocessing.current_process().name != "MainProcess":  # the forked worker, at its first unit
+        if how == "killed":
+            os.kill(os.getpid(), signal.SIGKILL)
+        return [lambda: None]  # outcomes it cannot send
+    return unit(one)
+
+
+run._given_back_after = ended
+sys.argv[1:] = ["validate", "--json", "-", release]
+cli.entry()
+"""
+
+
+@pytest.mark.parametrize("how, code", [("killed", "on signal SIGKILL (out of memory?)"), ("unsent", "with code 1")])
+def test_a_worker_that_ended_early_is_its_units_not_evaluated_and_the_run_ends(specimen, how, code):
+    """A worker killed (out of memory) left a pool's run waiting for ever; the unit it took is reported not
+    evaluated, naming how it ended, every other unit is evaluated, and nothing else is printed."""
+    done = subprocess.run([sys.executable, "-c", KILLED, str(specimen), how], capture_output=True, text=True,
+                          timeout=120)
+    rules = json.loads(done.stdout)["rules"]
+    lost = [rule for rule in rules if rule.get("skipped")]
+    assert (done.returncode, done.stderr, len(lost)) == (1, "", 1)
+    assert lost[0]["skipped"] == f"could not be evaluated: the process evaluating it ended {code}"
+    assert json.loads(done.stdout)["errors"] == 1  # the unit not evaluated; the specimen has no other error

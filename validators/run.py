@@ -7,7 +7,7 @@ Order: resource paths are checked before anything is read (INT3); each table is
 read once (an unreadable file raises `ReadError`, exit 2); then every rule runs:
 the constraint rule and the frame rules (pandera checks, one schema per resource) in
 the process that judges the descriptor (`Judgement`), the release rules (joins)
-beside it, in this process or, for large releases, on a worker per core. One pass reports every defect: a row
+beside it, in this process and, for large releases, a worker per other core. One pass reports every defect: a row
 that fails a structure rule is set aside from the rules that read its resource
 (each rule's report says how many rows it set aside), and every other row is
 still checked by every rule. A failure about a set-aside row, or whose value is
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
 import signal
@@ -144,6 +145,11 @@ def _crashed(rule: Rule, exc) -> Outcome:
                    crashed=True)
 
 
+def ended(code: int) -> str:
+    """How a forked process ended, by its exit code (a negative code is the signal that ended it)."""
+    return f"on signal {signal.Signals(-code).name} (out of memory?)" if code < 0 else f"with code {code}"
+
+
 def _run_unit(unit) -> list[Outcome]:
     """One unit of work: all frame rules of a resource (one pandera schema), or one release rule."""
     resource, rules = unit
@@ -155,8 +161,9 @@ def _run_unit(unit) -> list[Outcome]:
         return [_crashed(rule, exc) for rule in rules]
 
 
-def _forked_unit(unit) -> list[Outcome]:
-    """A unit run by a forked process, which then gives back what the unit freed (`given_back`)."""
+def _given_back_after(unit) -> list[Outcome]:
+    """A unit run by a process that then gives back what the unit freed (`given_back`): a forked process, or this
+    one taking its share of a parallel run's units."""
     try:
         return _run_unit(unit)
     finally:
@@ -179,8 +186,8 @@ def given_back(ctx: Context | None) -> None:
     large release (`LARGE_MIN_ROWS`). Both keep what a rule freed for its next allocation: a worker held
     what its largest unit of rules took while the next units ran (at 100x paper size, 1.0 GB of data, gate B
     took 460 MB and kept it), and the parent's freed read buffers were inherited by every forked process.
-    Called before each fork and after each forked unit. The calls take milliseconds, but the pages handed back
-    are faulted in again by the next unit: at 10x (365,340 rows, 0.5 GB held in all) that cost 0.1-0.16 s
+    Called before each fork and after each unit of a parallel run. The calls take milliseconds, but the pages
+    handed back are faulted in again by the next unit: at 10x (365,340 rows, 0.5 GB held in all) that cost 0.1-0.16 s
     more CPU a run, for no memory that matters there."""
     if _rows(ctx) < LARGE_MIN_ROWS:
         return
@@ -212,7 +219,7 @@ def _uninterrupted():
     """Ctrl-C taken once processes are forked, and left to this one by the processes forked then: Python ignores
     an interrupt that lands in its at-fork handlers (the run went on to the end), and a worker's own interrupt
     printed 'Process ForkPoolWorker-1:' before the parent's. Meanwhile an interrupt is only noted (the forked
-    processes inherit that), then handled as it would have been; the workers end with the pool."""
+    processes inherit that), then handled as it would have been; the workers are ended by `_execute`."""
     if threading.current_thread() is not threading.main_thread():  # only the main thread takes signals
         yield
         return
@@ -227,28 +234,80 @@ def _uninterrupted():
 
 
 def _execute(ctx: Context, units: list, progress, parallel: bool = False, here: list = ()) -> list[Outcome]:
-    """Run units, on every core when `parallel` (forked workers inherit the read tables and views); the units
-    `here` run in this process, beside the workers."""
+    """Run units, on every core when `parallel`: this process runs the units `here`, then it and a worker forked
+    per other core (inheriting the read tables and views) each take the next unit none has taken, until none is
+    left. A pool of a worker per core kept this process waiting, one process more on the cores with its own
+    copied pages (GroupAssistBench at paper size: 0.1 s of 1.7 s), and left the run waiting for ever when a
+    worker was killed (out of memory); a unit a worker took and never sent back is reported not evaluated."""
     global _CTX
-    workers = min(os.cpu_count() or 1, len(units)) if parallel else 1
-    _CTX, out = ctx, []
+    helpers = min((os.cpu_count() or 1) - 1, len(units) - 1) if parallel else 0
+    _CTX = ctx
     try:
-        if workers > 1:
-            given_back(ctx)
+        if helpers < 1:
+            return _in_turn([*units, *here], progress)
+        forking = multiprocessing.get_context("fork")
+        taken, workers = forking.Value("l", 0), []
+        given_back(ctx)
+        try:
             with _uninterrupted():
-                pool = multiprocessing.get_context("fork").Pool(workers)
-            with pool:
-                done = (lambda outcomes: progress(len(outcomes))) if progress else None
-                results = [pool.apply_async(_forked_unit, (u,), callback=done) for u in units]
-                out += _in_turn(here, progress)
-                given_back(ctx)
-                for result in results:
-                    out += result.get()
-        else:
-            out += _in_turn([*units, *here], progress)
+                for _ in range(helpers):
+                    results, sender = forking.Pipe(duplex=False)
+                    workers.append((forking.Process(target=_worker, args=(units, taken, sender), daemon=True), results))
+                    workers[-1][0].start()
+                    sender.close()
+            out, done = _in_turn(here, progress), {}
+            while (at := _take(taken, len(units))) is not None:
+                done[at] = _given_back_after(units[at])
+                if progress:
+                    progress(len(units[at][1]))
+                _received(workers, done, progress, wait=False)
+            _received(workers, done, progress, wait=True)
+        finally:
+            for worker, results in workers:
+                worker.kill()  # ended by now, unless this process was interrupted
+                worker.join()
+                results.close()
+        lost = f"the process evaluating it ended {ended(next((w.exitcode for w, _ in workers if w.exitcode), 0))}"
+        return out + [o for at, (_, rules) in enumerate(units)
+                      for o in (done[at] if at in done else [_crashed(rule, lost) for rule in rules])]
     finally:
         _CTX = None
-    return out
+
+
+def _take(taken, count: int) -> int | None:
+    """The position of the next unit none has taken, now taken; None when every unit is."""
+    with taken.get_lock():
+        at = taken.value
+        taken.value += 1
+    return at if at < count else None
+
+
+def _worker(units: list, taken, sender) -> None:
+    """A forked worker: takes the next unit in turn and sends its outcomes back, until every unit is taken. A unit
+    whose outcomes it cannot send ends it with code 1, without a traceback; that unit is reported not evaluated."""
+    with sender:
+        while (at := _take(taken, len(units))) is not None:
+            try:
+                sender.send((at, _given_back_after(units[at])))
+            except Exception:  # noqa: BLE001 - reported by the validating process, naming the exit code
+                sys.exit(1)
+
+
+def _received(workers: list, done: dict, progress, wait: bool) -> None:
+    """The outcomes the workers sent back since last asked, into `done` by unit position; with `wait`, every one
+    until each worker has ended."""
+    pending = [results for _, results in workers if not results.closed]
+    while pending:
+        for results in multiprocessing.connection.wait(pending, timeout=None if wait else 0):
+            try:
+                at, outcomes = results.recv()
+            except EOFError:  # the worker ended: every unit it sent is here
+                results.close()
+                continue
+            done[at] = outcomes
+            if progress:
+                progress(len(outcomes))
+        pending = [results for results in pending if not results.closed] if wait else []
 
 
 def _in_turn(units: list, progress) -> list[Outcome]:
@@ -396,7 +455,7 @@ class Judgement:
             code = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
             self._verdict = pickle.loads(data) if data else {"problem": (
                 "Frictionless could not judge it: the process judging it and running the pandera rules ended "
-                + (f"on signal {signal.Signals(-code).name} (out of memory?)" if code < 0 else f"with code {code}"),
+                + ended(code),
                 None)}
             if progress:
                 progress(len(self._verdict.get("outcomes", ())))
@@ -417,7 +476,8 @@ def _judged(release: Release, ctx: Context | None, units: list) -> dict:
     if not verdict["problem"] and units:
         import_pandera()
         _CTX = ctx
-        verdict["outcomes"] = [(o.rule.id, o.failures, o.skipped, o.crashed) for unit in units for o in _forked_unit(unit)]
+        verdict["outcomes"] = [(o.rule.id, o.failures, o.skipped, o.crashed) for unit in units
+                               for o in _given_back_after(unit)]
     return verdict
 
 

@@ -134,6 +134,19 @@ def test_only_a_service_criterion_may_cite_the_native_request(tmp_path, kind, fa
     assert judged(copy) == (({"GC9"}, {("GC9", criterion["criterion_id"])}) if fails else (set(), set()))
 
 
+def test_an_authored_service_criterion_may_not_cite_the_record_at_its_cutoff(tmp_path):
+    """An authored query is no message (App. A.5): the record at its cutoff turn is the first one the system does
+    not see (App. E.1), not a request a service requirement could rest on."""
+    copy = Copy(tmp_path / "release")
+    turns = {(m["group_id"], m["turn"]): m for m in copy.rows["messages"]}
+    instance = next(i for i in copy.rows["instances"] if i["origin"] == "authored" and i["level"] == "L2"
+                    and (i["group_id"], i["cutoff_turn"]) in turns)
+    criterion = next(c for c in copy.rows["criteria"] if c["instance_id"] == instance["instance_id"]
+                     and c["kind"] == "service")
+    criterion["evidence"] = turns[instance["group_id"], instance["cutoff_turn"]]["message_id"]
+    assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
+
+
 @pytest.mark.parametrize("layer", ["gate", "review"])
 def test_an_audit_row_of_a_group_the_release_lacks_fails_once(tmp_path, layer):
     """An excluded instance was built on one of the release's group histories (App. A.6): a row naming a group

@@ -147,6 +147,18 @@ def test_an_authored_service_criterion_may_not_cite_the_record_at_its_cutoff(tmp
     assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
 
 
+def test_a_native_service_criterion_may_not_cite_another_record_of_its_requests_turn(tmp_path):
+    """Records may share a turn (App. D); of the cutoff turn, a system sees none (App. E.1), and only the
+    requester's record is the request a service requirement may rest on."""
+    copy = Copy(tmp_path / "release")
+    instance = next(i for i in copy.rows["instances"] if i["origin"] == "native" and i["level"] == "L2")
+    request_shares_its_turn(copy, instance)
+    criterion = next(c for c in copy.rows["criteria"] if c["instance_id"] == instance["instance_id"]
+                     and c["kind"] == "service")
+    criterion["evidence"] = f"{instance['group_id']}:m{instance['cutoff_turn']:06d}"  # the other member's record
+    assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
+
+
 @pytest.mark.parametrize("layer", ["gate", "review"])
 def test_an_audit_row_of_a_group_the_release_lacks_fails_once(tmp_path, layer):
     """An excluded instance was built on one of the release's group histories (App. A.6): a row naming a group

@@ -227,14 +227,14 @@ def l1_atoms(ctx) -> pd.DataFrame:
 @rule("GC9", "error", "invariant", ("criteria", "anchors", "instances", "messages"),
       "L2: M3 has a superseded_value penalty citing the superseded message, which no other criterion cites; a "
       "penalty's evidence (required) and a grounding criterion's lie in its group's history before the cutoff, a "
-      "service criterion's too or, for a native instance, in its request's turn (the cutoff); only penalties have a "
-      "pattern",
+      "service criterion's too or, for a native instance, its request (the requester's record at the cutoff); only "
+      "penalties have a pattern",
       "App. B (superseded-value penalty citing its message; every criterion cites its evidence); App. A.4-A.5 "
       "(grounding from the verified memories; native: the request is the cutoff); App. E.1; GROUPASSIST.md §3")
 def l2_rubric(ctx) -> pd.DataFrame:
     c = ctx.frame("criteria")[["criterion_id", "instance_id", "kind", "pattern", "evidence"]].merge(
-        ctx.frame("instances")[["instance_id", "group_id", "level", "dependency", "origin", "cutoff_turn"]],
-        on="instance_id", how="left")
+        ctx.frame("instances")[["instance_id", "group_id", "level", "dependency", "origin", "requester",
+                                "cutoff_turn"]], on="instance_id", how="left")
     sup = ctx.anchors.loc[ctx.anchors["m3_role"] == "superseded", ["instance_id", "message_id"]].drop_duplicates(
         "instance_id")
     c["superseded"] = c["instance_id"].map(sup.set_index("instance_id")["message_id"])
@@ -248,16 +248,17 @@ def l2_rubric(ctx) -> pd.DataFrame:
     parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
     cited = position_in(c["evidence"], ctx.messages["message_id"])
     turn, group = taken(ctx.messages["turn"], cited), taken(ctx.messages["group_id"], cited)
-    # a service criterion may cite the request itself, which only a native instance's cutoff turn holds: an
-    # authored query is no message, and the record at its cutoff is the first one the system does not see
+    # a service criterion may cite the request itself, the requester's record at a native instance's cutoff: an
+    # authored query is no message, and any other record of the cutoff turn is one the system does not see
     service = (c["kind"] == "service") & (c["origin"] == "native")
-    seen = (group == c["group_id"]) & ((turn < c["cutoff_turn"]) | (service & (turn == c["cutoff_turn"])))
+    request = service & (turn == c["cutoff_turn"]) & (taken(ctx.messages["speaker"], cited) == c["requester"])
+    seen = (group == c["group_id"]) & ((turn < c["cutoff_turn"]) | request)
     judged = (penalty & c["evidence"].isna()) | (cited >= 0)  # a message no group holds is GS3's (a foreign key)
     late = judged & c["cutoff_turn"].notna() & c["group_id"].notna() & ~seen
     parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
                           np.where(penalty[late], "penalty evidence missing or not in its group's history before the "
-                                   "cutoff", np.where(service[late], "evidence not in its group's records up to the "
-                                                      "cutoff turn", "evidence not in its group's history before "
+                                   "cutoff", np.where(service[late], "evidence neither in its group's history before the "
+                                                      "cutoff nor its request", "evidence not in its group's history before "
                                                       "the cutoff"))))
     pattern = c["pattern"].notna() != penalty
     parts.append(failures("criteria", c["criterion_id"][pattern], "pattern", c["pattern"][pattern].astype(str),

@@ -159,6 +159,20 @@ def test_a_native_service_criterion_may_not_cite_another_record_of_its_requests_
     assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
 
 
+def test_the_superseded_unit_has_its_distractor_alone_whatever_anchors_it_holds(tmp_path):
+    """Anchors of one message share a unit (App. A.4), and the superseded value is recorded as a distractor
+    (App. A.5): a second anchor of the superseded message asks for no atom stating the superseded value as correct."""
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(level="L1", dependency="M3")
+    superseded = next(a for a in copy.anchors(instance["instance_id"]) if a["m3_role"] == "superseded")
+    message = copy.message(superseded["message_id"])
+    anchors = copy.rows["anchors"]
+    anchors.insert(anchors.index(superseded) + 1, superseded | {
+        "anchor_id": instance["instance_id"] + ":A99", "span_zh": message["text_zh"], "span_en": message["text_en"],
+        "m3_role": None})
+    assert judged(copy) == (set(), set())
+
+
 @pytest.mark.parametrize("layer", ["gate", "review"])
 def test_an_audit_row_of_a_group_the_release_lacks_fails_once(tmp_path, layer):
     """An excluded instance was built on one of the release's group histories (App. A.6): a row naming a group

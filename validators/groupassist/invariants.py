@@ -195,8 +195,11 @@ def l1_atoms(ctx) -> pd.DataFrame:
     inst, at, a = ctx.frame("instances"), ctx.frame("atoms"), ctx.anchors
     keys = ["instance_id", "unit", "distractor"]
     units = a["unit"].notna() & a["instance_id"].notna()
+    # the unit holding the superseded anchor is the superseded value: its one atom is the distractor, whatever
+    # other anchors of its message or near-duplicates it holds
     want = pd.DataFrame({"instance_id": a["instance_id"][units], "unit": a["unit"][units].astype(float),
-                         "distractor": (a["m3_role"] == "superseded")[units]}).drop_duplicates()
+                         "distractor": (a["m3_role"] == "superseded")[units]}).groupby(
+        ["instance_id", "unit"], as_index=False)["distractor"].max()
     known = (at["instance_id"].notna() & at["unit"].notna() & at["distractor"].notna()).to_numpy()
     vague = set(at.loc[~known, "instance_id"].dropna()) | _units_unknown(ctx)  # an atom or unit unknown: not judged
     at = at[known]

@@ -134,6 +134,45 @@ def test_only_a_service_criterion_may_cite_the_native_request(tmp_path, kind, fa
     assert judged(copy) == (({"GC9"}, {("GC9", criterion["criterion_id"])}) if fails else (set(), set()))
 
 
+def test_an_authored_service_criterion_may_not_cite_the_record_at_its_cutoff(tmp_path):
+    """An authored query is no message (App. A.5): the record at its cutoff turn is the first one the system does
+    not see (App. E.1), not a request a service requirement could rest on."""
+    copy = Copy(tmp_path / "release")
+    turns = {(m["group_id"], m["turn"]): m for m in copy.rows["messages"]}
+    instance = next(i for i in copy.rows["instances"] if i["origin"] == "authored" and i["level"] == "L2"
+                    and (i["group_id"], i["cutoff_turn"]) in turns)
+    criterion = next(c for c in copy.rows["criteria"] if c["instance_id"] == instance["instance_id"]
+                     and c["kind"] == "service")
+    criterion["evidence"] = turns[instance["group_id"], instance["cutoff_turn"]]["message_id"]
+    assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
+
+
+def test_a_native_service_criterion_may_not_cite_another_record_of_its_requests_turn(tmp_path):
+    """Records may share a turn (App. D); of the cutoff turn, a system sees none (App. E.1), and only the
+    requester's record is the request a service requirement may rest on."""
+    copy = Copy(tmp_path / "release")
+    instance = next(i for i in copy.rows["instances"] if i["origin"] == "native" and i["level"] == "L2")
+    request_shares_its_turn(copy, instance)
+    criterion = next(c for c in copy.rows["criteria"] if c["instance_id"] == instance["instance_id"]
+                     and c["kind"] == "service")
+    criterion["evidence"] = f"{instance['group_id']}:m{instance['cutoff_turn']:06d}"  # the other member's record
+    assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
+
+
+def test_the_superseded_unit_has_its_distractor_alone_whatever_anchors_it_holds(tmp_path):
+    """Anchors of one message share a unit (App. A.4), and the superseded value is recorded as a distractor
+    (App. A.5): a second anchor of the superseded message asks for no atom stating the superseded value as correct."""
+    copy = Copy(tmp_path / "release")
+    instance = copy.instance(level="L1", dependency="M3")
+    superseded = next(a for a in copy.anchors(instance["instance_id"]) if a["m3_role"] == "superseded")
+    message = copy.message(superseded["message_id"])
+    anchors = copy.rows["anchors"]
+    anchors.insert(anchors.index(superseded) + 1, superseded | {
+        "anchor_id": instance["instance_id"] + ":A99", "span_zh": message["text_zh"], "span_en": message["text_en"],
+        "m3_role": None})
+    assert judged(copy) == (set(), set())
+
+
 @pytest.mark.parametrize("layer", ["gate", "review"])
 def test_an_audit_row_of_a_group_the_release_lacks_fails_once(tmp_path, layer):
     """An excluded instance was built on one of the release's group histories (App. A.6): a row naming a group

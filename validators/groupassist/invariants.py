@@ -195,8 +195,11 @@ def l1_atoms(ctx) -> pd.DataFrame:
     inst, at, a = ctx.frame("instances"), ctx.frame("atoms"), ctx.anchors
     keys = ["instance_id", "unit", "distractor"]
     units = a["unit"].notna() & a["instance_id"].notna()
+    # the unit holding the superseded anchor is the superseded value: its one atom is the distractor, whatever
+    # other anchors of its message or near-duplicates it holds
     want = pd.DataFrame({"instance_id": a["instance_id"][units], "unit": a["unit"][units].astype(float),
-                         "distractor": (a["m3_role"] == "superseded")[units]}).drop_duplicates()
+                         "distractor": (a["m3_role"] == "superseded")[units]}).groupby(
+        ["instance_id", "unit"], as_index=False)["distractor"].max()
     known = (at["instance_id"].notna() & at["unit"].notna() & at["distractor"].notna()).to_numpy()
     vague = set(at.loc[~known, "instance_id"].dropna()) | _units_unknown(ctx)  # an atom or unit unknown: not judged
     at = at[known]
@@ -227,13 +230,14 @@ def l1_atoms(ctx) -> pd.DataFrame:
 @rule("GC9", "error", "invariant", ("criteria", "anchors", "instances", "messages"),
       "L2: M3 has a superseded_value penalty citing the superseded message, which no other criterion cites; a "
       "penalty's evidence (required) and a grounding criterion's lie in its group's history before the cutoff, a "
-      "service criterion's in its group's records up to the cutoff turn (a native request); only penalties have a pattern",
+      "service criterion's too or, for a native instance, its request (the requester's record at the cutoff); only "
+      "penalties have a pattern",
       "App. B (superseded-value penalty citing its message; every criterion cites its evidence); App. A.4-A.5 "
       "(grounding from the verified memories; native: the request is the cutoff); App. E.1; GROUPASSIST.md §3")
 def l2_rubric(ctx) -> pd.DataFrame:
     c = ctx.frame("criteria")[["criterion_id", "instance_id", "kind", "pattern", "evidence"]].merge(
-        ctx.frame("instances")[["instance_id", "group_id", "level", "dependency", "cutoff_turn"]], on="instance_id",
-        how="left")
+        ctx.frame("instances")[["instance_id", "group_id", "level", "dependency", "origin", "requester",
+                                "cutoff_turn"]], on="instance_id", how="left")
     sup = ctx.anchors.loc[ctx.anchors["m3_role"] == "superseded", ["instance_id", "message_id"]].drop_duplicates(
         "instance_id")
     c["superseded"] = c["instance_id"].map(sup.set_index("instance_id")["message_id"])
@@ -247,14 +251,17 @@ def l2_rubric(ctx) -> pd.DataFrame:
     parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
     cited = position_in(c["evidence"], ctx.messages["message_id"])
     turn, group = taken(ctx.messages["turn"], cited), taken(ctx.messages["group_id"], cited)
-    service = c["kind"] == "service"  # may cite the request itself, which a native instance's cutoff is
-    seen = (group == c["group_id"]) & ((turn < c["cutoff_turn"]) | (service & (turn == c["cutoff_turn"])))
+    # a service criterion may cite the request itself, the requester's record at a native instance's cutoff: an
+    # authored query is no message, and any other record of the cutoff turn is one the system does not see
+    service = (c["kind"] == "service") & (c["origin"] == "native")
+    request = service & (turn == c["cutoff_turn"]) & (taken(ctx.messages["speaker"], cited) == c["requester"])
+    seen = (group == c["group_id"]) & ((turn < c["cutoff_turn"]) | request)
     judged = (penalty & c["evidence"].isna()) | (cited >= 0)  # a message no group holds is GS3's (a foreign key)
     late = judged & c["cutoff_turn"].notna() & c["group_id"].notna() & ~seen
     parts.append(failures("criteria", c["criterion_id"][late], "evidence", c["evidence"][late].astype(str),
                           np.where(penalty[late], "penalty evidence missing or not in its group's history before the "
-                                   "cutoff", np.where(service[late], "evidence not in its group's records up to the "
-                                                      "cutoff turn", "evidence not in its group's history before "
+                                   "cutoff", np.where(service[late], "evidence neither in its group's history before the "
+                                                      "cutoff nor its request", "evidence not in its group's history before "
                                                       "the cutoff"))))
     pattern = c["pattern"].notna() != penalty
     parts.append(failures("criteria", c["criterion_id"][pattern], "pattern", c["pattern"][pattern].astype(str),

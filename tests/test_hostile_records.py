@@ -127,14 +127,16 @@ def test_a_number_no_float_holds_is_named_by_its_field(tmp_path):
 @pytest.mark.parametrize("edit, said", [
     ({"source": "web"}, "holds 'note.source', which its nested schema does not declare"),
     ({"weight": [1.5, 2 ** 53 + 1]}, "'note.weight' holds an integer beyond ±2^53"),
-], ids=["undeclared key", "nested integer beyond 2^53"])
+    ({"count": 1.5}, "Arrow reads it as struct<"),
+], ids=["undeclared key", "nested integer beyond 2^53", "a fraction its schema allows, an integer to Arrow"])
 def test_what_arrow_would_read_otherwise_in_a_nested_field_is_named(specimen, edit, said):
     """Arrow reads a nested value otherwise than the file holds, silently: it drops a key the nested schema does not
     declare (a fork's schema may allow more properties; `datasets.load_dataset` failed on it) and reads an integer
-    beyond 2^53 as the nearest float (2^53 + 1 as 2^53; Frictionless keeps it whole). The release was VALID."""
+    beyond 2^53 as the nearest float (2^53 + 1 as 2^53; Frictionless keeps it whole), and a fraction where the first
+    of a property's types, which Arrow takes, is integer as that integer (1.5 as 1). The release was VALID."""
     (specimen / "schemas" / "nested" / "note.schema.json").write_text(json.dumps({
         "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "nested/note.schema.json", "type": "object",
-        "required": ["kind"], "properties": {"kind": {"type": "string"},
+        "required": ["kind"], "properties": {"kind": {"type": "string"}, "count": {"type": ["integer", "number", "null"]},
                                             "weight": {"type": "array", "items": {"type": "number"}}}}),
         encoding="utf-8")
     schema = json.loads((specimen / "schemas" / "qa.schema.json").read_text(encoding="utf-8"))

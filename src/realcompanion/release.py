@@ -500,7 +500,7 @@ class Release:
             if at and not _fits_as_is(values, field.type):
                 for i, value in zip(at, values):
                     problems[i] = None if fits(value, field.type) else _field_problem(value, field) or {
-                        "field": field.name, "message": f"does not fit {field.type} as it is written"}
+                        "field": field.name, "message": f"Arrow reads it as {field.type} otherwise than it is written"}
         problems = [_against_schema(validate, row) or problem if problem or no else None
                     for problem, no, (_, row) in zip(problems, refused, rows)]
         good, lines = [], []

@@ -3,7 +3,9 @@ limit, a lone surrogate in a key. Each is named once, by the reader or by a stru
 still evaluates every other row (none ends "could not be evaluated")."""
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import shutil
 
 import pytest
@@ -125,14 +127,16 @@ def test_a_number_no_float_holds_is_named_by_its_field(tmp_path):
 @pytest.mark.parametrize("edit, said", [
     ({"source": "web"}, "holds 'note.source', which its nested schema does not declare"),
     ({"weight": [1.5, 2 ** 53 + 1]}, "'note.weight' holds an integer beyond ±2^53"),
-], ids=["undeclared key", "nested integer beyond 2^53"])
+    ({"count": 1.5}, "Arrow reads it as struct<"),
+], ids=["undeclared key", "nested integer beyond 2^53", "a fraction its schema allows, an integer to Arrow"])
 def test_what_arrow_would_read_otherwise_in_a_nested_field_is_named(specimen, edit, said):
     """Arrow reads a nested value otherwise than the file holds, silently: it drops a key the nested schema does not
     declare (a fork's schema may allow more properties; `datasets.load_dataset` failed on it) and reads an integer
-    beyond 2^53 as the nearest float (2^53 + 1 as 2^53; Frictionless keeps it whole). The release was VALID."""
+    beyond 2^53 as the nearest float (2^53 + 1 as 2^53; Frictionless keeps it whole), and a fraction where the first
+    of a property's types, which Arrow takes, is integer as that integer (1.5 as 1). The release was VALID."""
     (specimen / "schemas" / "nested" / "note.schema.json").write_text(json.dumps({
         "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "nested/note.schema.json", "type": "object",
-        "required": ["kind"], "properties": {"kind": {"type": "string"},
+        "required": ["kind"], "properties": {"kind": {"type": "string"}, "count": {"type": ["integer", "number", "null"]},
                                             "weight": {"type": "array", "items": {"type": "number"}}}}),
         encoding="utf-8")
     schema = json.loads((specimen / "schemas" / "qa.schema.json").read_text(encoding="utf-8"))
@@ -150,3 +154,81 @@ def test_what_arrow_would_read_otherwise_in_a_nested_field_is_named(specimen, ed
     errors = found[found["severity"] == "error"]
     assert list(errors["rule"]) == ["SCH1"] and list(errors["row"]) == [rows[2]["item_id"]], errors.to_string()
     assert said in errors["message"].iloc[0]
+
+
+def _parted(line: bytes) -> bytes:
+    """A record written over two lines, parted after its first member."""
+    row = json.loads(line)
+    first = next(iter(row))
+    rest = {key: value for key, value in row.items() if key != first}
+    return json.dumps({first: row[first]}).encode()[:-1] + b",\n" + json.dumps(rest).encode()[1:] + b"\n"
+
+
+def _number_to_nan(field):
+    """The first record from line index `at` on whose `field` holds a number, with NaN there (Python's json writes
+    it)."""
+    def change(lines, at):
+        at = next(i for i in range(at, len(lines)) if isinstance(json.loads(lines[i])[field], (int, float)))
+        return [*lines[:at], json.dumps(json.loads(lines[at]) | {field: math.nan}).encode() + b"\n", *lines[at + 1:]]
+    return change
+
+
+# Lines Arrow reads otherwise than one record a line (it parses values, not lines), each changed from line index `at`
+# on, and the line-by-line read's one line about the first: two records on a line make up a row count that a blank
+# line, or a record over two lines, takes away; NaN is a number to Arrow; Arrow stopped Python (SIGSEGV) on a file
+# or a slice whose first value is null
+UNLIKE_LINES = {
+    "two on a line, a blank line": (
+        "lines", lambda lines, at: [*lines[:at], lines[at][:-1] + b" " + lines[at + 1], b"\n", *lines[at + 2:]],
+        1, "malformed JSON"),
+    "one over two lines, two on a line": (
+        "lines", lambda lines, at: [*lines[:at], _parted(lines[at]), lines[at + 1][:-1] + lines[at + 2], *lines[at + 3:]],
+        1, "malformed JSON"),
+    "null first": ("lines", lambda lines, at: [*lines[:at], b"null\n", *lines[at:]], 1,
+                   "a line must hold one JSON object"),
+    "NaN": ("number", None, None, "NaN is not a JSON number"),
+}
+FORMAT_FILES = {  # release folder -> (a file, a file with a number field, that field)
+    REPO_ROOT: ("qa", "profile", "confidence"), GROUPASSIST: ("atoms", "criteria", "weight")}
+SLICE = 4000  # bytes of a slice in the test: the files hold several
+SLICED = """import sys
+import realcompanion.release as release
+from realcompanion.cli import main
+release._SLICE_BYTES = int(sys.argv[2])
+raise SystemExit(main(["validate", sys.argv[1]]))
+"""
+
+
+@pytest.mark.parametrize("sliced", [False, True], ids=["whole file", "a slice at a time"])
+@pytest.mark.parametrize("folder", FORMAT_FILES, ids=["realcompanion", "groupassist"])
+@pytest.mark.parametrize("unlike", UNLIKE_LINES)
+def test_lines_arrow_reads_otherwise_are_named_as_a_line_by_line_read_names_them(tmp_path, unlike, folder, sliced):
+    """Whether the file is read whole (from its first line) or, after a record that does not fit its types, a slice
+    at a time (from the first line of its second slice, the record in its last), the reader names the line as a
+    read line by line does. Arrow's count of rows equalled the lines' and the release was VALID (or the record's
+    SCH1 alone was reported); a leading null crashed the process. Run in a process of its own, which a crash cannot
+    take down with the tests."""
+    import subprocess
+    import sys
+
+    from conftest import copy_release
+
+    where, change, line, said = UNLIKE_LINES[unlike]
+    plain, numbered, field = FORMAT_FILES[folder]
+    name = plain if where == "lines" else numbered
+    root = copy_release(folder, tmp_path / "release")
+    path = root / "data" / f"{name}.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    ends = list(itertools.accumulate(map(len, lines)))
+    at = next(i + 1 for i, end in enumerate(ends) if end > SLICE) if sliced else 0  # the second slice's first line
+    lines = (change or _number_to_nan(field))(lines, at)
+    if sliced:  # a record whose own key is not text, in the last slice: the whole file's typed read fails
+        last = json.loads(lines[-1])
+        lines[-1] = json.dumps(last | {next(iter(last)): 5}).encode() + b"\n"
+    path.write_bytes(b"".join(lines))
+    done = subprocess.run([sys.executable, "-c", SLICED, str(root), str(SLICE if sliced else 1 << 20)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    where = f"{name}.jsonl:{at + line}:" if line else f"{name}.jsonl:"
+    check_contract(done.returncode, done.stdout, done.stderr, where)
+    assert said in done.stderr, done.stderr

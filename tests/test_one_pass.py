@@ -93,3 +93,32 @@ def test_a_file_read_again_slice_by_slice_sets_aside_the_records_a_whole_read_wo
     assert sliced.equals(whole)
     named = sliced.loc[sliced["rule"] == "SCH1"]
     assert named["message"].str.extract(r"^line (\d+):")[0].astype(int).tolist() == [4, len(source) - 1]
+
+
+def test_a_record_that_fits_its_types_is_judged_alike_in_every_slice(specimen, monkeypatch):
+    """A slice read line by line takes a record that fits its types as a typed read takes it: a null in a required
+    field is SCH2's, a citation that breaks its nested pattern SCH3's, whether or not a record that does not fit
+    its types (SCH1) shares their slice. Both were SCH1's beside one, so a defect's rule hung on its neighbours."""
+    import realcompanion.release as release_module
+
+    qa = read(specimen, "qa")
+    cited = next(i for i, q in enumerate(qa) if i > 4 and q["evidence"])
+    qa[2]["category"] = None
+    qa[cited]["evidence"][0] = MALFORMED["pattern"]
+    write(specimen, "qa", qa)
+    stamp(specimen)
+    expected = [("SCH2", qa[2]["item_id"]), ("SCH3", qa[cited]["item_id"])]
+
+    def named():
+        found = validate(specimen).failure_frame()
+        found = found[found["severity"] == "error"]
+        return sorted(zip(found["rule"], found["row"]))
+
+    assert named() == sorted(expected)
+    qa[3]["answerable"] = "yes"  # text in a boolean: the file, or its slice, is read line by line
+    write(specimen, "qa", qa)
+    stamp(specimen)
+    expected.append(("SCH1", qa[3]["item_id"]))
+    assert named() == sorted(expected)
+    monkeypatch.setattr(release_module, "_SLICE_BYTES", 300)
+    assert named() == sorted(expected)

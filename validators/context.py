@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from realcompanion.formats import constants
-from realcompanion.release import Release, held_as_is
+from realcompanion.release import Release, fits, held, held_as_is
 
 # every place a record cites another record (a dayid or a claim_id): (resource, dotted path)
 CITATIONS = [
@@ -296,37 +296,11 @@ def _fitting(values: list, kind: pa.DataType) -> pa.Array:
     """Set-aside records' values of one field as an Arrow column: each value that fits the field's type, else
     null. The whole column is tried first; cell by cell, JSON's own types decide where that is certain (text is
     never a number or boolean, ASCII text is a string) and Arrow decides the rest, where it holds the value as it
-    is (`_held`)."""
+    is (`release.held`)."""
     try:
         column = pa.array(values, type=kind)
-        if held_as_is(values, kind) or all(map(_held, values, column.to_pylist())):
+        if held_as_is(values, kind) or all(map(held, values, column.to_pylist())):
             return column
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
         pass
-    return pa.array([value if _fits(value, kind) else None for value in values], type=kind)
-
-
-_NOT_TEXT = (pa.int64(), pa.float64(), pa.bool_())
-
-
-def _fits(value, kind: pa.DataType) -> bool:
-    if value is None or (type(value) is str and value.isascii() and kind == pa.string()):
-        return True
-    if type(value) is str and kind in _NOT_TEXT:
-        return False
-    try:
-        return _held(value, pa.array([value], type=kind).to_pylist()[0])
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
-        return False
-
-
-def _held(value, held) -> bool:
-    """Whether Arrow holds `value` as it is: it truncates 1.5 to the integer 1, reads true as the number 1.0 and
-    drops a key its struct lacks, and a rule would judge what the record does not say (a cutoff of 1)."""
-    if isinstance(value, bool) or isinstance(held, bool):
-        return type(value) is type(held) and value == held
-    if isinstance(value, dict):
-        return isinstance(held, dict) and set(value) <= set(held) and all(_held(value.get(k), v) for k, v in held.items())
-    if isinstance(value, list):
-        return isinstance(held, list) and len(value) == len(held) and all(map(_held, value, held))
-    return value == held
+    return pa.array([value if fits(value, kind) else None for value in values], type=kind)

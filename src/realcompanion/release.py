@@ -17,6 +17,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.json as pajson
 
@@ -65,6 +66,39 @@ def check_utf8(data: bytes, path) -> None:
         decode(data, path)
 
 
+class _Unframed(Exception):
+    """A line of a file being read does not open with `{` and close with `}`: Arrow's typed read is not taken."""
+
+
+class _Lines:
+    """The lines of bytes fed a block at a time: how many, and whether each is framed as a record's line is, opening
+    with `{` and closing with `}` (before a carriage return). Arrow parses values, not lines: it reads two records on
+    one line as two rows and skips a blank line, so its row count matches the lines' beside a blank line or a record
+    written over two lines; it stops the process on a first value `null`. Where every line is framed, every newline
+    lies between records (a `{` cannot follow a value within one), and the counts match only for a record a line."""
+
+    def __init__(self):
+        self.newlines, self.framed, self.tail = 0, True, b"\n"  # `tail`: the last bytes fed; a file opens a line
+
+    def feed(self, block: bytes) -> None:
+        joined = self.tail + block
+        view = np.frombuffer(joined, np.uint8)
+        at = np.flatnonzero(view == ord("\n"))
+        self.newlines += len(at) - self.tail.count(b"\n")
+        after, before = at[at + 1 < len(view)] + 1, at[at >= 2]  # the tail's own newline was judged with its block
+        self.framed = self.framed and bool((view[after] == ord("{")).all()) and bool(
+            ((view[before - 1] == ord("}")) | ((view[before - 1] == ord("\r")) & (view[before - 2] == ord("}")))).all())
+        self.tail = joined[-2:]
+
+    def count(self) -> int:
+        """Lines fed, the last one with or without its newline."""
+        return self.newlines + (self.tail[-1:] != b"\n")
+
+    def whole(self) -> bool:
+        """Whether every line fed is framed, the last one closed too."""
+        return self.framed and self.tail[-1:] in (b"\n", b"}")
+
+
 class _Hashed:
     """A file as Arrow reads it: each block is hashed and checked as UTF-8 on its way to the parser, so no
     whole copy of the file is held and the hashing runs beside the parse."""
@@ -75,7 +109,7 @@ class _Hashed:
         self.handle, self.sha256 = handle, hashlib.sha256()
         self.other, self.size = hashlib.new(other) if other else None, 0  # a resource `hash` of another algorithm
         self.decoder, self.valid = codecs.getincrementaldecoder("utf-8")(), True
-        self.newlines, self.last = 0, b"\n"
+        self.lines = _Lines()
         self.head = b""  # the bytes up to the first newline: the record Frictionless reads as the header
 
     def read(self, size: int = -1) -> bytes:
@@ -85,9 +119,11 @@ class _Hashed:
         if self.other:
             self.other.update(block)
         if block:
-            if self.newlines == 0:
+            if self.lines.newlines == 0:
                 self.head += block.split(b"\n", 1)[0]
-            self.newlines, self.last = self.newlines + block.count(b"\n"), block[-1:]
+            self.lines.feed(block)
+            if not self.lines.framed:  # no typed read of the file stands: Arrow need not parse it (`_Lines`)
+                raise _Unframed
         if self.valid and (self.decoder.getstate()[0] or not block.isascii()):
             try:
                 self.decoder.decode(block)
@@ -103,10 +139,6 @@ class _Hashed:
             self.valid = False
         return self.valid
 
-    def lines(self) -> int:
-        """Lines read: Arrow skips a blank one, so a table with fewer rows than this hides one."""
-        return self.newlines + (self.last != b"\n")
-
     def readable(self) -> bool:
         return True
 
@@ -118,8 +150,8 @@ class _Hashed:
 
 
 def _valueless_row(table: pa.Table) -> bool:
-    """Whether a row holds no value at all: Arrow reads a `null` line, which is not a record, as one (so does `{}`),
-    and the line-by-line read says which. A column without nulls settles it at once."""
+    """Whether a row holds no value at all: Arrow reads `{}` as one (and a `null` line, which `_Lines` keeps from
+    it), and the line-by-line read says which. A column without nulls settles it at once."""
     if table.num_rows == 0 or any(column.null_count == 0 for column in table.columns):
         return False
     import pyarrow.compute as pc  # here, not at the top: opening a release comes before any read (0.05 s)
@@ -136,12 +168,13 @@ FLOAT_EXACT = 2 ** 53  # a 64-bit float holds every integer up to it, and only s
 def _beyond_float(table: pa.Table) -> bool:
     """Whether a number holds a value from ±2^53 on, where a 64-bit float holds only some integers: Arrow read the
     nearest float (9007199254740993 as 2^53), and the line-by-line read says which record wrote an integer beyond
-    (`_field_problem`). Nested numbers too: Arrow, pandas and datasets read them as the field's."""
+    (`_field_problem`); or NaN or an infinity, which Arrow's parser takes and JSON has not (`files.loads` names
+    them). Nested numbers too: Arrow, pandas and datasets read them as the field's."""
     import pyarrow.compute as pc
 
     from .nested import scalars
 
-    return any((pc.max(pc.abs(values)).as_py() or 0) >= FLOAT_EXACT for column in table.columns
+    return any(not pc.all(pc.less(pc.abs(values), FLOAT_EXACT)).as_py() for column in table.columns
                for _, _, values in scalars(column, [], positions=False)
                if pa.types.is_floating(values.type))
 
@@ -416,12 +449,12 @@ class Release:
             source = _Hashed(handle, other)
             try:
                 table = pajson.read_json(source, parse_options=options)
-            except (pa.ArrowInvalid, pa.ArrowTypeError):
+            except (pa.ArrowInvalid, pa.ArrowTypeError, _Unframed):
                 table = None
         if source.head.startswith(codecs.BOM_UTF8):  # Arrow, Frictionless and datasets skip it; json.loads does not
             raise ReadError(path, "starts with a UTF-8 byte order mark, which JSON text must not carry (RFC 8259 "
                                   "§8.1): save the file as UTF-8 without one", line=1, field="encoding")
-        if table is not None and source.utf8() and _as_read(table, source.lines()):
+        if table is not None and source.utf8() and _as_read(table, source.lines):
             self.sha256[name], self.heads[name], self.sizes[name] = source.sha256.hexdigest(), source.head, source.size
             if other:
                 self.digests[name] = source.other.hexdigest()
@@ -452,16 +485,24 @@ class Release:
                       validate) -> tuple[pa.Table, list]:
         """The records of the lines `piece` (the first is line `first`) that fit their types, and their lines; each
         other one set aside with its first problem (`invalid_rows`): its JSON Schema's, else the first field (in the
-        schema's order) that does not fit its Arrow type, judged a column at once where every value is of a type
-        Arrow holds as it is (a record at a time, one bad record in a 10x source took 17 s)."""
+        schema's order) that does not fit its Arrow type. A record is set aside where the typed read refuses it (a key
+        its schema lacks, no value at all, a value that does not fit its Arrow type), so a slice read line by line
+        leaves a record's constraints (a required field's null, a nested pattern) to SCH2 and SCH3 as a typed slice
+        does. Fields are judged a column at once where every value is of a type Arrow holds as it is (a record at a
+        time, one bad record in a 10x source took 17 s)."""
         rows = objects(path, data=piece, first=first)
-        problems = [_against_schema(validate, row) for _, row in rows]
+        names = set(schema.names)
+        refused = [bool(row.keys() - names) or all(row.get(n) is None for n in names) for _, row in rows]
+        problems = [None] * len(rows)
         for field in schema:
-            at = [i for i, problem in enumerate(problems) if problem is None]
+            at = [i for i, problem in enumerate(problems) if problem is None and not refused[i]]
             values = [rows[i][1].get(field.name) for i in at]
             if at and not _fits_as_is(values, field.type):
                 for i, value in zip(at, values):
-                    problems[i] = _field_problem(value, field)
+                    problems[i] = None if fits(value, field.type) else _field_problem(value, field) or {
+                        "field": field.name, "message": f"Arrow reads it as {field.type} otherwise than it is written"}
+        problems = [_against_schema(validate, row) or problem if problem or no else None
+                    for problem, no, (_, row) in zip(problems, refused, rows)]
         good, lines = [], []
         for (line, row), problem in zip(rows, problems):
             if problem:
@@ -488,19 +529,23 @@ def _slices(data: bytes):
 
 
 def _typed(piece: bytes, options) -> pa.Table | None:
-    """The lines read as typed by Arrow, when it reads them as the whole file's read is taken: every line a row
-    (Arrow skips a blank one), no row without a value, no number beyond a float's exact integers."""
+    """The lines read as typed by Arrow, when it reads them as the whole file's read is taken (`_as_read`)."""
+    lines = _Lines()
+    lines.feed(piece)
+    if not lines.whole():
+        return None
     try:
         table = pajson.read_json(io.BytesIO(piece), parse_options=options)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
-    return table if _as_read(table, piece.count(b"\n") + (not piece.endswith(b"\n"))) else None
+    return table if _as_read(table, lines) else None
 
 
-def _as_read(table: pa.Table, lines: int) -> bool:
-    """Whether Arrow's typed read of `lines` lines stands as the release's: every line a row (Arrow skips a blank
-    one), no row without a value, no number beyond a float's exact integers; else they are read line by line."""
-    return table.num_rows == lines and not _valueless_row(table) and not _beyond_float(table)
+def _as_read(table: pa.Table, lines: _Lines) -> bool:
+    """Whether Arrow's typed read of `lines` stands as the release's: every line framed and a row (`_Lines`), no
+    row without a value, no number beyond a float's exact integers; else they are read line by line."""
+    return lines.whole() and table.num_rows == lines.count() and not _valueless_row(table) \
+        and not _beyond_float(table)
 
 
 def _against_schema(validate, row: dict) -> dict | None:
@@ -541,6 +586,35 @@ def _fits_as_is(values: list, kind: pa.DataType) -> bool:
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
         return False
     return True
+
+
+_NOT_TEXT = (pa.int64(), pa.float64(), pa.bool_())
+
+
+def fits(value, kind: pa.DataType) -> bool:
+    """Whether an Arrow column of `kind` holds `value` as it is (`held`): JSON's own types decide where that is
+    certain (text is never a number or boolean, ASCII text is a string), Arrow the rest."""
+    if value is None or (type(value) is str and value.isascii() and kind == pa.string()):
+        return True
+    if type(value) is str and kind in _NOT_TEXT:
+        return False
+    try:
+        return held(value, pa.array([value], type=kind).to_pylist()[0])
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
+        return False
+
+
+def held(value, as_held) -> bool:
+    """Whether Arrow holds `value` as it is: it truncates 1.5 to the integer 1, reads true as the number 1.0 and
+    drops a key its struct lacks, and a rule would judge what the record does not say (a cutoff of 1)."""
+    if isinstance(value, bool) or isinstance(as_held, bool):
+        return type(value) is type(as_held) and value == as_held
+    if isinstance(value, dict):
+        return isinstance(as_held, dict) and set(value) <= set(as_held) and all(
+            held(value.get(k), v) for k, v in as_held.items())
+    if isinstance(value, list):
+        return isinstance(as_held, list) and len(value) == len(as_held) and all(map(held, value, as_held))
+    return value == as_held
 
 
 def _field_problem(value, field: pa.Field) -> dict | None:

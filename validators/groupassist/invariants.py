@@ -183,9 +183,9 @@ def native(ctx) -> pd.DataFrame:
     asked = at.loc[(at["speaker"] == at["requester"]) & (at["text_zh"] == at["query_zh"])
                    & (at["text_en"] == at["query_en"]), "instance_id"]
     bad = nat[~among(nat["instance_id"], asked)]
-    first = [f"{g}:m{int(t):06d}" for g, t in zip(bad["group_id"], bad["cutoff_turn"])]
-    return failures("instances", bad["instance_id"], "query_zh", first,
-                    "no record of the cutoff turn is the requester's message holding the query")
+    return failures("instances", bad["instance_id"], "query_zh", bad["query_zh"],
+                    [f"no record of the cutoff turn ({g}:m{int(t):06d}) is the requester's message holding the query"
+                     for g, t in zip(bad["group_id"], bad["cutoff_turn"])])
 
 
 @rule("GC8", "error", "invariant", ("atoms", "anchors", "instances", "criteria"),

@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 from realcompanion.validators.groupassist.run import validate
+from test_forks import edit_json
+from test_rules import read, write
+from tiny_groupassist import SPEAKERS, messages
 
 from realcompanion.cli import main
 from realcompanion.groupassist import SPECIMEN
@@ -28,25 +31,8 @@ def section() -> str:
     return text[text.index("## 5. A GroupAssistBench fork"):text.index("## Cutting a new version")]
 
 
-def read(root: Path, name: str) -> list[dict]:
-    return [json.loads(line) for line in (root / "data" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
-
-
-def write(root: Path, name: str, rows: list[dict]) -> None:
-    (root / "data" / f"{name}.jsonl").write_text(
-        "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows), encoding="utf-8")
-
-
-def edit_json(path: Path, change) -> None:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    change(data)
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
 # -- the guide's steps ---------------------------------------------------------
 
-SPEAKERS = ["member_01", "member_02", "member_03", "assistant"]
-FILL = [("今天天气不错", "Nice weather today."), ("收到", "Got it."), ("哈哈", "Haha."), ("我在开会", "I am in a meeting.")]
 SAID = {3: ("member_01", "周六的烧烤定在滨江公园", "The Saturday barbecue is at Riverside Park"),
         7: ("member_02", "我对花生过敏", "I am allergic to peanuts"),
         12: ("member_03", "烧烤改到城北公园了", "The barbecue moved to North Park"),
@@ -55,16 +41,9 @@ SAID = {3: ("member_01", "周六的烧烤定在滨江公园", "The Saturday barb
 
 def add_group(root: Path) -> None:
     """G05: three members and 61 records over turns 0-59; turn 10 holds two records."""
-    messages = []
-    for t in range(60):
-        speaker, zh, en = SAID.get(t, (SPEAKERS[t % 4],) + FILL[t % 4])
-        messages.append({"group_id": "G05", "turn": t, "message_id": f"G05:m{t:06d}", "speaker": speaker,
-                         "role": "assistant" if speaker == "assistant" else "member",
-                         "timestamp": f"2025-06-01T10:{t:02d}:00+08:00", "reply_to": None, "placeholder": None,
-                         "text_zh": zh, "text_en": en})
-        if t == 10:
-            messages.append(dict(messages[-1], message_id="G05:m000010.1", speaker="member_02", role="member"))
-    write(root, "messages", read(root, "messages") + messages)
+    history = messages("G05", SAID, 60)
+    history.insert(11, dict(history[10], message_id="G05:m000010.1", speaker="member_02", role="member"))
+    write(root, "messages", read(root, "messages") + history)
     write(root, "members", read(root, "members") + [{"group_id": "G05", "member_id": m, "profile": None}
                                                     for m in SPEAKERS[:3]])
 
@@ -266,92 +245,26 @@ def test_the_guide_runs_as_written(fork, capsys):
 
 # -- what a careless fork sees -------------------------------------------------
 
-def _one(rows, key, value):
-    return next(r for r in rows if r[key] == value)
+KEYS = {"messages": "message_id", "instances": "instance_id", "anchors": "anchor_id", "atoms": "atom_id",
+        "criteria": "criterion_id", "audit": "instance_id"}
 
 
-def first_turn_not_zero(root):
-    rows = read(root, "messages")
-    write(root, "messages", [r for r in rows if r["message_id"] != "G05:m000000"])
+def setting(resource: str, row: str, field: str, value):
+    """A mistake: one field of one row written otherwise."""
+    def mutate(root: Path) -> None:
+        rows = read(root, resource)
+        next(r for r in rows if r[KEYS[resource]] == row)[field] = value
+        write(root, resource, rows)
+    return mutate
 
 
-def a_turn_left_out(root):
-    rows = read(root, "messages")
-    write(root, "messages", [r for r in rows if r["message_id"] != "G05:m000020"])
-
-
-def a_second_record_numbered_as_a_third(root):
-    rows = read(root, "messages")
-    _one(rows, "message_id", "G05:m000010.1")["message_id"] = "G05:m000010.2"
-    write(root, "messages", rows)
-
-
-def a_native_query_reworded(root):
-    rows = read(root, "instances")
-    _one(rows, "instance_id", "G05:I0001")["query_zh"] = "@助手 烧烤在哪里？"
-    write(root, "instances", rows)
-
-
-def an_authored_cutoff_too_close(root):
-    rows = read(root, "instances")
-    _one(rows, "instance_id", "G05:I0002")["cutoff_turn"] = 30
-    write(root, "instances", rows)
-
-
-def an_anchor_after_the_cutoff(root):
-    rows = read(root, "anchors")
-    _one(rows, "anchor_id", "G05:I0001:A01")["message_id"] = "G05:m000055"
-    write(root, "anchors", rows)
-
-
-def a_span_not_verbatim(root):
-    rows = read(root, "anchors")
-    _one(rows, "anchor_id", "G05:I0001:A01")["span_en"] = "north park"
-    write(root, "anchors", rows)
-
-
-def a_query_stating_the_memory(root):
-    rows = read(root, "instances")
-    _one(rows, "instance_id", "G05:I0002")["query_zh"] = "城北公园的烧烤谁对什么过敏？"
-    write(root, "instances", rows)
-
-
-def an_m3_query_hinting_at_the_change(root):
-    rows = read(root, "instances")
-    _one(rows, "instance_id", "G05:I0002")["query_en"] = "Where is the barbecue now, and who is allergic to what?"
-    write(root, "instances", rows)
-
-
-def an_m3_without_its_distractor(root):
-    write(root, "atoms", [r for r in read(root, "atoms") if r["atom_id"] != "G05:I0002:T03"])
-
-
-def an_m3_penalty_at_the_pattern_weight(root):
-    rows = read(root, "criteria")
-    _one(rows, "criterion_id", "G05:I0004:C04")["weight"] = -1
-    write(root, "criteria", rows)
-
-
-def an_l2_instance_keeping_an_english_answer(root):
-    rows = read(root, "instances")
-    _one(rows, "instance_id", "G05:I0004")["reference_answer_en"] = "North Park"
-    write(root, "instances", rows)
-
-
-def two_positive_criteria(root):
-    write(root, "criteria", [r for r in read(root, "criteria") if r["criterion_id"] != "G05:I0004:C03"])
-
-
-def an_exclusion_leaving_its_anchors(root):
-    write(root, "instances", [r for r in read(root, "instances") if r["instance_id"] != "G05:I0002"])
-    write(root, "audit", read(root, "audit") + [
-        {"instance_id": "G05:I0002", "layer": "gate", "check": "iv", "reason": "gate iv failed", "quote": None}])
-
-
-def a_review_quote_not_in_the_history(root):
-    rows = read(root, "audit")
-    _one(rows, "instance_id", "G05:I0003")["quote"] = "不需要过敏信息"
-    write(root, "audit", rows)
+def dropping(resource: str, row: str, audit: dict | None = None):
+    """A mistake: one row left out (of instances: its anchors left behind, an audit row added)."""
+    def mutate(root: Path) -> None:
+        write(root, resource, [r for r in read(root, resource) if r[KEYS[resource]] != row])
+        if audit:
+            write(root, "audit", read(root, "audit") + [dict(audit, instance_id=row)])
+    return mutate
 
 
 def a_value_added_to_a_format_vocabulary(root):
@@ -359,11 +272,26 @@ def a_value_added_to_a_format_vocabulary(root):
     main(["schemas", "--write", str(root)])
 
 
-MISTAKES = [first_turn_not_zero, a_turn_left_out, a_second_record_numbered_as_a_third, a_native_query_reworded,
-            an_authored_cutoff_too_close, an_anchor_after_the_cutoff, a_span_not_verbatim, a_query_stating_the_memory,
-            an_m3_query_hinting_at_the_change, an_m3_without_its_distractor, an_l2_instance_keeping_an_english_answer,
-            an_m3_penalty_at_the_pattern_weight, two_positive_criteria, an_exclusion_leaving_its_anchors,
-            a_review_quote_not_in_the_history, a_value_added_to_a_format_vocabulary]
+MISTAKES = {
+    "first_turn_not_zero": dropping("messages", "G05:m000000"),
+    "a_turn_left_out": dropping("messages", "G05:m000020"),
+    "a_second_record_numbered_as_a_third": setting("messages", "G05:m000010.1", "message_id", "G05:m000010.2"),
+    "a_native_query_reworded": setting("instances", "G05:I0001", "query_zh", "@助手 烧烤在哪里？"),
+    "an_authored_cutoff_too_close": setting("instances", "G05:I0002", "cutoff_turn", 30),
+    "an_anchor_after_the_cutoff": setting("anchors", "G05:I0001:A01", "message_id", "G05:m000055"),
+    "a_span_not_verbatim": setting("anchors", "G05:I0001:A01", "span_en", "north park"),
+    "a_query_stating_the_memory": setting("instances", "G05:I0002", "query_zh", "城北公园的烧烤谁对什么过敏？"),
+    "an_m3_query_hinting_at_the_change": setting("instances", "G05:I0002", "query_en",
+                                                 "Where is the barbecue now, and who is allergic to what?"),
+    "an_m3_without_its_distractor": dropping("atoms", "G05:I0002:T03"),
+    "an_l2_instance_keeping_an_english_answer": setting("instances", "G05:I0004", "reference_answer_en", "North Park"),
+    "an_m3_penalty_at_the_pattern_weight": setting("criteria", "G05:I0004:C04", "weight", -1),
+    "two_positive_criteria": dropping("criteria", "G05:I0004:C03"),
+    "an_exclusion_leaving_its_anchors": dropping("instances", "G05:I0002", {"layer": "gate", "check": "iv",
+                                                                            "reason": "gate iv failed", "quote": None}),
+    "a_review_quote_not_in_the_history": setting("audit", "G05:I0003", "quote", "不需要过敏信息"),
+    "a_value_added_to_a_format_vocabulary": a_value_added_to_a_format_vocabulary,
+}
 
 
 def mistakes_table() -> list[tuple[str, str]]:
@@ -382,14 +310,14 @@ def test_every_count_a_new_group_leaves_stale_names_refresh(fork):
     assert len(messages) == 10 and messages.str.endswith("run `realcompanion refresh`)").all(), messages.to_string()
 
 
-@pytest.mark.parametrize("position", range(len(MISTAKES)), ids=[m.__name__ for m in MISTAKES])
+@pytest.mark.parametrize("position", range(len(MISTAKES)), ids=list(MISTAKES))
 def test_each_mistake_the_guide_lists_is_reported_as_it_says(fork, position):
     table = mistakes_table()
     assert len(table) == len(MISTAKES)
     for step in STEPS[:3]:
         step(fork)
     main(["stamp", str(fork)])
-    MISTAKES[position](fork)
+    list(MISTAKES.values())[position](fork)
     main(["stamp", "--force", str(fork)])
     rule, says = table[position]
     failures = validate(fork).failure_frame()

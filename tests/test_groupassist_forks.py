@@ -243,6 +243,45 @@ def test_the_guide_runs_as_written(fork, capsys):
     assert validate(fork).errors == 0
 
 
+def test_the_guides_records_are_the_ones_the_steps_write(fork):
+    add_group(fork)
+    add_instances(fork)
+    shown_rows = [json.loads(line) for body in re.findall(r"^```json\n(.*?)^```", section(), re.M | re.S)
+                  for line in body.splitlines() if line.startswith("{\"") and line.endswith("}")]
+    assert len(shown_rows) == 4
+    for row in shown_rows:
+        resource = next(name for name, key in KEYS.items() if next(iter(row)) == key)
+        assert row in read(fork, resource), row
+
+
+def test_the_new_fields_load_as_the_guide_says(fork, tmp_path, monkeypatch):
+    """`difficulty` as text, the date `reviewed_on` as the card's Json: the file's string, not an Arrow date."""
+    import datasets
+
+    from realcompanion.loader import load
+
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "datasets")
+    add_fields(fork)
+    assert main(["refresh", str(fork)]) == 0
+    loaded = load(fork, "instances")
+    assert "`difficulty` as `Value('string')`" in section() and "`reviewed_on` as `Json`" in section()
+    assert str(loaded.features["difficulty"]) == "Value('string')"
+    assert type(loaded.features["reviewed_on"]).__name__ == "Json"
+    assert loaded[0]["reviewed_on"] == "2025-07-01"
+
+
+def test_refresh_drops_a_count_that_reaches_zero(fork):
+    """The guide: a group whose instances all left keeps only its messages count (GI2 compares a missing count as 0)."""
+    add_group(fork)
+    add_instances(fork)
+    assert main(["refresh", str(fork)]) == 0
+    for gone in ("G05:I0001", "G05:I0002", "G05:I0003", "G05:I0004"):
+        exclude(fork, gone)
+    assert main(["refresh", str(fork)]) == 0
+    block = json.loads((fork / "datapackage.json").read_text(encoding="utf-8"))["groupassist"]
+    assert block["groups"]["G05"] == {"messages": 61} and validate(fork).errors == 0
+
+
 # -- what a careless fork sees -------------------------------------------------
 
 KEYS = {"messages": "message_id", "instances": "instance_id", "anchors": "anchor_id", "atoms": "atom_id",

@@ -224,10 +224,12 @@ def shown(line: str, printed: list[str]) -> bool:
 
 @pytest.fixture
 def fork(tmp_path, monkeypatch):
-    """The specimen copied twice, as a fork author starts: the base release and, beside it, the fork."""
+    """The specimen copied twice, as a fork author starts: the base release and, beside it, the fork. The report's
+    summary lines cut each statement to the terminal's width: the guide shows them at 100 columns."""
     shutil.copytree(SPECIMEN, tmp_path / BASE)
     shutil.copytree(SPECIMEN, tmp_path / "fork")
     monkeypatch.chdir(tmp_path / "fork")
+    monkeypatch.setenv("COLUMNS", "100")
     return tmp_path / "fork"
 
 

@@ -37,11 +37,12 @@ SPECIAL = {
 SPEAKERS = ["member_01", "member_02", "member_03", "assistant"]
 
 
-def messages() -> list[dict]:
+def messages(group: str = "G01", special: dict = SPECIAL, turns: int = 38) -> list[dict]:
+    """One record per turn: `special`'s message at its turn, else the turn's member (or the assistant) with filler."""
     out = []
-    for t in range(38):
-        speaker, zh, en = SPECIAL.get(t, (SPEAKERS[t % 4],) + FILL[t % 5])
-        out.append({"group_id": "G01", "turn": t, "message_id": f"G01:m{t:06d}", "speaker": speaker,
+    for t in range(turns):
+        speaker, zh, en = special.get(t, (SPEAKERS[t % 4],) + FILL[t % 5])
+        out.append({"group_id": group, "turn": t, "message_id": f"{group}:m{t:06d}", "speaker": speaker,
                     "role": "assistant" if speaker == "assistant" else "member",
                     "timestamp": f"2025-05-01T10:{t:02d}:00+08:00", "reply_to": None, "placeholder": None,
                     "text_zh": zh, "text_en": en})

@@ -25,15 +25,26 @@ def message_ids(ctx) -> pd.DataFrame:
 
 
 @rule("GM2", "error", "history", ("messages",),
-      "within a group, records are in order: turn and timestamp never decrease (a group's records may lie in several runs)",
-      "GROUPASSIST.md §2 (turn, timestamp); App. E.1 (cutoffs by turn index)")
+      "within a group, records are in order: turns run from 0 without a gap and never decrease, nor do timestamps (a "
+      "group's records may lie in several runs)",
+      "GROUPASSIST.md §2 (turn, 0-based; timestamp); App. A.1 (a complete message timeline, every group used in full); "
+      "App. E.1 (cutoffs by turn index)")
 def in_order(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
     instant = pd.to_datetime(m["timestamp"], utc=True, errors="coerce", format="ISO8601")  # per record, any RFC 3339 spelling
     parts = [failures("messages", m["message_id"][bad], field, m[field][bad].astype(str), f"{field} goes back")
              for field, values in (("turn", m["turn"]), ("timestamp", instant))
              for bad in [values < values.groupby(m["group_id"]).shift()]]  # the group's previous record, in any run
-    return combined(parts)
+    # a missing turn index is a message left out of the history every cutoff and count is read against
+    previous = m["turn"].groupby(m["group_id"]).shift()
+    late = (m.groupby("group_id").cumcount() == 0) & m["turn"].notna() & (m["turn"] != 0)
+    skips = m["turn"] - previous > 1
+    return combined(parts + [
+        failures("messages", m["message_id"][late], "turn", m["turn"][late].astype(str),
+                 "the group's first record is not turn 0: turns count every message of the history from 0"),
+        failures("messages", m["message_id"][skips], "turn", m["turn"][skips].astype(str),
+                 [f"turn skips from {int(p)}: turns count every message of the history, without a gap"
+                  for p in previous[skips]])])
 
 
 @rule("GM3", "error", "history", ("messages", "members"),

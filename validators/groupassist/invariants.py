@@ -183,9 +183,9 @@ def native(ctx) -> pd.DataFrame:
     asked = at.loc[(at["speaker"] == at["requester"]) & (at["text_zh"] == at["query_zh"])
                    & (at["text_en"] == at["query_en"]), "instance_id"]
     bad = nat[~among(nat["instance_id"], asked)]
-    first = [f"{g}:m{int(t):06d}" for g, t in zip(bad["group_id"], bad["cutoff_turn"])]
-    return failures("instances", bad["instance_id"], "query_zh", first,
-                    "no record of the cutoff turn is the requester's message holding the query")
+    return failures("instances", bad["instance_id"], "query_zh", bad["query_zh"],
+                    [f"no record of the cutoff turn ({g}:m{int(t):06d}) is the requester's message holding the query"
+                     for g, t in zip(bad["group_id"], bad["cutoff_turn"])])
 
 
 @rule("GC8", "error", "invariant", ("atoms", "anchors", "instances", "criteria"),
@@ -212,8 +212,11 @@ def l1_atoms(ctx) -> pd.DataFrame:
     short = counted[judged(counted) & (counted["n"].fillna(0) != 1).to_numpy()]
     extra = have.drop_duplicates().merge(want, on=keys, how="left", indicator=True)
     extra = extra[judged(extra) & (extra["_merge"] == "left_only").to_numpy()]
-    answer = inst["reference_answer_zh"].notna() & inst["reference_answer_en"].notna()
-    unanswered = inst[((inst["level"] == "L1") != answer).to_numpy()]
+    # L1 holds its answer in both languages, L2 in neither: the field named is the first that is wrong
+    l1_level, zh, en = inst["level"] == "L1", inst["reference_answer_zh"].notna(), inst["reference_answer_en"].notna()
+    wrong_zh = (l1_level != zh) & inst["level"].notna()
+    unanswered = (wrong_zh | (l1_level != en) & inst["level"].notna()).to_numpy()
+    answer_field = np.where(wrong_zh, "reference_answer_zh", "reference_answer_en")[unanswered]
     cited = ctx.frame("criteria")["instance_id"].drop_duplicates()
     rubric = sorted(cited[among(cited, l1)])
     unit = lambda f: "unit " + f["unit"].astype(int).astype(str)  # noqa: E731
@@ -223,7 +226,9 @@ def l1_atoms(ctx) -> pd.DataFrame:
         failures("instances", short["instance_id"], "unit", "",
                  unit(short) + np.where(short["distractor"], " needs exactly one distractor", " needs exactly one atom")),
         failures("instances", extra["instance_id"], "unit", "", unit(extra) + " is no memory unit of the instance"),
-        failures("instances", unanswered["instance_id"], "reference_answer_zh", "", "L1 needs a reference answer, L2 none"),
+        failures("instances", inst["instance_id"][unanswered], answer_field,
+                 [inst.at[i, f] for i, f in zip(inst.index[unanswered], answer_field)],
+                 "L1 needs a reference answer in both languages, L2 none"),
         failures("instances", rubric, "criteria", "", "L1 instance has rubric criteria")])
 
 

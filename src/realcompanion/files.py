@@ -126,13 +126,13 @@ def strict_json(text: str, prefix: bool = False):
 
 
 def _holding(text: str) -> str | None:
-    """The top-level key whose value holds a number no 64-bit float holds (or an integer too long to read), for
-    the error line to name: the text read again, leniently, each such number as infinity."""
+    """The top-level key whose value holds NaN, an infinity or a number no 64-bit float holds (or an integer too
+    long to read), for the error line to name: the text read again, leniently, each such number as infinity."""
     longest = sys.get_int_max_str_digits()
 
     def holds(value) -> bool:
         value = list(value.values()) if isinstance(value, dict) else value
-        return any(map(holds, value)) if isinstance(value, list) else value in (math.inf, -math.inf)
+        return any(map(holds, value)) if isinstance(value, list) else isinstance(value, float) and not math.isfinite(value)
     try:
         obj = json.loads(text, parse_int=lambda digits: math.inf if len(digits.lstrip("-")) > longest else 0)
         return next((key for key, value in obj.items() if holds(value)), None) if isinstance(obj, dict) else None

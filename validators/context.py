@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from realcompanion.formats import constants
-from realcompanion.release import Release, fits, held, held_as_is
+from realcompanion.release import Release, as_is, fits
 
 # every place a record cites another record (a dayid or a claim_id): (resource, dotted path)
 CITATIONS = [
@@ -297,10 +297,6 @@ def _fitting(values: list, kind: pa.DataType) -> pa.Array:
     null. The whole column is tried first; cell by cell, JSON's own types decide where that is certain (text is
     never a number or boolean, ASCII text is a string) and Arrow decides the rest, where it holds the value as it
     is (`release.held`)."""
-    try:
-        column = pa.array(values, type=kind)
-        if held_as_is(values, kind) or all(map(held, values, column.to_pylist())):
-            return column
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
-        pass
-    return pa.array([value if fits(value, kind) else None for value in values], type=kind)
+    column = as_is(values, kind)
+    return column if column is not None else pa.array([value if fits(value, kind) else None for value in values],
+                                                      type=kind)

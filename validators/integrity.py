@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from realcompanion.files import read_bytes
-from realcompanion.refresh import COMMAND, STALE
+from realcompanion.refresh import COMMAND, STALE, stale_count
 from realcompanion.release import declared_hash
 from realcompanion.schemas import RESOURCES
 
@@ -71,7 +71,7 @@ def hashes(ctx) -> pd.DataFrame:
               "datapackage.json, when declared", "Table 11 (corpus totals); SPEC §4; Data Package v2 (resource rows)")
 def row_counts(ctx) -> pd.DataFrame:
     declared = ctx.params.get("rows", {})
-    return failure_rows([(name, name, "rows", ctx.table(name).num_rows, f"declared {declared.get(name)} ({STALE})")
+    return failure_rows([(name, name, "rows", ctx.table(name).num_rows, stale_count(declared.get(name), "rows"))
                          for name in ctx.release.resources if declared.get(name) != ctx.table(name).num_rows]
                         + standard_counts(ctx))
 

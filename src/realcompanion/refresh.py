@@ -16,6 +16,12 @@ STALE = "if the files are right, run `realcompanion refresh`"
 COMMAND = "realcompanion refresh"
 
 
+def stale_count(want: int | None, counted: str) -> str:
+    """A count `refresh` writes that the files do not bear out: what is declared (or that nothing is), and the
+    command that writes it."""
+    return f"{f'declared {want} {counted}' if want is not None else f'no count of {counted} declared'} ({STALE})"
+
+
 class Refused(Exception):
     """The release fails rules stamping would bless; `changed` is what was refreshed before the check."""
 

@@ -497,7 +497,7 @@ class Release:
         for field in schema:
             at = [i for i, problem in enumerate(problems) if problem is None and not refused[i]]
             values = [rows[i][1].get(field.name) for i in at]
-            if at and not _fits_as_is(values, field.type):
+            if at and as_is(values, field.type) is None:
                 for i, value in zip(at, values):
                     problems[i] = None if fits(value, field.type) else _field_problem(value, field) or {
                         "field": field.name, "message": f"Arrow reads it as {field.type} otherwise than it is written"}
@@ -570,22 +570,22 @@ _HELD_AS_IS = {pa.string(): {str, type(None)}, pa.int64(): {int, type(None)}, pa
                pa.bool_(): {bool, type(None)}}
 
 
-def held_as_is(values: list, kind: pa.DataType) -> bool:
+def _held_as_is(values: list, kind: pa.DataType) -> bool:
     """Whether every value is of a Python type an Arrow column of `kind` holds as it is, once it takes it: no
     value need be compared with what Arrow made of it (`_unfit` finds nothing in such a column)."""
     return set(map(type, values)) <= _HELD_AS_IS.get(kind, set())
 
 
-def _fits_as_is(values: list, kind: pa.DataType) -> bool:
-    """Whether a column's values all fit `kind` as they are, judged at once: values Arrow holds as they are
-    (`held_as_is`) that it takes in one array. Any other column is judged value by value (`_field_problem`)."""
-    if not held_as_is(values, kind):
-        return False
+def as_is(values: list, kind: pa.DataType) -> pa.Array | None:
+    """The values as one Arrow column of `kind` when it holds every one as it is (`held`), else None; judged at once
+    where every value is of a Python type such a column holds as it is (`_held_as_is`). The reader takes a field's
+    values so where it can (any other field is judged value by value, `_field_problem`), and so do the set-aside
+    records' columns."""
     try:
-        pa.array(values, type=kind)
+        column = pa.array(values, type=kind)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
-        return False
-    return True
+        return None
+    return column if _held_as_is(values, kind) or all(map(held, values, column.to_pylist())) else None
 
 
 _NOT_TEXT = (pa.int64(), pa.float64(), pa.bool_())

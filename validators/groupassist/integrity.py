@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 
 from realcompanion.groupassist import RESOURCES
-from realcompanion.refresh import STALE
+from realcompanion.refresh import stale_count
 
 from ..catalogue import failure_rows
 from ..integrity import (
@@ -62,25 +62,20 @@ rule("GI10", "warning", "integrity", (),
       "App. D, Table 10 (counts, per group); GROUPASSIST.md §3; Data Package v2 (resource rows)")
 def counts(ctx) -> pd.DataFrame:
     rows = ctx.params.get("rows", {})
-    out = [(n, n, "rows", ctx.table(n).num_rows, stale(rows.get(n), "rows")) for n in ctx.release.resources
+    out = [(n, n, "rows", ctx.table(n).num_rows, stale_count(rows.get(n), "rows")) for n in ctx.release.resources
            if rows.get(n) != ctx.table(n).num_rows] + standard_counts(ctx)
     groups = ctx.params.get("groups", {})
     for name in ("messages", "instances"):
         have = {c["values"]: c["counts"] for c in ctx.table(name).column("group_id").drop_null().value_counts().to_pylist()}
         want = {g: per[name] for g, per in groups.items() if name in per}
-        out += [(name, g, "groups", have.get(g, 0), stale(want.get(g), f"{name} in the group"))
+        out += [(name, g, "groups", have.get(g, 0), stale_count(want.get(g), f"{name} in the group"))
                 for g in sorted(set(have) | set(want)) if have.get(g, 0) != want.get(g)]
     inst = ctx.frame("instances")
     have = inst.groupby(["split", "level"]).size().to_dict()
     declared = {(s, lv): n for s, levels in ctx.params.get("instances", {}).items() for lv, n in levels.items()}
-    out += [("instances", f"{s}/{lv}", "split,level", have.get((s, lv), 0), stale(declared.get((s, lv)), "instances"))
+    out += [("instances", f"{s}/{lv}", "split,level", have.get((s, lv), 0), stale_count(declared.get((s, lv)), "instances"))
             for s, lv in sorted(set(have) | set(declared)) if have.get((s, lv), 0) != declared.get((s, lv))]
     return failure_rows(out)
-
-
-def stale(want: int | None, counted: str) -> str:
-    """A count `refresh` writes: the line names the command, as every failure a stale generated part causes does."""
-    return f"{f'declared {want} {counted}' if want is not None else f'no count of {counted} declared'} ({STALE})"
 
 
 @rule("GI5", "warning", "privacy", RESOURCES,

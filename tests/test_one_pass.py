@@ -122,3 +122,29 @@ def test_a_record_that_fits_its_types_is_judged_alike_in_every_slice(specimen, m
     assert named() == sorted(expected)
     monkeypatch.setattr(release_module, "_SLICE_BYTES", 300)
     assert named() == sorted(expected)
+
+
+def test_a_release_read_in_many_chunks_is_judged_as_in_one(specimen, monkeypatch):
+    """A large file is read in blocks, so each of its columns comes in chunks; the view that resolves every cited
+    id takes them chunk by chunk (`Context._citing_fields`) and must name the rows and messages one chunk names."""
+    import pyarrow as pa
+
+    from realcompanion.release import Release
+
+    qa, chat = read(specimen, "qa"), read(specimen, "chat")
+    qa[-1]["evidence"].append(f"{qa[-1]['participant_id']}:d999:999")  # gate C: no such message
+    qa[1]["asked_after"] = f"{qa[1]['participant_id']}:d001:001"  # gate D: asked before its evidence
+    chat[-1]["grounding_dayids"].insert(0, f"{chat[0]['participant_id']}:d001:001")  # gate C: another participant's
+    chat[-2]["grounding_dayids"].append(None)  # cites nothing: a nested structure failure (SCH3), no gate's
+    write(specimen, "qa", qa)
+    write(specimen, "chat", chat)
+    stamp(specimen)
+    whole = validate(specimen).failure_frame()
+    read_table = Release.table
+    monkeypatch.setattr(Release, "table", lambda self, name: pa.Table.from_batches(
+        read_table(self, name).to_batches(max_chunksize=3), read_table(self, name).schema))
+    chunked = validate(specimen).failure_frame()
+    assert chunked.equals(whole)
+    named = set(zip(whole["rule"], whole["row"]))
+    assert {("C", qa[-1]["item_id"]), ("D", qa[1]["item_id"]), ("C", chat[-1]["item_id"])} <= named
+    assert {rule for rule, row in named if row == chat[-2]["item_id"]} == {"SCH3"}

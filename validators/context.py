@@ -189,23 +189,36 @@ class Context:
     def _citing_fields(self) -> dict[tuple[str, str], pd.DataFrame]:
         """Each citing field's identifiers: idx (citing row), value, position (of the message; -1: none).
 
-        Every cited id of the release is resolved in one Arrow hash lookup against the dayid column.
+        Every cited id of the release is resolved in one Arrow hash lookup against the dayid column. The ids are
+        copied once, chunk by chunk from the columns as read, into that lookup's one array (a third faster than
+        chunks), and each field's values are a slice of it: at 100x paper size (2.5 M ids) combining each
+        column's chunks, then filtering out nulls and concatenating, held 108 MB more at the peak.
         """
-        cells = {}
+        rows, chunks = {}, []
         for resource, path in CITATIONS:
-            column = self.column(resource, path).combine_chunks()
-            if pa.types.is_list(column.type):
-                idx, column = np.asarray(pc.list_parent_indices(column)), pc.list_flatten(column)
-            else:
-                idx = np.arange(len(column))
-            present = column.is_valid()
-            cells[resource, path] = (idx[present.to_numpy(zero_copy_only=False)], column.filter(present))
-        values = pa.concat_arrays([value for _, value in cells.values()])  # one array: a third faster than chunks
-        found = pc.index_in(values, value_set=self.table("source").column("dayid"))
-        positions = np.split(pc.fill_null(found, -1).to_numpy(), np.cumsum([len(v) for _, v in cells.values()])[:-1])
-        return {key: pd.DataFrame({"idx": idx, "value": pd.Series(value, dtype=pd.ArrowDtype(pa.string())),
-                                   "position": position})
-                for (key, (idx, value)), position in zip(cells.items(), positions)}
+            parts, start = [np.arange(0)], 0
+            for chunk in self.column(resource, path).chunks:
+                if pa.types.is_list(chunk.type):
+                    parts.append(np.asarray(pc.list_parent_indices(chunk)) + start)
+                    chunks.append(pc.list_flatten(chunk))
+                else:
+                    parts.append(np.arange(start, start + len(chunk)))
+                    chunks.append(chunk)
+                start += len(chunk)
+            rows[resource, path] = np.concatenate(parts)
+        ids = pa.concat_arrays(chunks) if chunks else pa.array([], pa.string())
+        found = pc.fill_null(pc.index_in(ids, value_set=self.table("source").column("dayid")), -1).to_numpy()
+        valid = ids.is_valid().to_numpy(zero_copy_only=False)
+        out, at = {}, 0
+        for key, idx in rows.items():
+            end, value, position = at + len(idx), ids.slice(at, len(idx)), found[at:at + len(idx)]
+            if value.null_count:  # a null cites nothing
+                kept = valid[at:end]
+                idx, value, position = idx[kept], value.filter(pa.array(kept)), position[kept]
+            out[key] = pd.DataFrame({"idx": idx, "value": pd.Series(value, dtype=pd.ArrowDtype(pa.string())),
+                                     "position": position})
+            at = end
+        return out
 
     def positions(self, resource: str, path: str) -> pd.Series:
         """For a single-id field, each row's message position (-1 where the id is null or does not resolve)."""
@@ -287,8 +300,9 @@ class Context:
         for column, names in (("resource", [r for r, _ in keys]), ("field", [p for _, p in keys])):
             labels = list(dict.fromkeys(names))  # a label per field, not a string per row
             out[column] = pd.Categorical.from_codes(np.array([labels.index(n) for n in names])[which], labels)
-        out["pid"] = np.concatenate([self.frame(r)["participant_id"].to_numpy()[part["idx"]]
-                                     for (r, _), part in zip(keys, parts)])
+        out["pid"] = pd.Series(pa.chunked_array(  # Arrow text: a Python string per cited id held 201 MB at 100x
+            [c for (r, _), part in zip(keys, parts) for c in self.column(r, "participant_id").take(part["idx"].to_numpy()).chunks],
+            pa.string()), dtype=pd.ArrowDtype(pa.string()))
         return out
 
 

@@ -25,3 +25,20 @@ def test_rule_costs_name_each_unit_of_a_run_once(release, tmp_path):
     assert list(found["units"]) == sorted(found["units"], key=lambda unit: -found["units"][unit])
     assert set(found["units"]) == {rule.resource or rule.id for rule in rules}
     assert all(seconds >= 0 for seconds in [*found["units"].values(), *found["steps"].values()])
+
+
+def test_the_table_states_the_ceiling_of_frictionless_over_validate():
+    """Frictionless ÷ floor bounds frictionless ÷ validate: validate reads and hashes the files, as the floor does."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_run", REPO_ROOT / "benchmarks" / "run.py")
+    bench_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_run)
+    timed = {"min_s": 1.0, "median_s": 2.0, "cpu_median_s": 3.0, "peak_mb": 100.0, "pss_mb": 90.0}
+    result = {"release": "R", "rows": 10, "data_mb": 50.0, "load_average": (0.0, 0.0, 0.0),
+              "validate": timed, "floor": {**timed, "median_s": 0.8}, "frictionless": {**timed, "median_s": 12.0},
+              "validate_over_floor": {"min": 1.2, "median": 2.5}, "frictionless_over_validate": 6.0,
+              "frictionless_over_floor": 15.0}
+    header, _, row = bench_run.table([result]).splitlines()
+    cells = dict(zip(header.strip("|").split(" | "), row.strip("|").split(" | ")))
+    assert cells["frictionless ÷ validate"].strip() == "6.0" and cells["frictionless ÷ floor"].strip() == "15.0"

@@ -357,6 +357,19 @@ def test_rule_fires_on_its_mutation(tmp_path, rule_id):
     assert row in set(found.loc[found["rule"] == rule_id, "row"]), found.head()
 
 
+def test_a_repeated_composite_key_is_one_line_a_row_naming_another_holder(tmp_path):
+    """pandera names each field of a composite key it finds repeated; the report says it once a row, of the row as
+    a whole, with the line of the other row holding the key (both bear its name)."""
+    copy = Copy(tmp_path / "release")
+    copy.rows["members"].insert(3, copy.rows["members"][2])  # line 3, repeated on line 4
+    copy.save()
+    found = validate(copy.root).failure_frame()
+    member = copy.rows["members"][2]
+    assert found.loc[found["rule"] == "GS2", ["row", "field", "value", "message"]].values.tolist() == [
+        [f"{member['group_id']}:{member['member_id']}", "", "", f"primary key (group_id, member_id) not unique: "
+                                                                 f"also on line {line}"] for line in (4, 3)]
+
+
 KEYS = {"messages": "message_id", "instances": "instance_id", "anchors": "anchor_id", "atoms": "atom_id",
         "criteria": "criterion_id", "feedback": "feedback_id", "audit": "instance_id"}
 

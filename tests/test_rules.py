@@ -685,6 +685,22 @@ def test_a_failure_line_shows_the_value_the_file_holds(case_id, specimen):
         assert f.value == as_text(reduce(getitem, f.field.split("."), record))[:80], f
 
 
+@pytest.mark.parametrize("copies", [1, 2])
+def test_a_repeated_key_names_the_line_of_another_row_holding_it(specimen, copies):
+    """Rows that repeat a unique value bear the same name, their key: each failure line says on which line another
+    row holding the value lies (the first, or for the first the second), and how many hold it beyond two."""
+    rows = read(specimen, "profile")
+    rows[5:5] = [rows[4]] * copies  # line 5, repeated on line 6 (and 7)
+    write(specimen, "profile", rows)
+    stamp(specimen)
+    found = validate(specimen).failure_frame()
+    said = found.loc[found["rule"] == "SCH2", ["row", "field", "value", "message"]]
+    held = f" ({copies + 1} rows hold it)" if copies > 1 else ""
+    claim = rows[4]["claim_id"]
+    assert sorted(said.values.tolist()) == sorted(
+        [[claim, "claim_id", claim, f"value not unique: also on line {line}{held}"] for line in [6] + [5] * copies])
+
+
 def test_a_fork_may_tighten_a_core_field_and_reword_it(specimen, baseline):
     """INT7 compares definitions, not files: a raised minimum length, a new maximum, a constraint the format does
     not set and another description leave the release VALID."""

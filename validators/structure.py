@@ -138,7 +138,10 @@ def table_constraints(ctx) -> pd.DataFrame:
         except SchemaErrors as exc:
             cases = exc.failure_cases  # empty where pandera's only finding is a repeated null, which unique allows
             index = pd.to_numeric(cases["index"], errors="coerce")
-            kept = ~index.isin(ctx.set_aside_at(name))  # a record the reader set aside is SCH1's to report
+            key = cases["check"].eq(KEY_REPEATED)  # a case per field of the key: one line a row, of the whole row
+            kept = ~index.isin(ctx.set_aside_at(name)) & ~(key & index.where(key).duplicated())  # a record the
+            cases = cases.assign(column=cases["column"].mask(key, ""),  # reader set aside is SCH1's to report
+                                 failure_case=cases["failure_case"].mask(key, ""))
             cases, index = cases[kept], index[kept]
             if cases.empty:
                 continue
@@ -147,12 +150,49 @@ def table_constraints(ctx) -> pd.DataFrame:
             column, check = cases["column"].fillna("").astype(str), cases["check"].astype(str)
             said = _named(ctx.release.table_schema(name))  # which vocabulary or identifier the check is a copy of
             shown = _declared_patterns(ctx.release.table_schema(name))
-            parts.append(failures(name, rows, column, _as_written(ctx, name, index, column, cases["failure_case"]), [
-                said.get((c, k.split("(")[0]), "") + "violates " + shown.get((c, k), k)
-                for c, k in zip(column.tolist(), check.tolist())]))
+            message = pd.Series([said.get((c, k.split("(")[0]), "") + "violates " + shown.get((c, k), k)
+                                 for c, k in zip(column.tolist(), check.tolist())], index=cases.index, dtype=object)
+            repeated = check.isin([REPEATED, KEY_REPEATED])
+            if repeated.any():
+                message[repeated] = _repeated(ctx, name, frame.assign(**exact), column[repeated], index[repeated])
+            parts.append(failures(name, rows, column, _as_written(ctx, name, index, column, cases["failure_case"]),
+                                  message.tolist()))
     if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
         parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
     return combined(parts)
+
+
+REPEATED, KEY_REPEATED = "field_uniqueness", "multiple_fields_uniqueness"  # pandera's unique and composite key checks
+
+
+def _repeated(ctx, name: str, frame: pd.DataFrame, column: pd.Series, index: pd.Series) -> list[str]:
+    """What a row repeating a unique field's value, or the primary key (`column` ""), is told: the line of another
+    row holding it. Each bears the same key, so the rows' names alone did not tell them apart."""
+    key = names(ctx.release.table_schema(name).get("primaryKey") or [])
+    out = pd.Series("", index=column.index, dtype=object)
+    for field in column.unique():
+        at = (column == field).to_numpy()
+        positions = index[at].astype(int).to_numpy()
+        fields = [field] if field else key
+        what = "value not unique" if field else f"primary key ({', '.join(key)}) not unique"
+        out[at] = [f"{what}: also on line {line}" + (f" ({n} rows hold it)" if n > 2 else "")
+                   for line, n in zip(*_another_holder(ctx.lines(name)[positions], frame[fields].iloc[positions]))]
+    return out.tolist()
+
+
+def _another_holder(lines: np.ndarray, held: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of `held` (the rows holding a repeated value, at file `lines`): the line of another row holding
+    the same values (the first one, for every row but the first, which is given the second), and how many do."""
+    group = held.groupby(list(held.columns), dropna=False, sort=False).ngroup().to_numpy()
+    order = np.lexsort((lines, group))
+    grouped, at = group[order], lines[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    sizes = np.diff(np.r_[starts, len(grouped)])
+    first = np.repeat(starts, sizes)
+    other, count = np.empty(len(order), dtype=int), np.empty(len(order), dtype=int)
+    other[order] = np.where(at == at[first], at[np.minimum(first + 1, len(at) - 1)], at[first])
+    count[order] = np.repeat(sizes, sizes)
+    return other, count
 
 
 def as_frictionless_reads(frame: pd.DataFrame, table_schema: dict) -> tuple[pd.DataFrame, pd.Series | None]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from failure_lines import misnamed
 from realcompanion.validators.catalogue import as_text, select
 from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.run import validate
@@ -663,6 +664,7 @@ def test_rule_fires_alone_naming_the_row(case, specimen, baseline):
     if case.message:
         assert named["message"].str.contains(case.message, regex=False).any(), named.to_string()
     assert (report.errors > 0) == (rule.severity == "error")
+    assert misnamed(failures, specimen) == []
 
 
 KEYS = {"source": "dayid", "profile": "claim_id", "chat": "item_id", "qa": "item_id"}

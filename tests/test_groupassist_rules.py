@@ -1,4 +1,5 @@
-"""Every GroupAssistBench rule fires on a copy of the specimen broken in exactly its way, naming the row."""
+"""Every GroupAssistBench rule fires on a copy of the specimen broken in exactly its way, naming the row; every
+line names a field of its resource, or none (tests/failure_lines.py)."""
 from __future__ import annotations
 
 import json

@@ -2,7 +2,8 @@
 
 Each case edits one thing, re-stamps the declared counts and hashes (unless the
 case is about them), validates, and asserts that the set of rules that fired is
-exactly the baseline plus that rule, and that the rule names the edited row.
+exactly the baseline plus that rule, and that the rule names the edited row. Every line of every case names
+a field of its resource, or none (tests/failure_lines.py): checked on the reports these cases compute anyway.
 """
 from __future__ import annotations
 

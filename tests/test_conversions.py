@@ -58,36 +58,38 @@ def test_multi_hop_within_one_session_fails_without_session_indices(specimen):
 
 def test_counts_not_yet_declared_name_the_rows_found(specimen):
     """Before `refresh`, a converted participant has no declared count: the failure says so and gives the count
-    found as `rows`, not as a value of participant_id (Table 25, Arithmetic: counts reconcile)."""
+    found, of the participant's rows as a whole (no field), not as a value of participant_id (Table 25,
+    Arithmetic: counts reconcile)."""
     descriptor = json.loads((specimen / "datapackage.json").read_text())
     found = descriptor["realcompanion"]["participants"].pop("U02")
     (specimen / "datapackage.json").write_text(json.dumps(descriptor, indent=2))
     failed = failures_of(validate(specimen), "ARI3").set_index(["resource", "row"])
     chat = failed.loc[("chat", "U02")]
-    assert (chat["field"], str(chat["value"])) == ("rows", str(found["chat"]))
+    assert (chat["field"], str(chat["value"])) == ("", str(found["chat"]))
     assert chat["message"].startswith(f"no count declared, found {found['chat']} rows")
     assert "realcompanion refresh" in chat["message"]
 
 
 def test_a_missing_persona_slot_names_the_rows_found(specimen):
-    """ARI7 (Table 11: 39 slots per participant) gives the participant's row count as `rows`."""
+    """ARI7 (Table 11: 39 slots per participant) gives the participant's row count, of its rows as a whole."""
     persona = read(specimen, "persona")
     pid = persona[0]["participant_id"]
     write(specimen, "persona", persona[1:])
     stamp(specimen)
     failed = failures_of(validate(specimen), "ARI7")
     assert list(failed["row"]) == [pid]
-    assert (failed["field"].iloc[0], failed["value"].iloc[0]) == ("rows", "38")
+    assert (failed["field"].iloc[0], failed["value"].iloc[0]) == ("", "38")
 
 
 def test_count_rules_print_rows_in_the_report(specimen, capsys):
-    """Both count rules read `persona U01 rows=38 : ...` in the terminal report, before `refresh` (ARI3 and ARI7)."""
+    """Both count rules read `persona U01 =38 : ... found 38 rows` in the terminal report, before `refresh` (ARI3 and
+    ARI7): the count is of the participant's rows, no field of persona."""
     from realcompanion.cli import main
 
     write(specimen, "persona", read(specimen, "persona")[1:])
     assert main(["validate", str(specimen)]) == 1
     out = capsys.readouterr().out
-    assert out.count(" rows=38 : ") == 2 and "participant_id=38" not in out, out
+    assert out.count(" =38 : ") == 2 and "participant_id=38" not in out, out
 
 
 def test_session_numbers_kept_across_a_dropped_session_name_the_gap_rule(specimen):

@@ -1,10 +1,12 @@
-"""Every GroupAssistBench rule fires on a copy of the specimen broken in exactly its way, naming the row."""
+"""Every GroupAssistBench rule fires on a copy of the specimen broken in exactly its way, naming the row; every
+line names a field of its resource, or none (tests/failure_lines.py)."""
 from __future__ import annotations
 
 import json
 import shutil
 
 import pytest
+from failure_lines import misnamed
 from realcompanion.validators.catalogue import as_text
 from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.groupassist.catalogue import all_rules
@@ -355,6 +357,7 @@ def test_rule_fires_on_its_mutation(tmp_path, rule_id):
     assert report.fired() == {rule_id}
     found = report.failure_frame()
     assert row in set(found.loc[found["rule"] == rule_id, "row"]), found.head()
+    assert misnamed(found, copy.root) == []
 
 
 def test_a_repeated_composite_key_is_one_line_a_row_naming_another_holder(tmp_path):
@@ -426,3 +429,26 @@ def test_screen_and_hash_checks_cover_every_free_text_field_and_both_hash_copies
     assert report.fired() == {rule_id}
     found = report.failure_frame()
     assert row in set(found.loc[found["rule"] == rule_id, "row"]), found.head()
+
+
+def test_a_count_over_an_instance_names_the_instance_as_a_whole(tmp_path):
+    """Gate v's counts of a rubric, an L1 instance's atoms and criteria, and an M3 rubric's missing penalty are the
+    instance's as a whole: their lines name it, and no field (`positive`, `unit`, `criteria`) that instances lack.
+    No mutation above reaches these lines; each is made here, in one copy."""
+    copy = Copy(tmp_path / "release")
+    criteria = copy.rows["criteria"]
+    l2 = copy.instance(level="L2", dependency="M1")["instance_id"]
+    positive = [c for c in criteria if c["instance_id"] == l2 and c["kind"] != "penalty"]
+    copy.rows["criteria"] = criteria = [c for c in criteria if c not in positive[2:]]  # two left, fewer than three
+    l1 = copy.instance(level="L1", dependency="M1")["instance_id"]
+    criteria.append(positive[0] | {"criterion_id": f"{l1}:C01", "instance_id": l1})
+    copy.rows["atoms"].append(copy.one("atoms", instance_id=l1) | {"atom_id": f"{l1}:T09", "unit": 9})
+    m3 = copy.instance(level="L2", dependency="M3")["instance_id"]
+    criteria.remove(next(c for c in criteria if c["instance_id"] == m3 and c["pattern"] == "superseded_value"))
+    copy.save()
+    found = validate(copy.root).failure_frame()
+    lines = set(zip(found["rule"], found["row"], found["message"]))
+    assert {("GA5", l2, "needs 3-6 positive criteria"), ("GC8", l1, "L1 instance has rubric criteria"),
+            ("GC8", l1, "unit 9 is no memory unit of the instance"),
+            ("GC9", m3, "M3 rubric lacks its superseded_value penalty")} <= lines, sorted(lines)
+    assert misnamed(found, copy.root) == []

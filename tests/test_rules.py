@@ -2,7 +2,8 @@
 
 Each case edits one thing, re-stamps the declared counts and hashes (unless the
 case is about them), validates, and asserts that the set of rules that fired is
-exactly the baseline plus that rule, and that the rule names the edited row.
+exactly the baseline plus that rule, and that the rule names the edited row. Every line of every case names
+a field of its resource, or none (tests/failure_lines.py): checked on the reports these cases compute anyway.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from failure_lines import misnamed
 from realcompanion.validators.catalogue import as_text, select
 from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.run import validate
@@ -663,6 +665,7 @@ def test_rule_fires_alone_naming_the_row(case, specimen, baseline):
     if case.message:
         assert named["message"].str.contains(case.message, regex=False).any(), named.to_string()
     assert (report.errors > 0) == (rule.severity == "error")
+    assert misnamed(failures, specimen) == []
 
 
 KEYS = {"source": "dayid", "profile": "claim_id", "chat": "item_id", "qa": "item_id"}

@@ -45,7 +45,7 @@ def counts_reconcile(ctx) -> pd.DataFrame:
             want, got = declared.get(pid, {}).get(name), actual.get(pid, 0)
             if want != got:
                 said = "no count declared" if want is None else f"declared {want} rows"
-                rows.append((name, pid, "rows", got, f"{said}, found {got} rows ({STALE})"))
+                rows.append((name, pid, "", got, f"{said}, found {got} rows ({STALE})"))
             elif pid not in streams:
                 rows.append((name, pid, "participant_id", pid, "participant has no messages in source"))
     return failure_rows(rows)

@@ -102,7 +102,15 @@ def _plain(value):
 
 def failures(resource: str, rows, field, values, message) -> pd.DataFrame:
     """A failure frame; `field`, `values` and `message` may be scalars or aligned sequences; values read as the
-    file has them. Built in one constructor call: every rule makes one per run, most of them empty."""
+    file has them. Built in one constructor call: every rule makes one per run, most of them empty.
+
+    A line names the resource whose row failed, the row's key, and the field that holds the wrong value (a nested
+    member as a dotted path, `trace.C.rationale`; a key's fields joined by commas; a key the schema does not
+    declare as the row writes it), or "" when the failure is the row's as a whole or its resource's (a count over
+    an instance's criteria, a participant's rows, a data file's hash): never a name of the rule's own, which a
+    reader would look for in the row in vain. A line about a file rather than a row (a schema, the rules file, a
+    file no resource reads) has an empty resource, the file's path as its row, and the place in the file
+    (`fields.level.constraints.enum[2]`) or "" as its field."""
     rows = list(rows)
     n = len(rows)
     many = not isinstance(values, str) and hasattr(values, "__len__")

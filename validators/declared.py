@@ -434,4 +434,4 @@ def count_per_participant(rule: dict, ctx) -> pd.DataFrame:
         expected = declared.get(pid) if count == "declared" else want
         if actual.get(pid, 0) != expected:
             rows.append((pid, actual.get(pid, 0), f"expected {expected} rows, found {actual.get(pid, 0)}{hint}"))
-    return failures(resource, [r[0] for r in rows], "rows", [r[1] for r in rows], [r[2] for r in rows])
+    return failures(resource, [r[0] for r in rows], "", [r[1] for r in rows], [r[2] for r in rows])

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import pickletools
+import re
 import zipfile
 from pathlib import PurePosixPath
 
@@ -11,13 +13,13 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from realcompanion.files import read_bytes
+from realcompanion.files import read_bytes, read_json
 from realcompanion.refresh import COMMAND, STALE, stale_count
 from realcompanion.release import declared_hash
 from realcompanion.schemas import RESOURCES
 
-from .catalogue import combined, failure_rows, failures, release_rule
-from .kept import FORMAT_SCHEMAS, canonical, definitions_kept, format_rules_kept
+from .catalogue import as_text, combined, failure_rows, failures, release_rule
+from .kept import FORMAT_SCHEMAS, canonical, definitions_kept, first_difference, format_rules_kept
 from .screen import candidates, search
 
 SCRIPT_SUFFIXES = {".py", ".pyw"}
@@ -51,17 +53,18 @@ def hashes(ctx) -> pd.DataFrame:
         ctx.table(name)  # the digest is of the bytes the table was parsed from
         actual = ctx.release.sha256[name]
         if declared.get(path) != actual:
-            rows.append((name, path, "sha256", actual[:16], f"declared {str(declared.get(path))[:16]} ({STALE})"))
+            rows.append((name, path, "", actual[:16], f"declared {str(declared.get(path))[:16]} in "
+                         f"{ctx.release.BLOCK}.sha256 ({STALE})"))
         algorithm, digest = declared_hash(resource)
         found = actual if algorithm == "sha256" else ctx.release.digests.get(name)
         if algorithm and digest != found:
-            rows.append((name, path, "hash", f"{algorithm}:{str(found)[:16]}", f"resource {name} declares hash "
+            rows.append((name, path, "", f"{algorithm}:{str(found)[:16]}", f"resource {name} declares hash "
                          f"{resource['hash'][:23]}, its bytes hash otherwise ({STALE})" if found else
                          f"resource {name} declares hash {resource['hash'][:23]}, of an algorithm this package does "
                          "not compute: use sha256"))
         size = resource.get("bytes")
         if size is not None and size != ctx.release.sizes[name]:
-            rows.append((name, path, "bytes", ctx.release.sizes[name], f"resource {name} declares {size} bytes "
+            rows.append((name, path, "", ctx.release.sizes[name], f"resource {name} declares {size} bytes "
                          f"({STALE})"))
     return failure_rows(rows)
 
@@ -71,7 +74,7 @@ def hashes(ctx) -> pd.DataFrame:
               "datapackage.json, when declared", "Table 11 (corpus totals); SPEC §4; Data Package v2 (resource rows)")
 def row_counts(ctx) -> pd.DataFrame:
     declared = ctx.params.get("rows", {})
-    return failure_rows([(name, name, "rows", ctx.table(name).num_rows, stale_count(declared.get(name), "rows"))
+    return failure_rows([(name, name, "", ctx.table(name).num_rows, stale_count(declared.get(name), "rows"))
                          for name in ctx.release.resources if declared.get(name) != ctx.table(name).num_rows]
                         + standard_counts(ctx))
 
@@ -83,7 +86,7 @@ def standard_counts(ctx) -> list[tuple]:
     for name in ctx.release.resources:
         resource = ctx.release.resource(name)
         have = {"rows": ctx.table(name).num_rows, "fields": len(ctx.release.table_schema(name)["fields"])}
-        out += [(name, resource["path"], key, have[key], f"resource {name} declares {resource[key]} {key}")
+        out += [(name, resource["path"], "", have[key], f"resource {name} declares {resource[key]} {key}")
                 for key in have if resource.get(key) is not None and resource[key] != have[key]]
     return out
 
@@ -92,7 +95,7 @@ def standard_counts(ctx) -> list[tuple]:
               "no path of the package leaves its folder (absolute, .., URL, or a link to a file outside)",
               "SPEC §4 (integrity and safety)")
 def contained(ctx) -> pd.DataFrame:
-    return failure_rows([(name, path, "path", path, why) for name, path, why in ctx.release.escapes()])
+    return failure_rows([(name, path, "", path, why) for name, path, why in ctx.release.escapes()])
 
 
 @release_rule("INT4", "error", "integrity", (),
@@ -103,8 +106,8 @@ def data_not_code(ctx) -> pd.DataFrame:
     root = ctx.release.root
     files = [p for folder in ("data", "schemas") if (root / folder).is_dir()
              for p in sorted((root / folder).rglob("*")) if p.is_file()]
-    rows = [("", str(p.relative_to(root)), "path", p.suffix, why) for p in files if (why := code_in(p))]
-    rows += [("", p.name, "path", p.suffix, "loading script at the release root")
+    rows = [("", str(p.relative_to(root)), "", p.suffix, why) for p in files if (why := code_in(p))]
+    rows += [("", p.name, "", p.suffix, "loading script at the release root")
              for p in sorted(root.iterdir()) if p.suffix in SCRIPT_SUFFIXES and p.is_file()]
     return failure_rows(rows)
 
@@ -161,10 +164,25 @@ def _is_pickle(head: bytes) -> bool:
               "the enum and pattern copies in schemas/ are those of the vocabulary (the check `realcompanion schemas` runs)",
               "SPEC §1 (one vocabulary, declared once in schemas/)")
 def schema_copies(ctx) -> pd.DataFrame:
-    root = ctx.release.root
-    return failure_rows([("", str(path.relative_to(root)), "enum", "stale copy",
-                          f"differs from what schemas/vocabulary.json renders: run `{COMMAND}`")
-                         for path in ctx.release.schemas.stale()])
+    """Each stale schema file, named at its first copy that differs from the rendering (a field by name, as INT7
+    names it: `fields.level.constraints.enum[2]`), with the value the file holds there: where to look."""
+    schemas, rows = ctx.release.schemas, []
+    stale = schemas.stale()
+    rendered = schemas.rendered() if stale else {}
+    for path in stale:
+        have = read_json(path)
+        where, value = first_difference(json.loads(rendered[path]), have)
+        rows.append(("", str(path.relative_to(ctx.release.root)), _by_name(have, where), as_text(value)[:80],
+                     f"differs from what schemas/vocabulary.json renders: run `{COMMAND}`"))
+    return failure_rows(rows)
+
+
+def _by_name(table_schema: dict, where: str) -> str:
+    """A path into a schema file with a Table Schema's field named rather than numbered (`fields[2]` is
+    `fields.level`)."""
+    at = re.match(r"fields\[(\d+)\]", where)
+    name = at and table_schema["fields"][int(at[1])].get("name")
+    return f"fields.{name}{where[at.end():]}" if isinstance(name, str) else where
 
 
 release_rule("INT6", "error", "integrity", (),
@@ -318,5 +336,5 @@ def unread(ctx) -> pd.DataFrame:
     without the file; `publish` refuses until it is declared or removed."""
     from realcompanion.publish.listing import unread_files
 
-    return failure_rows([("", path, "path", path, "no resource reads it: declare it in datapackage.json, or remove it")
+    return failure_rows([("", path, "", path, "no resource reads it: declare it in datapackage.json, or remove it")
                          for path in unread_files(ctx.release) if not code_in(ctx.release.root / path)])

@@ -58,7 +58,8 @@ def format_rules_kept(ctx) -> pd.DataFrame:
     source = FORMAT_RULES[ctx.release.BLOCK]
     mine = {rule["id"]: rule for rule in read_declarations(ctx.release)}
     named = ctx.params.get("rules")
-    rows = [("", named if isinstance(named, str) else "(no rules file)", "rules", rule["id"],
+    where = (named, "rules") if isinstance(named, str) else ("(no rules file)", "")  # its list of rules, or none
+    rows = [("", *where, rule["id"],
              f"the format's rule {rule['id']} is {'declared differently' if rule['id'] in mine else 'not declared'}: "
              f"a release declares it as the format does (realcompanion/validators/{source})")
             for rule in canonical(source)["rules"] if mine.get(rule["id"]) != rule]
@@ -96,12 +97,12 @@ def definitions_kept(ctx) -> pd.DataFrame:
         have, want = _unordered(definition(_resolved(release, release.schemas.nested_schemas.get(relpath)))), \
             _unordered(want)
         if have != want:
-            where, value = _first_difference(want, have)
+            where, value = first_difference(want, have)
             differs(f"schemas/{relpath}", where or "(schema)", value, "differs from the format's nested schema")
     vocabulary, named = release.schemas.vocabulary, release.params.get("vocabulary")
     for key, want in format_["vocabulary"].items():
         if vocabulary.get(key) != want:
-            where, value = _first_difference(want, vocabulary.get(key), key)
+            where, value = first_difference(want, vocabulary.get(key), key)
             differs(named, where, value, "a vocabulary of the format differs from the format's: a fork "
                     "names a new vocabulary for its own fields")
     return failure_rows(rows)
@@ -170,17 +171,17 @@ def _loosened(want: dict, have: dict):
             yield f"constraints.{key}", got, f"loosens the format's constraint {key}: {as_text(value)}"
 
 
-def _first_difference(want, have, path: str = "") -> tuple[str, object]:
+def first_difference(want, have, path: str = "") -> tuple[str, object]:
     """The dotted path of the first place where `have` differs from `want` (`tier[4]`, `properties.A.required`),
     and `have`'s value there (None where it has none)."""
     if isinstance(want, dict) and isinstance(have, dict):
         for key in list(want) + [k for k in have if k not in want]:
             if want.get(key) != have.get(key):
-                return _first_difference(want.get(key), have.get(key), f"{path}.{key}" if path else key)
+                return first_difference(want.get(key), have.get(key), f"{path}.{key}" if path else key)
     if isinstance(want, list) and isinstance(have, list):
         for i, (a, b) in enumerate(zip(want, have)):
             if a != b:
-                return _first_difference(a, b, f"{path}[{i}]")
+                return first_difference(a, b, f"{path}[{i}]")
         shorter = min(len(want), len(have))
         return f"{path}[{shorter}]", have[shorter] if shorter < len(have) else None
     return path, have

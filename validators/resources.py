@@ -153,7 +153,7 @@ def header(ctx) -> pd.DataFrame:
     for name in ctx.release.resources:
         first = io.StringIO(ctx.release.heads[name].decode("utf-8", errors="replace"), newline=None).readline()
         if not first.strip():
-            rows.append((name, "line 1", "(file)", "", "no record: Frictionless has no header to read"))
+            rows.append((name, "line 1", "", "", "no record: Frictionless has no header to read"))
             continue
         try:
             keys = list(json.loads(first))
@@ -165,5 +165,5 @@ def header(ctx) -> pd.DataFrame:
             why = (f"line 1 lacks {', '.join(missing)}" if missing else
                    f"line 1 names fields the schema does not declare: {', '.join(extra)}" if extra else
                    f"line 1 names the fields in another order; the schema's is {', '.join(want)}")
-            rows.append((name, "line 1", ",".join(missing or extra) or "(order)", ",".join(keys)[:80], why))
+            rows.append((name, "line 1", ",".join(missing or extra), ",".join(keys)[:80], why))
     return failure_rows(rows)

@@ -124,4 +124,4 @@ def relabels_counted(ctx) -> pd.DataFrame:
     declared = ctx.params.get("relabeled")
     if declared == found:
         return failure_rows([])
-    return failure_rows([("chat", "chat", "relabeled", found, f"declared {as_text(declared)}")])
+    return failure_rows([("chat", "chat", "", found, f"declared {as_text(declared)}")])

@@ -111,14 +111,14 @@ def rubric_limits(ctx) -> pd.DataFrame:
                         "mandatory": mandatory.groupby(c["instance_id"]).sum()}).reindex(l2, fill_value=0)
     per["total"] = per["positive"] + per["penalty"]
     parts = []
-    for field, bad, message in (
+    for count, bad, message in (  # a count over the instance's criteria: the instance as a whole
             ("positive", ~per["positive"].between(limits["positive_min"], limits["positive_max"]),
              f"needs {limits['positive_min']}-{limits['positive_max']} positive criteria"),
             ("penalty", per["penalty"] > limits["penalty_max"], f"more than {limits['penalty_max']} penalties"),
             ("total", per["total"] > limits["total_max"], f"more than {limits['total_max']} criteria"),
             ("mandatory", per["mandatory"] > limits["mandatory_max"],
              f"more than {limits['mandatory_max']} mandatory criteria (downgrade the lowest-weight ones)")):
-        parts.append(failures("instances", per.index[bad], field, per.loc[bad, field], message))
+        parts.append(failures("instances", per.index[bad], "", per.loc[bad, count], message))
     superseded = (c["dependency"] == "M3") & (c["pattern"] == "superseded_value")
     expected = np.where(~positive, np.where(superseded, weights["m3_superseded_value"],
                                             c["pattern"].map(weights["penalty"]).astype(float)),

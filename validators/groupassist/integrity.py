@@ -62,13 +62,13 @@ rule("GI10", "warning", "integrity", (),
       "App. D, Table 10 (counts, per group); GROUPASSIST.md §3; Data Package v2 (resource rows)")
 def counts(ctx) -> pd.DataFrame:
     rows = ctx.params.get("rows", {})
-    out = [(n, n, "rows", ctx.table(n).num_rows, stale_count(rows.get(n), "rows")) for n in ctx.release.resources
+    out = [(n, n, "", ctx.table(n).num_rows, stale_count(rows.get(n), "rows")) for n in ctx.release.resources
            if rows.get(n) != ctx.table(n).num_rows] + standard_counts(ctx)
     groups = ctx.params.get("groups", {})
     for name in ("messages", "instances"):
         have = {c["values"]: c["counts"] for c in ctx.table(name).column("group_id").drop_null().value_counts().to_pylist()}
         want = {g: per[name] for g, per in groups.items() if name in per}
-        out += [(name, g, "groups", have.get(g, 0), stale_count(want.get(g), f"{name} in the group"))
+        out += [(name, g, "", have.get(g, 0), stale_count(want.get(g), f"{name} in the group"))
                 for g in sorted(set(have) | set(want)) if have.get(g, 0) != want.get(g)]
     inst = ctx.frame("instances")
     have = inst.groupby(["split", "level"]).size().to_dict()

@@ -223,13 +223,13 @@ def l1_atoms(ctx) -> pd.DataFrame:
     return combined([
         failures("atoms", at["atom_id"][stray], "instance_id", at["instance_id"][stray],
                  "atom not matching one memory unit of an L1 instance"),
-        failures("instances", short["instance_id"], "unit", "",
+        failures("instances", short["instance_id"], "", "",
                  unit(short) + np.where(short["distractor"], " needs exactly one distractor", " needs exactly one atom")),
-        failures("instances", extra["instance_id"], "unit", "", unit(extra) + " is no memory unit of the instance"),
+        failures("instances", extra["instance_id"], "", "", unit(extra) + " is no memory unit of the instance"),
         failures("instances", inst["instance_id"][unanswered], answer_field,
                  [inst.at[i, f] for i, f in zip(inst.index[unanswered], answer_field)],
                  "L1 needs a reference answer in both languages, L2 none"),
-        failures("instances", rubric, "criteria", "", "L1 instance has rubric criteria")])
+        failures("instances", rubric, "", "", "L1 instance has rubric criteria")])
 
 
 @rule("GC9", "error", "invariant", ("criteria", "anchors", "instances", "messages"),
@@ -253,7 +253,7 @@ def l2_rubric(ctx) -> pd.DataFrame:
     has = c[penalty & cites & (c["pattern"] == "superseded_value")]["instance_id"]
     inst = ctx.frame("instances")
     m3 = inst[((inst["level"] == "L2") & (inst["dependency"] == "M3")).to_numpy() & ~among(inst["instance_id"], has)]
-    parts.append(failures("instances", m3["instance_id"], "criteria", "", "M3 rubric lacks its superseded_value penalty"))
+    parts.append(failures("instances", m3["instance_id"], "", "", "M3 rubric lacks its superseded_value penalty"))
     cited = position_in(c["evidence"], ctx.messages["message_id"])
     turn, group = taken(ctx.messages["turn"], cited), taken(ctx.messages["group_id"], cited)
     # a service criterion may cite the request itself, the requester's record at a native instance's cutoff: an

@@ -11,6 +11,7 @@ from realcompanion.validators.catalogue import as_text
 from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.groupassist.catalogue import all_rules
 from realcompanion.validators.groupassist.run import validate
+from realcompanion.validators.terminal import render
 
 from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
 from realcompanion.groupassist.synth import stamp
@@ -366,8 +367,9 @@ def test_a_repeated_composite_key_is_one_line_a_row_naming_another_holder(tmp_pa
     copy = Copy(tmp_path / "release")
     copy.rows["members"].insert(3, copy.rows["members"][2])  # line 3, repeated on line 4
     copy.save()
-    found = validate(copy.root).failure_frame()
-    member = copy.rows["members"][2]
+    report = validate(copy.root)
+    found, member = report.failure_frame(), copy.rows["members"][2]
+    assert f"  members {member['group_id']}:{member['member_id']} : primary key" in render(report)
     assert found.loc[found["rule"] == "GS2", ["row", "field", "value", "message"]].values.tolist() == [
         [f"{member['group_id']}:{member['member_id']}", "", "", f"primary key (group_id, member_id) not unique: "
                                                                  f"also on line {line}"] for line in (4, 3)]

@@ -30,8 +30,9 @@ def render(report, max_examples: int = 5) -> str:
     for o in failed:
         lines += ["", f"{o.rule.id} ({o.rule.severity}): {o.rule.statement}"]
         for row in o.failures.head(max_examples).itertuples():
-            lines.append(f"  {visible(row.resource)} {visible(row.row)} {visible(row.field)}="
-                         f"{visible(f'{row.value!s:.60}')} : {visible(row.message)}")
+            value = f"{row.value!s:.60}"
+            held = f" {visible(row.field)}={visible(value)}" if row.field or value else ""  # none: the row as a whole
+            lines.append(f"  {visible(row.resource)} {visible(row.row)}{held} : {visible(row.message)}")
         if len(o.failures) > max_examples:
             lines.append(f"  ... {len(o.failures) - max_examples} more")
     lines += ["", f"{report.errors} error(s), {report.warnings} warning(s) - "

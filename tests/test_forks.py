@@ -430,6 +430,20 @@ def test_resources_carry_data_package_v2_hash_and_bytes_that_frictionless_checks
     assert frictionless_valid(fork)
 
 
+def test_refresh_keeps_the_rows_and_fields_a_resource_declares_true(fork, capsys):
+    """Data Package `rows` and `fields` are a fork's to declare or not; once declared, they are counts of the
+    files, which `refresh` writes as it writes the hashes (Frictionless and INT2 compare them)."""
+    edit_json(fork / "datapackage.json", lambda d: d["resources"][4].update(rows=1, fields=2))
+    add_participant(fork)
+    assert main(["refresh", str(fork)]) == 0
+    assert "refreshed: datapackage.json: resources hash, bytes, rows and fields\n" in capsys.readouterr().out
+    qa = json.loads((fork / "datapackage.json").read_text(encoding="utf-8"))["resources"][4]
+    assert (qa["name"], qa["rows"], qa["fields"]) == ("qa", len(read(fork, "qa")),
+                                                      len(json.loads((fork / qa["schema"]).read_text())["fields"]))
+    assert "rows" not in json.loads((fork / "datapackage.json").read_text(encoding="utf-8"))["resources"][0]
+    assert validate(fork).errors == 0 and frictionless_valid(fork)
+
+
 # -- every failure a stale generated part causes names the one command ----------
 
 def undeclared_participant(root):
@@ -452,6 +466,12 @@ def stale_rows(root):
     return "INT2"
 
 
+def stale_resource_counts(root):
+    """A fork that declares a resource's Data Package `rows` and `fields` (Frictionless compares them), then edits."""
+    edit_json(root / "datapackage.json", lambda d: d["resources"][4].update(rows=1, fields=2))
+    return "INT2"
+
+
 def stale_schema_copy(root):
     edit_json(root / "schemas" / "vocabulary.json", lambda v: v["sender"].append("narrator"))
     return "INT5"
@@ -466,8 +486,8 @@ def stale_enum_copy(root):
     return "SCH2"
 
 
-@pytest.mark.parametrize("stale", [undeclared_participant, stale_sha256, stale_hash, stale_rows, stale_schema_copy,
-                                   stale_enum_copy])
+@pytest.mark.parametrize("stale", [undeclared_participant, stale_sha256, stale_hash, stale_rows, stale_resource_counts,
+                                   stale_schema_copy, stale_enum_copy])
 def test_every_stale_part_names_refresh_in_every_message(fork, stale):
     rule = stale(fork)
     failures = validate(fork).failure_frame()

@@ -17,6 +17,7 @@ from realcompanion.files import read_bytes, read_json
 from realcompanion.refresh import COMMAND, STALE, stale_count
 from realcompanion.release import declared_hash
 from realcompanion.schemas import RESOURCES
+from realcompanion.stamp import declared_counts
 
 from .catalogue import as_text, combined, failure_rows, failures, release_rule
 from .kept import FORMAT_SCHEMAS, canonical, definitions_kept, first_difference, format_rules_kept
@@ -85,9 +86,9 @@ def standard_counts(ctx) -> list[tuple]:
     out = []
     for name in ctx.release.resources:
         resource = ctx.release.resource(name)
-        have = {"rows": ctx.table(name).num_rows, "fields": len(ctx.release.table_schema(name)["fields"])}
-        out += [(name, resource["path"], "", have[key], f"resource {name} declares {resource[key]} {key}")
-                for key in have if resource.get(key) is not None and resource[key] != have[key]]
+        have = declared_counts(ctx.release, resource, ctx.table(name).num_rows)
+        out += [(name, resource["path"], "", n, f"resource {name} declares {resource[key]} {key} ({STALE})")
+                for key, n in have.items() if resource[key] != n]
     return out
 
 

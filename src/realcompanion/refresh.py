@@ -51,8 +51,11 @@ def refresh(root, check: bool = True, progress=None) -> list[str]:
     after = stamp(root)
     changed += [f"datapackage.json: {release.BLOCK}.{key}" for key, value in after.items()
                 if before.get(release.BLOCK, {}).get(key) != value]
-    if read_json(root / "datapackage.json").get("resources") != before.get("resources"):
-        changed.append("datapackage.json: resources hash and bytes")
+    written = [key for key in ("hash", "bytes", "rows", "fields") if any(
+        old.get(key) != new.get(key) for old, new in zip(before.get("resources", []),
+                                                          read_json(root / "datapackage.json").get("resources", [])))]
+    if written:
+        changed.append(f"datapackage.json: resources {', '.join(written[:-1])}{' and ' * (len(written) > 1)}{written[-1]}")
     changed += card.write(root)
     changed += [f"DATASHEET.md block: {name}" for name in datasheet.write(root)]
     croissant = root / FILE

@@ -69,13 +69,23 @@ DATA_PACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
 def restamp(release: Release, block: dict) -> None:
     """The release as `stamp` would leave it, in memory only: `block`, the generated part of its format's block
     (the format's `declared`), and both hash copies taken from the files (what `stamp` and `refresh` judge before
-    writing), with the standard `bytes`, from the bytes the tables were read from."""
+    writing), with the standard `bytes`, from the bytes the tables were read from, and the `rows` and `fields`
+    a resource declares."""
     release.params.update(block)
     for resource in release.descriptor.get("resources", []):
         if resource.get("path") in block["sha256"]:
             resource["hash"] = f"sha256:{block['sha256'][resource['path']]}"
         if resource.get("name") in release.sizes:
             resource["bytes"] = release.sizes[resource["name"]]
+            resource.update(declared_counts(release, resource, release.table(resource["name"]).num_rows))
+
+
+def declared_counts(release: Release, resource: dict, rows: int) -> dict[str, int]:
+    """The Data Package `rows` and `fields` that `resource` declares, as its files bear them out: `rows` read, and
+    the fields its Table Schema declares. Frictionless compares them (row-count, field-count errors); a fork may
+    declare them, and `stamp` keeps them true."""
+    have = {"rows": rows, "fields": len(release.table_schema(resource["name"])["fields"])}
+    return {key: n for key, n in have.items() if resource.get(key) is not None}
 
 
 def standard_stats(release: Release) -> dict[str, dict]:
@@ -99,12 +109,14 @@ def stamp(root) -> dict:
 
 
 def write(release: Release, block: dict) -> dict:
-    """Record `block` in the descriptor's format block, with each resource's Data Package v2 `hash` and `bytes`."""
+    """Record `block` in the descriptor's format block, with each resource's Data Package v2 `hash` and `bytes`,
+    and the `rows` and `fields` it declares."""
     descriptor = release.descriptor
     descriptor[release.BLOCK].update(block)
     stats = standard_stats(release)
     for resource in descriptor["resources"]:
         resource.update(stats[resource["name"]])
+        resource.update(declared_counts(release, resource, release.table(resource["name"]).num_rows))
     descriptor = {"$schema": DATA_PACKAGE_PROFILE, **descriptor}
     Path(release.root, "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
     return block

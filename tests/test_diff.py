@@ -98,3 +98,25 @@ def test_a_duplicate_primary_key_stops_the_diff(specimen, new, capsys):
     assert main(["diff", str(specimen), str(new)]) == 2
     assert f"qa.jsonl:{len(rows) + 1} field 'item_id': primary key {rows[0]['item_id']} is not unique (first at " \
            "line 1)" in capsys.readouterr().err
+
+
+def test_what_the_records_mean_is_compared_too(specimen, new, capsys):
+    """A release whose records are the same but whose vocabulary, constraints, rules or licence changed is not
+    "no differences": each change is a line naming the file and the place in it."""
+    def edit_json(path, edit):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        edit(document)
+        path.write_text(json.dumps(document), encoding="utf-8")
+
+    edit_json(new / "schemas" / "vocabulary.json", lambda v: v["sender"].append("narrator"))
+    edit_json(new / "schemas" / "qa.schema.json", lambda s: next(f for f in s["fields"] if f["name"] == "question")[
+        "constraints"].update(minLength=2))
+    edit_json(new / "datapackage.json", lambda d: d.update(licenses=[{"name": "CC0-1.0"}]))
+    (new / "schemas" / "rules.json").unlink()
+    assert main(["diff", str(specimen), str(new)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "release 0.1.0 -> 0.1.0"
+    assert out[1:7] == ["definitions changed:", "  datapackage.json: licenses.CC-BY-NC-4.0 (removed)",
+                        "  datapackage.json: licenses.CC0-1.0 (added)",
+                        "  schemas/qa.schema.json: fields.question.constraints.minLength 1 -> 2",
+                        "  schemas/rules.json: (file) (removed)", "  schemas/vocabulary.json: sender +narrator"]

@@ -7,7 +7,9 @@ its schema is an error here, never silently left out of the comparison.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..errors import visible
 from ..release import ReadError, Release
@@ -36,10 +38,11 @@ class ReleaseDiff:
     new_version: str
     resources: list[ResourceDiff]
     parameters: list[str]  # keys of the descriptor's format block whose value changed
+    definitions: list[str] = field(default_factory=list)  # what changed in the descriptor's other keys and schemas/
 
     @property
     def empty(self) -> bool:
-        return not self.parameters and all(r.empty for r in self.resources)
+        return not self.parameters and not self.definitions and all(r.empty for r in self.resources)
 
 
 def _rows(release: Release, name: str, key: list[str]) -> dict[tuple, dict]:
@@ -113,7 +116,72 @@ def diff(old_root, new_root, progress=None) -> ReleaseDiff:
         if progress:
             progress(name)
     parameters = sorted(k for k in old.params.keys() | new.params.keys() if old.params.get(k) != new.params.get(k))
-    return ReleaseDiff(old.version, new.version, resources, parameters)
+    return ReleaseDiff(old.version, new.version, resources, parameters, definitions(old, new))
+
+
+# What the files stamp writes (counts, hashes) and the version, which the diff's first lines show otherwise
+_STAMPED = {"hash", "bytes", "rows", "fields"}
+
+
+def definitions(old: Release, new: Release) -> list[str]:
+    """What changed in what the records mean: the descriptor beyond its format block (licence, description, each
+    resource's entry but what `stamp` writes) and every JSON document under schemas/ (Table Schemas, nested
+    schemas, the vocabulary, a release's rules), as `FILE: PATH` lines; a list of values says what it gained and
+    lost. A new vocabulary value or a loosened constraint changes no record, and a diff that said nothing of it
+    read as "no differences"."""
+    def described(release: Release) -> dict:
+        out = {k: v for k, v in release.descriptor.items() if k not in (release.BLOCK, "version", "$schema")}
+        out["resources"] = [{k: v for k, v in r.items() if k not in _STAMPED} for r in out.get("resources", [])]
+        return out
+
+    lines = [f"datapackage.json: {path}" for path in _changed(described(old), described(new))]
+    files = {p.relative_to(r.root).as_posix() for r in (old, new) for p in (r.root / "schemas").rglob("*.json")}
+    for name in sorted(files):
+        before, after = (_document(r.root / name) for r in (old, new))
+        lines += [f"{name}: {path}" for path in _changed(before, after)]
+    return lines
+
+
+_ABSENT = object()
+
+
+def _document(path: Path):
+    """A JSON document's content; absent where the file is not there."""
+    from ..files import read_json
+
+    return read_json(path) if path.is_file() else _ABSENT
+
+
+def _changed(old, new, path: str = "") -> list[str]:
+    """Where two JSON values differ, as dotted paths (a list of named objects, as Table Schema's `fields`, by
+    name), a value's change as `fields.answer.constraints.minLength 1 -> 2`, a list of scalars' as
+    `PATH +added -removed`, and `(added)` or `(removed)` for what one side lacks."""
+    if old == new:
+        return []
+    if old is _ABSENT or new is _ABSENT:
+        return [f"{path or '(file)'} ({'added' if old is _ABSENT else 'removed'})"]
+    if isinstance(old, dict) and isinstance(new, dict):
+        return [p for key in sorted(old.keys() | new.keys(), key=str)
+                for p in _changed(old.get(key, _ABSENT), new.get(key, _ABSENT), f"{path}.{key}" if path else key)]
+    if isinstance(old, list) and isinstance(new, list):
+        if all(isinstance(v, dict) and isinstance(v.get("name"), str) for v in old + new):
+            named = [{v["name"]: v for v in side} for side in (old, new)]
+            if all(len(by) == len(side) for by, side in zip(named, (old, new))):
+                return _changed(*named, path) or [f"{path} (order)"]
+        if not any(isinstance(v, (dict, list)) for v in old + new):
+            gained = [v for v in new if v not in old]
+            lost = [v for v in old if v not in new]
+            if gained or lost:
+                return [" ".join([path, *(f"+{v}" for v in gained), *(f"-{v}" for v in lost)])]
+            return [f"{path} (order)"]
+    if not isinstance(old, (dict, list)) and not isinstance(new, (dict, list)):
+        return [f"{path or '(file)'} {_short(old)} -> {_short(new)}"]
+    return [path or "(file)"]
+
+
+def _short(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _ident(key: tuple) -> str:
@@ -125,6 +193,8 @@ def render(d: ReleaseDiff) -> str:
     lines = [f"release {d.old_version} -> {d.new_version}" + (": no differences" if d.empty else "")]
     if d.parameters:
         lines.append(f"parameters changed: {', '.join(d.parameters)}")
+    if d.definitions:
+        lines += ["definitions changed:", *(f"  {visible(line)}" for line in d.definitions)]
     for r in d.resources:
         head = f"{r.name}: +{len(r.added)} added, -{len(r.removed)} removed, ~{len(r.changed)} changed"
         notes = ([f"resource only in {r.only_in}"] if r.only_in else []) + \

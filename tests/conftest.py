@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,11 @@ import pytest
 from realcompanion.paths import REPO_ROOT
 
 RELEASE_PARTS = ("datapackage.json", "schemas", "data")
+
+# `python -m pytest` puts the working directory first on sys.path: run from the repository, its validators/ folder
+# (installed as realcompanion.validators) would stand in for the `validators` package Frictionless checks string
+# formats with (a uuid field's rows failed with "module 'validators' has no attribute 'uuid'").
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != REPO_ROOT]
 
 
 def copy_release(src: Path, dst: Path) -> Path:

@@ -157,6 +157,17 @@ def test_schema_file_that_is_not_json(specimen, capsys, garbage):
     check_contract(main(["validate", str(specimen)]), *capsys.readouterr(), path.name)
 
 
+@pytest.mark.parametrize("document", ["true", "[]", '"x"'])
+def test_nested_schema_that_is_not_an_object_is_named(specimen, capsys, document):
+    """JSON Schema allows `true`, but a nested schema here also types its field: the line names the file (it said
+    `cannot type resource 'chat' from its schemas (TypeError: ...)`, naming no file)."""
+    path = specimen / "schemas" / "nested" / "dayid_list.schema.json"
+    path.write_text(document, encoding="utf-8")
+
+    assert main(["validate", str(specimen)]) == 2
+    check_contract(2, *capsys.readouterr(), "nested/dayid_list.schema.json")
+
+
 @pytest.mark.parametrize("field", ["name", "path", "schema"])
 def test_resource_entry_without_a_field(specimen, capsys, field):
     path = specimen / "datapackage.json"

@@ -180,6 +180,9 @@ class Schemas:
         for path in self.nested_paths():
             relpath = f"nested/{path.name}"
             schemas[relpath] = read_json(path)
+            if not isinstance(schemas[relpath], dict):  # `true` is a JSON Schema, but it gives its field no type
+                raise ReadError(path, "is not a JSON object: a nested schema types the field it describes, so it "
+                                      "must be a JSON Schema object")
             uri = self.nested_uri(relpath, schemas[relpath])
             if uri in named:
                 raise ReadError(path, f"'{uri}' also names schemas/{named[uri]}: each nested schema has an `$id` "

@@ -20,6 +20,7 @@ import pytest
 from conftest import copy_release
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from realcompanion.validators.run import validate as validate_release
 
 from realcompanion.cli import main
 from realcompanion.errors import ReadError
@@ -157,15 +158,33 @@ def test_schema_file_that_is_not_json(specimen, capsys, garbage):
     check_contract(main(["validate", str(specimen)]), *capsys.readouterr(), path.name)
 
 
-@pytest.mark.parametrize("document", ["true", "[]", '"x"'])
-def test_nested_schema_that_is_not_an_object_is_named(specimen, capsys, document):
-    """JSON Schema allows `true`, but a nested schema here also types its field: the line names the file (it said
-    `cannot type resource 'chat' from its schemas (TypeError: ...)`, naming no file)."""
+@pytest.mark.parametrize("document,field", [
+    ("true", ""), ("[]", ""), ('"x"', ""), ('{"type": 5}', "field 'type'"),
+    ('{"type": "array", "items": {"type": "string"}, "properties": []}', "field 'properties'"),
+    ('{"$schema": "https://example.org/meta", "type": "array", "items": {"type": "string"}}', "field '$schema'")])
+def test_nested_schema_that_is_no_json_schema_is_named(specimen, capsys, document, field):
+    """JSON Schema allows `true`, but a nested schema here also types its field; and one its draft's metaschema
+    refuses, or of a draft none knows, is no schema to check records by: the line names the file and where (it
+    said `cannot type resource 'chat' from its schemas (TypeError: ...)`, naming neither, or judged by it)."""
     path = specimen / "schemas" / "nested" / "dayid_list.schema.json"
     path.write_text(document, encoding="utf-8")
 
     assert main(["validate", str(specimen)]) == 2
-    check_contract(2, *capsys.readouterr(), "nested/dayid_list.schema.json")
+    out, err = capsys.readouterr()
+    check_contract(2, out, err, "nested/dayid_list.schema.json")
+    assert field in err
+
+
+def test_a_remote_reference_is_never_fetched(specimen, capsys):
+    """A `$ref` to a document outside the release is refused, not downloaded: the verdict depends on the folder."""
+    path = specimen / "schemas" / "nested" / "dayid_list.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["items"]["allOf"] = [{"$ref": "https://example.org/dayid.schema.json"}]
+    path.write_text(json.dumps(schema), encoding="utf-8")
+
+    report = validate_release(specimen)
+    nested = next(o for o in report.outcomes if o.rule.id == "SCH3")
+    assert nested.crashed and "https://example.org/dayid.schema.json is not fetched" in nested.skipped
 
 
 @pytest.mark.parametrize("field", ["name", "path", "schema"])

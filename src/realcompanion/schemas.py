@@ -137,6 +137,28 @@ def enum_of(vocabulary: dict, name: str) -> list[str]:
     return list(value)
 
 
+def _fetched(uri: str):
+    """What jsonschema-rs would download for a `$ref` or `$schema` no schema of the release holds: nothing. A
+    release's schemas are all in its folder, and validating it never reads the network (a remote document could
+    change the verdict, or hang it)."""
+    raise ValueError(f"{uri} is not fetched: a release's schemas are all in its folder")
+
+
+def _a_json_schema(schema: dict, path) -> None:
+    """A nested schema is a JSON Schema of its draft (its metaschema's verdict, named where it fails): typing and
+    checking records by one that is not failed on the first node of the wrong shape, naming neither."""
+    import jsonschema_rs
+
+    try:
+        jsonschema_rs.meta.validate(schema, registry=jsonschema_rs.Registry([], retriever=_fetched))
+    except jsonschema_rs.ValidationError as exc:
+        raise ReadError(path, f"is not a JSON Schema: {exc.message}",
+                        field=".".join(map(str, exc.instance_path)) or None) from None
+    except jsonschema_rs.ReferencingError:
+        raise ReadError(path, f"is not a JSON Schema of a draft jsonschema-rs knows: `$schema` is "
+                              f"{schema.get('$schema')!r}", field="$schema") from None
+
+
 @dataclass(frozen=True)
 class Schemas:
     """Vocabulary, Table Schemas and nested JSON Schemas of one release folder."""
@@ -183,6 +205,7 @@ class Schemas:
             if not isinstance(schemas[relpath], dict):  # `true` is a JSON Schema, but it gives its field no type
                 raise ReadError(path, "is not a JSON object: a nested schema types the field it describes, so it "
                                       "must be a JSON Schema object")
+            _a_json_schema(schemas[relpath], path)
             uri = self.nested_uri(relpath, schemas[relpath])
             if uri in named:
                 raise ReadError(path, f"'{uri}' also names schemas/{named[uri]}: each nested schema has an `$id` "
@@ -219,7 +242,8 @@ class Schemas:
         """The nested schemas as a jsonschema-rs registry, by URI (`nested_uri`)."""
         import jsonschema_rs
 
-        return jsonschema_rs.Registry([(self.nested_uri(path, s), s) for path, s in self.nested_schemas.items()])
+        return jsonschema_rs.Registry([(self.nested_uri(path, s), s) for path, s in self.nested_schemas.items()],
+                                      retriever=_fetched)
 
     def tier_of(self, has_profile_refs, has_episode_refs):
         """Tier as a function of the context shape (vocabulary `tier_rule`); works on bools or boolean arrays."""

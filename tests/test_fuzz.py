@@ -161,7 +161,8 @@ def test_schema_file_that_is_not_json(specimen, capsys, garbage):
 @pytest.mark.parametrize("document,field", [
     ("true", ""), ("[]", ""), ('"x"', ""), ('{"type": 5}', "field 'type'"),
     ('{"type": "array", "items": {"type": "string"}, "properties": []}', "field 'properties'"),
-    ('{"$schema": "https://example.org/meta", "type": "array", "items": {"type": "string"}}', "field '$schema'")])
+    ('{"$schema": "https://example.org/meta", "type": "array", "items": {"type": "string"}}', "field '$schema'"),
+    ('{"type": "array", "items": true}', "cannot type field")])  # a JSON Schema, but its items have no type
 def test_nested_schema_that_is_no_json_schema_is_named(specimen, capsys, document, field):
     """JSON Schema allows `true`, but a nested schema here also types its field; and one its draft's metaschema
     refuses, or of a draft none knows, is no schema to check records by: the line names the file and where (it

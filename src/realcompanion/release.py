@@ -361,12 +361,17 @@ class Release:
         return names(self.table_schema(name).get("primaryKey", []))
 
     def arrow_schema(self, name: str) -> pa.Schema:
-        fields = self.table_schema(name)["fields"]
-        try:
-            return pa.schema([(f["name"], arrow_type(f, self.schemas)) for f in fields])
-        except (KeyError, TypeError, AttributeError, StopIteration) as exc:  # a nested schema of the wrong shape
-            raise ReadError(self.root / "schemas", f"cannot type resource '{name}' from its schemas "
-                                                   f"({type(exc).__name__}: {exc})") from None
+        typed = []
+        for f in self.table_schema(name)["fields"]:
+            try:
+                typed.append((f["name"], arrow_type(f, self.schemas)))
+            except (KeyError, TypeError, AttributeError, StopIteration) as exc:  # a node with no type Arrow can hold
+                where = f.get("nestedSchema")  # (`true`, a type list of nulls): the field's nested schema, if any
+                raise ReadError(self.root / "schemas" / where if isinstance(where, str) else self.root / "schemas",
+                                f"cannot type field '{f.get('name')}' of resource '{name}' from its schemas: a node "
+                                f"gives no JSON type Arrow can hold ({type(exc).__name__}: {exc})",
+                                field=f.get("name")) from None
+        return pa.schema(typed)
 
     def line(self, name: str, position: int) -> int:
         """The file line (1-based) of the table row at `position`."""

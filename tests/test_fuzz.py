@@ -161,8 +161,7 @@ def test_schema_file_that_is_not_json(specimen, capsys, garbage):
 @pytest.mark.parametrize("document,field", [
     ("true", ""), ("[]", ""), ('"x"', ""), ('{"type": 5}', "field 'type'"),
     ('{"type": "array", "items": {"type": "string"}, "properties": []}', "field 'properties'"),
-    ('{"$schema": "https://example.org/meta", "type": "array", "items": {"type": "string"}}', "field '$schema'"),
-    ('{"type": "array", "items": true}', "cannot type field")])  # a JSON Schema, but its items have no type
+    ('{"$schema": "https://example.org/meta", "type": "array", "items": {"type": "string"}}', "field '$schema'")])
 def test_nested_schema_that_is_no_json_schema_is_named(specimen, capsys, document, field):
     """JSON Schema allows `true`, but a nested schema here also types its field; and one its draft's metaschema
     refuses, or of a draft none knows, is no schema to check records by: the line names the file and where (it
@@ -174,6 +173,20 @@ def test_nested_schema_that_is_no_json_schema_is_named(specimen, capsys, documen
     out, err = capsys.readouterr()
     check_contract(2, out, err, "nested/dayid_list.schema.json")
     assert field in err
+
+
+def test_a_field_its_nested_schema_gives_no_type_is_named(specimen, capsys):
+    """`true` is a JSON Schema, but gives the member it describes no type: the line names the field and the nested
+    schema it reads (it said `cannot type resource 'chat' from its schemas`, naming neither)."""
+    path = specimen / "schemas" / "nested" / "memory_bearing.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["properties"]["recorded"] = True
+    path.write_text(json.dumps(schema), encoding="utf-8")
+
+    assert main(["validate", str(specimen)]) == 2
+    out, err = capsys.readouterr()
+    check_contract(2, out, err, "nested/memory_bearing.schema.json")
+    assert "cannot type field 'memory_bearing' of resource 'chat'" in err
 
 
 def test_a_remote_reference_is_never_fetched(specimen, capsys):

@@ -466,6 +466,11 @@ def stale_rows(root):
     return "INT2"
 
 
+def stale_relabeled(root):
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"].update(relabeled=d["realcompanion"]["relabeled"] + 1))
+    return "CAT3"
+
+
 def stale_resource_counts(root):
     """A fork that declares a resource's Data Package `rows` and `fields` (Frictionless compares them), then edits."""
     edit_json(root / "datapackage.json", lambda d: d["resources"][4].update(rows=1, fields=2))
@@ -486,8 +491,8 @@ def stale_enum_copy(root):
     return "SCH2"
 
 
-@pytest.mark.parametrize("stale", [undeclared_participant, stale_sha256, stale_hash, stale_rows, stale_resource_counts,
-                                   stale_schema_copy, stale_enum_copy])
+@pytest.mark.parametrize("stale", [undeclared_participant, stale_sha256, stale_hash, stale_rows, stale_relabeled,
+                                   stale_resource_counts, stale_schema_copy, stale_enum_copy])
 def test_every_stale_part_names_refresh_in_every_message(fork, stale):
     rule = stale(fork)
     failures = validate(fork).failure_frame()

@@ -6,7 +6,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .catalogue import as_text, failure_rows, failures, frame_rule, release_rule
+from realcompanion.refresh import stale_count
+
+from .catalogue import failure_rows, failures, frame_rule, release_rule
 
 
 @release_rule("REF1", "warning", "referent", ("source", "profile", "chat"),
@@ -124,4 +126,4 @@ def relabels_counted(ctx) -> pd.DataFrame:
     declared = ctx.params.get("relabeled")
     if declared == found:
         return failure_rows([])
-    return failure_rows([("chat", "chat", "", found, f"declared {as_text(declared)}")])
+    return failure_rows([("chat", "chat", "", found, stale_count(declared, "rows relabeled by record"))])

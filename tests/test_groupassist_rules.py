@@ -454,3 +454,15 @@ def test_a_count_over_an_instance_names_the_instance_as_a_whole(tmp_path):
             ("GC8", l1, "unit 9 is no memory unit of the instance"),
             ("GC9", m3, "M3 rubric lacks its superseded_value penalty")} <= lines, sorted(lines)
     assert misnamed(found, copy.root) == []
+
+
+def test_a_count_by_split_and_level_names_no_field(tmp_path):
+    """GI2's count of instances by split and level is of rows counted together, as its count per group is: the
+    line names the split and level and no field (it named `split,level`)."""
+    copy = Copy(tmp_path / "release")
+    copy.save()
+    descriptor = copy.descriptor()
+    descriptor["groupassist"]["instances"]["eval"]["L1"] += 1
+    (copy.root / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False), encoding="utf-8")
+    found = validate(copy.root).failure_frame()
+    assert found.loc[found["rule"] == "GI2", ["row", "field"]].values.tolist() == [["eval/L1", ""]]

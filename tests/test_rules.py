@@ -704,6 +704,15 @@ def test_a_repeated_key_names_the_line_of_another_row_holding_it(specimen, copie
         [[claim, "claim_id", claim, f"value not unique: also on line {line}{held}"] for line in [6] + [5] * copies])
 
 
+def test_a_count_over_a_participants_rows_names_no_field(specimen):
+    """V3 counts a participant's proportional rows: its line names the participant and the count, and no field
+    (it named `stratum`, which holds each row's stratum, not the count)."""
+    participant = next(c for c in CASES if c.id == "V3").fn(specimen)
+    stamp(specimen)
+    found = validate(specimen).failure_frame()
+    assert found.loc[found["rule"] == "V3", ["row", "field"]].values.tolist() == [[participant, ""]]
+
+
 def test_a_fork_may_tighten_a_core_field_and_reword_it(specimen, baseline):
     """INT7 compares definitions, not files: a raised minimum length, a new maximum, a constraint the format does
     not set and another description leave the release VALID."""

@@ -44,7 +44,7 @@ def unconditioned_stratum(ctx) -> pd.DataFrame:
     # SCH2's, not counted
     counts = recorded[prop].astype(bool).groupby(chat["participant_id"][prop]).agg(["sum", "count"])
     bad = counts[2 * counts["sum"] >= counts["count"]]  # a minority is strictly fewer than half
-    return failures("chat", bad.index, "stratum", [f"{m} of {n}" for m, n in zip(bad["sum"], bad["count"])],
+    return failures("chat", bad.index, "", [f"{m} of {n}" for m, n in zip(bad["sum"], bad["count"])],  # rows together
                     "memory-bearing rows are not a minority of the proportional stratum")
 
 

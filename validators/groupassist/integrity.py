@@ -73,7 +73,7 @@ def counts(ctx) -> pd.DataFrame:
     inst = ctx.frame("instances")
     have = inst.groupby(["split", "level"]).size().to_dict()
     declared = {(s, lv): n for s, levels in ctx.params.get("instances", {}).items() for lv, n in levels.items()}
-    out += [("instances", f"{s}/{lv}", "split,level", have.get((s, lv), 0), stale_count(declared.get((s, lv)), "instances"))
+    out += [("instances", f"{s}/{lv}", "", have.get((s, lv), 0), stale_count(declared.get((s, lv)), "instances"))
             for s, lv in sorted(set(have) | set(declared)) if have.get((s, lv), 0) != declared.get((s, lv))]
     return failure_rows(out)
 

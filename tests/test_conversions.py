@@ -545,10 +545,14 @@ def test_a_malformed_identifier_names_its_kind(specimen):
 def test_cold_opens_written_as_the_field_table_says_are_scoreable(repo, specimen):
     """A converter writes `scoreable` as the card's field table describes it. It said cold opens are never
     scoreable, and a conversion that followed it failed SIG2 on every cold open: Table 25's 1,967 scoreable rows are
-    Table 3's 1,533 + 434 cold opens."""
+    Table 3's 1,533 + 434 cold opens. The conversion guide's cold-open sentence named stratum, cold_open and gold
+    but not scoreable, and a conversion that followed it failed SIG2 the same way."""
     schema = json.loads((repo / "schemas" / "chat.schema.json").read_text(encoding="utf-8"))
     described = next(f["description"] for f in schema["fields"] if f["name"] == "scoreable")
     assert "always a cold open that is not withdrawn" in described, described
+    guide = (repo / "docs" / "forking.md").read_text(encoding="utf-8")
+    chat_bullet = " ".join(guide.split("- **Chat.**")[1].split("- **Questions.**")[0].split())
+    assert "`cold_open` true, no gold (`SIG1`, `ARI2`, `SIG7`), and `scoreable` true unless withdrawn" in chat_bullet
     chat = read(specimen, "chat")
     opens = [r for r in chat if r["cold_open"] and not r["withdrawn"]]
     for row in opens:
@@ -752,3 +756,16 @@ def test_plots_of_an_empty_population_say_so(fork, monkeypatch, tmp_path):  # no
     for figure in drawn:
         axes = figure.axes[0]
         assert not axes.lines and [t.get_text() for t in axes.texts][0].endswith(": nothing to plot")
+
+
+def test_a_url_with_a_query_string_is_named_whole(specimen):
+    """Converted assistant turns link their sources: PII1 names the URL as the message writes it, its last query
+    value too, not cut after the last `=` (validating.md: a line names the value as the row writes it)."""
+    url = "https://example.org/search?q=running+shoes&page=2"
+    source = read(specimen, "source")
+    row = next(r for r in source if r["sender"] == "companion" and r["media"] is None)
+    row["text"] += f" See {url} for more."
+    write(specimen, "source", source)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "PII1")
+    assert list(failed["value"]) == [url] and list(failed["row"]) == [row["dayid"]]

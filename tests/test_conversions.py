@@ -53,7 +53,27 @@ def test_multi_hop_within_one_session_fails_without_session_indices(specimen):
     report = validate(specimen)
     assert report.fired() == BASELINE | {"STR1"}
     failed = failures_of(report, "STR1")
-    assert list(failed["row"]) == [row["item_id"]] and list(failed["value"]) == ["1"]
+    assert list(failed["row"]) == [row["item_id"]] and list(failed["value"]) == ["1 session"]
+
+
+def test_multi_hop_across_two_messages_of_one_session_counts_sessions(specimen):
+    """A converted multi-session question whose two evidence turns fall in one session by the gap rule (the
+    dataset's sessions 20 minutes apart): STR1's value is the count of sessions, worded as such, since a bare `1`
+    beside `evidence` reads as one cited message, and the line says what makes a session."""
+    qa = read(specimen, "qa")
+    source = read(specimen, "source")
+    row = next(r for r in qa if r["category"] == "multi_hop")
+    session = next(m for m in source if m["dayid"] == row["evidence"][0])
+    same = [m["dayid"] for m in source if m["participant_id"] == session["participant_id"]
+            and m["session"] == session["session"] and m["dayid"] <= row["asked_after"]]
+    row["evidence"] = same[:2]
+    write(specimen, "qa", qa)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "STR1")
+    assert len(row["evidence"]) == 2 and list(failed["row"]) == [row["item_id"]]
+    assert list(failed["value"]) == ["1 session"]
+    assert list(failed["message"]) == ["evidence spans fewer than 2 sessions (sessions as `session` numbers them, "
+                                       "by the gap rule: a new one after more than 30 minutes)"]
 
 
 def test_counts_not_yet_declared_name_the_rows_found(specimen):

@@ -789,3 +789,18 @@ def test_a_url_with_a_query_string_is_named_whole(specimen):
     stamp(specimen)
     failed = failures_of(validate(specimen), "PII1")
     assert list(failed["value"]) == [url] and list(failed["row"]) == [row["dayid"]]
+
+
+def test_a_null_left_in_a_required_list_is_one_line(specimen):
+    """An abstention question converted with `evidence` null for "no evidence" (the list is required; `[]` is
+    what it holds empty): one fault, one line, SCH2's not_nullable. SCH3 read the same null against the nested
+    schema too and printed a second line for it."""
+    qa = read(specimen, "qa")
+    row = next(r for r in qa if r["category"] == "unanswerable")
+    row["evidence"] = None
+    write(specimen, "qa", qa)
+    stamp(specimen)
+    frame = validate(specimen).failure_frame()
+    failed = frame[(frame["severity"] == "error") & (frame["row"] == row["item_id"])]
+    assert list(zip(failed["rule"], failed["field"], failed["message"])) == [
+        ("SCH2", "evidence", "violates not_nullable")]

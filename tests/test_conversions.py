@@ -53,7 +53,27 @@ def test_multi_hop_within_one_session_fails_without_session_indices(specimen):
     report = validate(specimen)
     assert report.fired() == BASELINE | {"STR1"}
     failed = failures_of(report, "STR1")
-    assert list(failed["row"]) == [row["item_id"]] and list(failed["value"]) == ["1"]
+    assert list(failed["row"]) == [row["item_id"]] and list(failed["value"]) == ["1 session"]
+
+
+def test_multi_hop_across_two_messages_of_one_session_counts_sessions(specimen):
+    """A converted multi-session question whose two evidence turns fall in one session by the gap rule (the
+    dataset's sessions 20 minutes apart): STR1's value is the count of sessions, worded as such, since a bare `1`
+    beside `evidence` reads as one cited message, and the line says what makes a session."""
+    qa = read(specimen, "qa")
+    source = read(specimen, "source")
+    row = next(r for r in qa if r["category"] == "multi_hop")
+    session = next(m for m in source if m["dayid"] == row["evidence"][0])
+    same = [m["dayid"] for m in source if m["participant_id"] == session["participant_id"]
+            and m["session"] == session["session"] and m["dayid"] <= row["asked_after"]]
+    row["evidence"] = same[:2]
+    write(specimen, "qa", qa)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "STR1")
+    assert len(row["evidence"]) == 2 and list(failed["row"]) == [row["item_id"]]
+    assert list(failed["value"]) == ["1 session"]
+    assert list(failed["message"]) == ["evidence spans fewer than 2 sessions (sessions as `session` numbers them, "
+                                       "by the gap rule: a new one after more than 30 minutes)"]
 
 
 def test_counts_not_yet_declared_name_the_rows_found(specimen):
@@ -545,10 +565,14 @@ def test_a_malformed_identifier_names_its_kind(specimen):
 def test_cold_opens_written_as_the_field_table_says_are_scoreable(repo, specimen):
     """A converter writes `scoreable` as the card's field table describes it. It said cold opens are never
     scoreable, and a conversion that followed it failed SIG2 on every cold open: Table 25's 1,967 scoreable rows are
-    Table 3's 1,533 + 434 cold opens."""
+    Table 3's 1,533 + 434 cold opens. The conversion guide's cold-open sentence named stratum, cold_open and gold
+    but not scoreable, and a conversion that followed it failed SIG2 the same way."""
     schema = json.loads((repo / "schemas" / "chat.schema.json").read_text(encoding="utf-8"))
     described = next(f["description"] for f in schema["fields"] if f["name"] == "scoreable")
     assert "always a cold open that is not withdrawn" in described, described
+    guide = (repo / "docs" / "forking.md").read_text(encoding="utf-8")
+    chat_bullet = " ".join(guide.split("- **Chat.**")[1].split("- **Questions.**")[0].split())
+    assert "`cold_open` true, no gold (`SIG1`, `ARI2`, `SIG7`), and `scoreable` true unless withdrawn" in chat_bullet
     chat = read(specimen, "chat")
     opens = [r for r in chat if r["cold_open"] and not r["withdrawn"]]
     for row in opens:
@@ -752,3 +776,31 @@ def test_plots_of_an_empty_population_say_so(fork, monkeypatch, tmp_path):  # no
     for figure in drawn:
         axes = figure.axes[0]
         assert not axes.lines and [t.get_text() for t in axes.texts][0].endswith(": nothing to plot")
+
+
+def test_a_url_with_a_query_string_is_named_whole(specimen):
+    """Converted assistant turns link their sources: PII1 names the URL as the message writes it, its last query
+    value too, not cut after the last `=` (validating.md: a line names the value as the row writes it)."""
+    url = "https://example.org/search?q=running+shoes&page=2"
+    source = read(specimen, "source")
+    row = next(r for r in source if r["sender"] == "companion" and r["media"] is None)
+    row["text"] += f" See {url} for more."
+    write(specimen, "source", source)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "PII1")
+    assert list(failed["value"]) == [url] and list(failed["row"]) == [row["dayid"]]
+
+
+def test_a_null_left_in_a_required_list_is_one_line(specimen):
+    """An abstention question converted with `evidence` null for "no evidence" (the list is required; `[]` is
+    what it holds empty): one fault, one line, SCH2's not_nullable. SCH3 read the same null against the nested
+    schema too and printed a second line for it."""
+    qa = read(specimen, "qa")
+    row = next(r for r in qa if r["category"] == "unanswerable")
+    row["evidence"] = None
+    write(specimen, "qa", qa)
+    stamp(specimen)
+    frame = validate(specimen).failure_frame()
+    failed = frame[(frame["severity"] == "error") & (frame["row"] == row["item_id"])]
+    assert list(zip(failed["rule"], failed["field"], failed["message"])) == [
+        ("SCH2", "evidence", "violates not_nullable")]

@@ -130,8 +130,10 @@ def multi_hop(ctx) -> pd.DataFrame:
     sessions = evidence.groupby("idx")["session"].nunique()
     spans = pd.Series(range(len(qa))).map(sessions).fillna(0)
     bad = (qa["category"] == "multi_hop").fillna(False) & (spans.to_numpy() < 2)
-    return failures("qa", qa["item_id"][bad], "evidence", spans[bad.to_numpy()].astype(int).astype(str),
-                    "evidence spans fewer than 2 sessions")
+    spanned = spans[bad.to_numpy()].astype(int)  # a count of sessions, not of messages: say which
+    return failures("qa", qa["item_id"][bad], "evidence", spanned.astype(str) + np.where(spanned == 1, " session", " sessions"),
+                    "evidence spans fewer than 2 sessions (sessions as `session` numbers them, by the gap rule: a new "
+                    f"one after more than {ctx.format['session_gap_minutes']} minutes)")
 
 
 @frame_rule("STR2", "error", "structural", "qa", "evidence", "knowledge_update cites at least two messages",

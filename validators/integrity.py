@@ -35,7 +35,7 @@ _GROUPS = "[ .\\-\u3000\uff0e\uff0d]"
 PII_PATTERNS = {
     "e-mail address": "[\\w.+-]+[@\uff20][\\w-]+[.\uff0e][\\w.\uff0e-]+",
     "phone number": f"[+\uff0b]?[(\uff08]?\\d{{2,4}}[)\uff09]?{_GROUPS}\\d{{3,4}}{_GROUPS}\\d{{3,4}}",
-    "URL with query string": r"https?://\S+\?\S+=",
+    "URL with query string": r"https?://\S+\?\S+=\S*",  # to the end of the URL: the value the line names
 }
 
 

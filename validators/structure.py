@@ -316,6 +316,8 @@ def nested_fields(ctx) -> pd.DataFrame:
                     continue
                 for error in validator.iter_errors(values):
                     message, (position, *path) = schema_reason(error)
+                    if error.instance is None and not path:
+                        continue  # a null where a required field's value belongs: SCH2's not_nullable line, not two
                     where = ".".join(str(p) for p in [field, *path])
                     parts.append(failures(name, [ids.iloc[start + position]], where, [as_text(error.instance)[:80]],
                                           message[:160]))

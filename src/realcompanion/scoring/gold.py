@@ -32,9 +32,10 @@ Chat track (one item per chat row)
 
 Question track (one item per qa row)
   * Every row is scored. Candidate pool: the participant's messages at or
-    before `asked_after`. Gold set: `evidence` restricted to that pool. Rows
-    with an empty gold set (unanswerable questions) are listed under
-    `no evidence`. Distant: every gold message lies outside the last
+    before `asked_after`. Gold set: `evidence` restricted to that pool, in
+    every category. Rows with an empty gold set (an unanswerable question that
+    cites nothing) are listed under `no evidence`; an unanswerable question
+    citing a distractor is scored against it. Distant: every gold message lies outside the last
     `recent_window` messages of the pool.
 
 Both tracks

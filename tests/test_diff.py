@@ -112,11 +112,13 @@ def test_what_the_records_mean_is_compared_too(specimen, new, capsys):
     edit_json(new / "schemas" / "qa.schema.json", lambda s: next(f for f in s["fields"] if f["name"] == "question")[
         "constraints"].update(minLength=2))
     edit_json(new / "datapackage.json", lambda d: d.update(licenses=[{"name": "CC0-1.0"}]))
-    (new / "schemas" / "rules.json").unlink()
+    edit_json(new / "schemas" / "rules.json", lambda r: r["rules"][0].update(severity="warning"))
+    (new / "schemas" / "notes.json").write_text("{}", encoding="utf-8")
     assert main(["diff", str(specimen), str(new)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "release 0.1.0 -> 0.1.0"
-    assert out[1:7] == ["definitions changed:", "  datapackage.json: licenses.CC-BY-NC-4.0 (removed)",
-                        "  datapackage.json: licenses.CC0-1.0 (added)",
+    assert out[1:8] == ["definitions changed:", "  datapackage.json: licenses.CC-BY-NC-4.0 (removed)",
+                        "  datapackage.json: licenses.CC0-1.0 (added)", "  schemas/notes.json: (file) (added)",
                         "  schemas/qa.schema.json: fields.question.constraints.minLength 1 -> 2",
-                        "  schemas/rules.json: (file) (removed)", "  schemas/vocabulary.json: sender +narrator"]
+                        '  schemas/rules.json: rules.SIG1.severity "error" -> "warning"',
+                        "  schemas/vocabulary.json: sender +narrator"]

@@ -39,7 +39,7 @@ def refresh(root, check: bool = True, progress=None) -> list[str]:
     from .formats import part
     from .publish.croissant import FILE, build
     from .schemas import Schemas, dump_json
-    from .stamp import blocking_rules
+    from .stamp import STAMPED, blocking_rules
 
     release = open_release(root)  # a folder that is no release is named before anything is written
     root = release.root
@@ -51,9 +51,8 @@ def refresh(root, check: bool = True, progress=None) -> list[str]:
     after = stamp(root)
     changed += [f"datapackage.json: {release.BLOCK}.{key}" for key, value in after.items()
                 if before.get(release.BLOCK, {}).get(key) != value]
-    written = [key for key in ("hash", "bytes", "rows", "fields") if any(
-        old.get(key) != new.get(key) for old, new in zip(before.get("resources", []),
-                                                          read_json(root / "datapackage.json").get("resources", [])))]
+    pairs = list(zip(before.get("resources", []), read_json(root / "datapackage.json").get("resources", [])))
+    written = [key for key in STAMPED if any(old.get(key) != new.get(key) for old, new in pairs)]
     if written:
         changed.append(f"datapackage.json: resources {', '.join(written[:-1])}{' and ' * (len(written) > 1)}{written[-1]}")
     changed += card.write(root)

@@ -80,6 +80,9 @@ def restamp(release: Release, block: dict) -> None:
             resource.update(declared_counts(release, resource, release.table(resource["name"]).num_rows))
 
 
+STAMPED = ("hash", "bytes", "rows", "fields")  # the keys of a resource's entry `stamp` writes from its files
+
+
 def declared_counts(release: Release, resource: dict, rows: int) -> dict[str, int]:
     """The Data Package `rows` and `fields` that `resource` declares, as its files bear them out: `rows` read, and
     the fields its Table Schema declares. Frictionless compares them (row-count, field-count errors); a fork may

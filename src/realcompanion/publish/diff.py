@@ -119,19 +119,17 @@ def diff(old_root, new_root, progress=None) -> ReleaseDiff:
     return ReleaseDiff(old.version, new.version, resources, parameters, definitions(old, new))
 
 
-# What the files stamp writes (counts, hashes) and the version, which the diff's first lines show otherwise
-_STAMPED = {"hash", "bytes", "rows", "fields"}
-
-
 def definitions(old: Release, new: Release) -> list[str]:
     """What changed in what the records mean: the descriptor beyond its format block (licence, description, each
     resource's entry but what `stamp` writes) and every JSON document under schemas/ (Table Schemas, nested
     schemas, the vocabulary, a release's rules), as `FILE: PATH` lines; a list of values says what it gained and
     lost. A new vocabulary value or a loosened constraint changes no record, and a diff that said nothing of it
     read as "no differences"."""
+    from ..stamp import STAMPED  # written from the files: their changes are the records' own
+
     def described(release: Release) -> dict:
         out = {k: v for k, v in release.descriptor.items() if k not in (release.BLOCK, "version", "$schema")}
-        out["resources"] = [{k: v for k, v in r.items() if k not in _STAMPED} for r in out.get("resources", [])]
+        out["resources"] = [{k: v for k, v in r.items() if k not in STAMPED} for r in out.get("resources", [])]
         return out
 
     lines = [f"datapackage.json: {path}" for path in _changed(described(old), described(new))]
@@ -153,8 +151,8 @@ def _document(path: Path):
 
 
 def _changed(old, new, path: str = "") -> list[str]:
-    """Where two JSON values differ, as dotted paths (a list of named objects, as Table Schema's `fields`, by
-    name), a value's change as `fields.answer.constraints.minLength 1 -> 2`, a list of scalars' as
+    """Where two JSON values differ, as dotted paths (a list of named objects by name or id: Table Schema's
+    `fields`, a rules file's rules), a value's change as `fields.answer.constraints.minLength 1 -> 2`, a list of scalars' as
     `PATH +added -removed`, and `(added)` or `(removed)` for what one side lacks."""
     if old == new:
         return []
@@ -164,10 +162,11 @@ def _changed(old, new, path: str = "") -> list[str]:
         return [p for key in sorted(old.keys() | new.keys(), key=str)
                 for p in _changed(old.get(key, _ABSENT), new.get(key, _ABSENT), f"{path}.{key}" if path else key)]
     if isinstance(old, list) and isinstance(new, list):
-        if all(isinstance(v, dict) and isinstance(v.get("name"), str) for v in old + new):
-            named = [{v["name"]: v for v in side} for side in (old, new)]
-            if all(len(by) == len(side) for by, side in zip(named, (old, new))):
-                return _changed(*named, path) or [f"{path} (order)"]
+        for key in ("name", "id"):  # Table Schema's fields by name, a rules file's rules by id
+            if all(isinstance(v, dict) and isinstance(v.get(key), str) for v in old + new):
+                named = [{v[key]: v for v in side} for side in (old, new)]
+                if all(len(by) == len(side) for by, side in zip(named, (old, new))):
+                    return _changed(*named, path) or [f"{path} (order)"]
         if not any(isinstance(v, (dict, list)) for v in old + new):
             gained = [v for v in new if v not in old]
             lost = [v for v in old if v not in new]

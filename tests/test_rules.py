@@ -704,6 +704,20 @@ def test_a_repeated_key_names_the_line_of_another_row_holding_it(specimen, copie
         [[claim, "claim_id", claim, f"value not unique: also on line {line}{held}"] for line in [6] + [5] * copies])
 
 
+def test_a_key_repeated_by_a_set_aside_record_names_its_line(specimen):
+    """A record that did not fit its types (SCH1) keeps its key: the good record holding the same key is told the
+    line of the one set aside, which SCH1 reports."""
+    rows = read(specimen, "profile")
+    rows.insert(5, {**rows[4], "confidence": "high"})  # line 6: text in a number field, set aside
+    write(specimen, "profile", rows)
+    stamp(specimen)
+    found = validate(specimen).failure_frame()
+    claim = rows[4]["claim_id"]
+    assert found.loc[found["rule"] == "SCH2", ["row", "message"]].values.tolist() == [
+        [claim, "value not unique: also on line 6"]]
+    assert found.loc[found["rule"] == "SCH1", "row"].tolist() == [claim]
+
+
 def test_a_count_over_a_participants_rows_names_no_field(specimen):
     """V3 counts a participant's proportional rows: its line names the participant and the count, and no field
     (it named `stratum`, which holds each row's stratum, not the count)."""

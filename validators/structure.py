@@ -138,25 +138,27 @@ def table_constraints(ctx) -> pd.DataFrame:
         except SchemaErrors as exc:
             cases = exc.failure_cases  # empty where pandera's only finding is a repeated null, which unique allows
             index = pd.to_numeric(cases["index"], errors="coerce")
-            key = cases["check"].eq(KEY_REPEATED)  # a case per field of the key: one line a row, of the whole row
-            kept = ~index.isin(ctx.set_aside_at(name)) & ~(key & index.where(key).duplicated())  # a record the
-            cases = cases.assign(column=cases["column"].mask(key, ""),  # reader set aside is SCH1's to report
-                                 failure_case=cases["failure_case"].mask(key, ""))
-            cases, index = cases[kept], index[kept]
+            key = cases["check"].eq(KEY_REPEATED)  # pandera: a case per field of the key; here one line a row
+            one = ~(key & index.where(key).duplicated())
+            cases, index = cases[one].assign(column=cases["column"].mask(key, "").fillna("").astype(str),
+                                             failure_case=cases["failure_case"].mask(key, "")), index[one]
+            repeated = cases["check"].isin([REPEATED, KEY_REPEATED])
+            told = pd.Series(None, index=cases.index, dtype=object)  # where another holder lies, among every
+            if repeated.any():  # holder, a record the reader set aside included
+                told[repeated] = _repeated(ctx, name, frame.assign(**exact), cases["column"][repeated], index[repeated])
+            kept = ~index.isin(ctx.set_aside_at(name))  # a record the reader set aside is SCH1's to report
+            cases, index, told = cases[kept], index[kept], told[kept]
             if cases.empty:
                 continue
             named = np.append(ctx.row_ids(name).to_numpy(dtype=object), "(table)")  # a case of no row: last
             rows = named[index.fillna(-1).astype(int).to_numpy()]
-            column, check = cases["column"].fillna("").astype(str), cases["check"].astype(str)
+            column, check = cases["column"], cases["check"].astype(str)
             said = _named(ctx.release.table_schema(name))  # which vocabulary or identifier the check is a copy of
             shown = _declared_patterns(ctx.release.table_schema(name))
-            message = pd.Series([said.get((c, k.split("(")[0]), "") + "violates " + shown.get((c, k), k)
-                                 for c, k in zip(column.tolist(), check.tolist())], index=cases.index, dtype=object)
-            repeated = check.isin([REPEATED, KEY_REPEATED])
-            if repeated.any():
-                message[repeated] = _repeated(ctx, name, frame.assign(**exact), column[repeated], index[repeated])
+            message = [t if isinstance(t, str) else said.get((c, k.split("(")[0]), "") + "violates " + shown.get((c, k), k)
+                       for c, k, t in zip(column.tolist(), check.tolist(), told.tolist())]
             parts.append(failures(name, rows, column, _as_written(ctx, name, index, column, cases["failure_case"]),
-                                  message.tolist()))
+                                  message))
     if parts and ctx.release.schemas.stale():  # an enum or pattern may be an old copy of the vocabulary
         parts = [part.assign(message=part["message"] + f" (schema copies are stale: {STALE})") for part in parts]
     return combined(parts)

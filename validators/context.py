@@ -208,16 +208,15 @@ class Context:
             rows[resource, path] = np.concatenate(parts)
         ids = pa.concat_arrays(chunks) if chunks else pa.array([], pa.string())
         found = pc.fill_null(pc.index_in(ids, value_set=self.table("source").column("dayid")), -1).to_numpy()
-        valid = ids.is_valid().to_numpy(zero_copy_only=False)
         out, at = {}, 0
         for key, idx in rows.items():
-            end, value, position = at + len(idx), ids.slice(at, len(idx)), found[at:at + len(idx)]
+            value, position = ids.slice(at, len(idx)), found[at:at + len(idx)]
+            at += len(idx)
             if value.null_count:  # a null cites nothing
-                kept = valid[at:end]
+                kept = value.is_valid().to_numpy(zero_copy_only=False)
                 idx, value, position = idx[kept], value.filter(pa.array(kept)), position[kept]
             out[key] = pd.DataFrame({"idx": idx, "value": pd.Series(value, dtype=pd.ArrowDtype(pa.string())),
                                      "position": position})
-            at = end
         return out
 
     def positions(self, resource: str, path: str) -> pd.Series:

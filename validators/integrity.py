@@ -167,12 +167,10 @@ def _is_pickle(head: bytes) -> bool:
 def schema_copies(ctx) -> pd.DataFrame:
     """Each stale schema file, named at its first copy that differs from the rendering (a field by name, as INT7
     names it: `fields.level.constraints.enum[2]`), with the value the file holds there: where to look."""
-    schemas, rows = ctx.release.schemas, []
-    stale = schemas.stale()
-    rendered = schemas.rendered() if stale else {}
-    for path in stale:
+    rows = []
+    for path, rendered in ctx.release.schemas.stale_copies().items():
         have = read_json(path)
-        where, value = first_difference(json.loads(rendered[path]), have)
+        where, value = first_difference(json.loads(rendered), have)
         rows.append(("", str(path.relative_to(ctx.release.root)), _by_name(have, where), as_text(value)[:80],
                      f"differs from what schemas/vocabulary.json renders: run `{COMMAND}`"))
     return failure_rows(rows)

@@ -133,8 +133,9 @@ def table_constraints(ctx) -> pd.DataFrame:
             parts.append(failures(name, ctx.row_ids(name)[blank.to_numpy()], "", "", BLANK))
         parts += _instants(ctx, name, frame)
         exact = _exactly(ctx, name)
+        checked = frame.assign(**exact)
         try:
-            table_model(ctx.release, name, exact).validate(frame.assign(**exact), lazy=True)
+            table_model(ctx.release, name, exact).validate(checked, lazy=True)
         except SchemaErrors as exc:
             cases = exc.failure_cases  # empty where pandera's only finding is a repeated null, which unique allows
             index = pd.to_numeric(cases["index"], errors="coerce")
@@ -145,7 +146,7 @@ def table_constraints(ctx) -> pd.DataFrame:
             repeated = cases["check"].isin([REPEATED, KEY_REPEATED])
             told = pd.Series(None, index=cases.index, dtype=object)  # where another holder lies, among every
             if repeated.any():  # holder, a record the reader set aside included
-                told[repeated] = _repeated(ctx, name, frame.assign(**exact), cases["column"][repeated], index[repeated])
+                told[repeated] = _repeated(ctx, name, checked, cases["column"][repeated], index[repeated])
             kept = ~index.isin(ctx.set_aside_at(name))  # a record the reader set aside is SCH1's to report
             cases, index, told = cases[kept], index[kept], told[kept]
             if cases.empty:
@@ -170,7 +171,7 @@ REPEATED, KEY_REPEATED = "field_uniqueness", "multiple_fields_uniqueness"  # pan
 def _repeated(ctx, name: str, frame: pd.DataFrame, column: pd.Series, index: pd.Series) -> list[str]:
     """What a row repeating a unique field's value, or the primary key (`column` ""), is told: the line of another
     row holding it. Each bears the same key, so the rows' names alone did not tell them apart."""
-    key = names(ctx.release.table_schema(name).get("primaryKey") or [])
+    key = ctx.release.primary_key(name)
     out = pd.Series("", index=column.index, dtype=object)
     for field in column.unique():
         at = (column == field).to_numpy()

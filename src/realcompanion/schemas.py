@@ -281,15 +281,18 @@ class Schemas:
                                 f"{self.block}.vocabulary does not declare", field="vocabulary") from None
         return out
 
+    def stale_copies(self) -> dict[Path, str]:
+        """The schema files whose copies differ from their rendering, each with its rendering. Compared as JSON, not
+        as text: how a file is laid out (line endings, indentation, key order, escapes: a checkout with git's
+        autocrlf, an editor's formatter) does not make a copy stale."""
+        return {p: text for p, text in self.rendered().items()
+                if _same_json(read_json(p)) != _same_json(json.loads(text))}
+
     def stale(self) -> list[Path]:
-        """The schema files whose copies differ from their rendering. Compared as JSON, not as text: how a file is
-        laid out (line endings, indentation, key order, escapes: a checkout with git's autocrlf, an editor's
-        formatter) does not make a copy stale."""
-        return [p for p, text in self.rendered().items() if _same_json(read_json(p)) != _same_json(json.loads(text))]
+        return list(self.stale_copies())
 
     def render(self) -> list[Path]:
-        changed = self.stale()
-        for path, text in self.rendered().items():
-            if path in changed:
-                path.write_text(text, encoding="utf-8")
-        return changed
+        changed = self.stale_copies()
+        for path, text in changed.items():
+            path.write_text(text, encoding="utf-8")
+        return list(changed)

@@ -23,6 +23,7 @@ from pathlib import Path
 from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.run import import_pandera, planned, unit_costs
 
+from realcompanion.allocator import from_malloc
 from realcompanion.collector import paused
 from realcompanion.errors import ReadError
 from realcompanion.formats import format_of, part
@@ -40,7 +41,8 @@ def costs(path: Path) -> dict:
         steps[name] = time.process_time() - start
         return result
 
-    with paused():  # as in a run: the collector never runs (realcompanion.collector)
+    from_malloc()  # as in a run: Arrow allocates from C malloc (realcompanion.allocator)
+    with paused():  # and the collector never runs (realcompanion.collector)
         release = runner.release(path)
         ctx = runner.context(release)
         step("read every table", lambda: [ctx.table(name) for name in release.resources])

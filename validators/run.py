@@ -17,7 +17,6 @@ when it cannot be evaluated at all. Nothing is written to the release folder.
 """
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -31,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import pandas as pd
-import pyarrow as pa
 
+from realcompanion.allocator import trimmed
 from realcompanion.collector import paused
 from realcompanion.errors import ReadError
 from realcompanion.release import Release
@@ -170,7 +169,6 @@ def _given_back_after(unit) -> list[Outcome]:
         given_back(_CTX)
 
 
-_MALLOC_TRIM = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc's; other C libraries have none
 # From this many rows, memory is what a run spares: freed memory is given back (`given_back`), and the frame rules
 # run in the validating process beside the workers (`_validate`).
 LARGE_MIN_ROWS = 1_000_000
@@ -182,18 +180,15 @@ def _rows(ctx: Context | None) -> int:
 
 
 def given_back(ctx: Context | None) -> None:
-    """Memory freed but kept by Arrow's pool (mimalloc) and by C malloc returned to the system, in a run of a
+    """Memory freed but kept by Arrow's pool and by C malloc returned to the system (`allocator.trimmed`), in a run of a
     large release (`LARGE_MIN_ROWS`). Both keep what a rule freed for its next allocation: a worker held
     what its largest unit of rules took while the next units ran (at 100x paper size, 1.0 GB of data, gate B
     took 460 MB and kept it), and the parent's freed read buffers were inherited by every forked process.
     Called before each fork and after each unit of a parallel run. The calls take milliseconds, but the pages
     handed back are faulted in again by the next unit: at 10x (365,340 rows, 0.5 GB held in all) that cost 0.1-0.16 s
     more CPU a run, for no memory that matters there."""
-    if _rows(ctx) < LARGE_MIN_ROWS:
-        return
-    pa.default_memory_pool().release_unused()
-    if _MALLOC_TRIM is not None:
-        _MALLOC_TRIM(0)
+    if _rows(ctx) >= LARGE_MIN_ROWS:
+        trimmed()
 
 
 def _units(rules: list[Rule]) -> list[tuple[str | None, list[Rule]]]:

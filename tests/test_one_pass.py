@@ -136,6 +136,9 @@ def test_a_release_read_in_many_chunks_is_judged_as_in_one(specimen, monkeypatch
     qa[1]["asked_after"] = f"{qa[1]['participant_id']}:d001:001"  # gate D: asked before its evidence
     chat[-1]["grounding_dayids"].insert(0, f"{chat[0]['participant_id']}:d001:001")  # gate C: another participant's
     chat[-2]["grounding_dayids"].append(None)  # cites nothing: a nested structure failure (SCH3), no gate's
+    chat[5]["probe"] += " (edited)"  # gate A: its message's text, taken chunk by chunk (`taken`)
+    recorded = next(r for r in chat if r["trace"]["A"]["referent_text"] and r["required_context"]["recent_context"])
+    recorded["trace"]["A"]["referent_text"] = "zebra crossing"  # REF1: in none of the texts it cites
     write(specimen, "qa", qa)
     write(specimen, "chat", chat)
     stamp(specimen)
@@ -146,5 +149,24 @@ def test_a_release_read_in_many_chunks_is_judged_as_in_one(specimen, monkeypatch
     chunked = validate(specimen).failure_frame()
     assert chunked.equals(whole)
     named = set(zip(whole["rule"], whole["row"]))
-    assert {("C", qa[-1]["item_id"]), ("D", qa[1]["item_id"]), ("C", chat[-1]["item_id"])} <= named
+    assert {("C", qa[-1]["item_id"]), ("D", qa[1]["item_id"]), ("C", chat[-1]["item_id"]), ("A", chat[5]["item_id"]),
+            ("REF1", recorded["item_id"])} <= named
     assert {rule for rule, row in named if row == chat[-2]["item_id"]} == {"SCH3"}
+
+
+@pytest.mark.parametrize("chunks", [[], [0], [7], [1, 1, 5, 0, 9, 2], None])
+@pytest.mark.parametrize("share", [0.2, 0.9])
+def test_taking_rows_of_a_chunked_column_gives_each_position_its_row(chunks, share):
+    """`taken`: a chunk-by-chunk take (few positions) and Arrow's own (many) give each position its row, and null
+    for -1, in the order asked, across empty chunks too, from a column of one array too (pandas hands one over)."""
+    import numpy as np
+    import pyarrow as pa
+
+    from realcompanion.validators.context import taken
+
+    values = [f"text {i}" if i % 4 else None for i in range(6 if chunks is None else sum(chunks))]
+    column = pa.array(values, pa.string()) if chunks is None else pa.chunked_array(  # None: an array, no chunks
+        [pa.array(values[sum(chunks[:k]):sum(chunks[:k + 1])], pa.string()) for k in range(len(chunks))], pa.string())
+    rng = np.random.default_rng(len(values))
+    positions = rng.integers(-1, max(len(values), 1), size=int(share * len(values)) + 3) if values else np.full(3, -1)
+    assert taken(column, positions).to_pylist() == [values[p] if p >= 0 else None for p in positions]

@@ -9,6 +9,7 @@ import pyarrow.compute as pc
 from realcompanion.refresh import stale_count
 
 from .catalogue import failure_rows, failures, frame_rule, release_rule
+from .context import taken
 
 
 @release_rule("REF1", "warning", "referent", ("source", "profile", "chat"),
@@ -19,11 +20,8 @@ def referent(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
     context = ctx.recorded_context
     context = context[context["position"] >= 0]
-    turns = pa.table({"idx": context["idx"].to_numpy(),
-                      "text": pc.take(ctx.table("source").column("text"), context["position"].to_numpy())})
-    grouped = turns.group_by("idx", use_threads=False).aggregate([("text", "list")])
-    corpus = np.full(len(chat), "", dtype=object)
-    corpus[grouped["idx"].to_numpy()] = pc.binary_join(grouped["text_list"], " ").to_pylist()
+    corpus = _joined(ctx.table("source").column("text"), context["idx"].to_numpy(), context["position"].to_numpy(),
+                     len(chat))
     referent_text = ctx.series("chat", "trace.A.referent_text")
     has = referent_text.notna().to_numpy()
     wanted = ctx.column("chat", "trace.A.referent_text").filter(has).to_pylist()  # Arrow to Python in one call
@@ -32,6 +30,19 @@ def referent(ctx) -> pd.DataFrame:
     bad[has] = ~np.array(present, dtype=bool)
     return failures("chat", chat["item_id"][bad], "trace.A.referent_text", referent_text[bad],
                     "referent not found in the turns the row cites")
+
+
+def _joined(texts: pa.ChunkedArray, rows: np.ndarray, positions: np.ndarray, count: int) -> np.ndarray:
+    """Per row (0 .. count - 1), the `texts` at its `positions` joined by a space, in the order given ("" for a
+    row given none). Grouped by a stable sort rather than Arrow's group_by: its first use in a process held 64 MB
+    more for good, and its list aggregation kept about 95 MB after it was freed (100x paper size)."""
+    order = np.argsort(rows, kind="stable")
+    held, starts = np.unique(rows[order], return_index=True)
+    values = taken(texts, positions[order]).cast(pa.large_string())
+    lists = pa.LargeListArray.from_arrays(np.append(starts, len(order)).astype(np.int64), values)
+    out = np.full(count, "", dtype=object)
+    out[held] = pc.binary_join(lists, pa.scalar(" ", pa.large_string())).to_pylist()
+    return out
 
 
 @frame_rule("SIG2", "error", "signals", "chat", "scoreable",

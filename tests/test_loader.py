@@ -86,6 +86,19 @@ def test_frames_have_the_schema_fields_and_declared_rows(repo):
         assert all(isinstance(dtype, pd.ArrowDtype) for dtype in frame.dtypes)
 
 
+def test_frames_read_a_groupassist_release_as_its_descriptor_names_it():
+    """`frames`, like `load`, takes the format from the descriptor: a GroupAssistBench folder gave a RealCompanion
+    reader's error ("no 'realcompanion' block")."""
+    from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
+
+    frames = realcompanion.frames(SPECIMEN)
+    release = GroupAssistRelease(SPECIMEN)
+    assert list(frames) == release.resources
+    for name, frame in frames.items():
+        assert list(frame.columns) == [f["name"] for f in release.table_schema(name)["fields"]], name
+        assert len(frame) == release.params["rows"][name], name
+
+
 def test_import_stays_light_until_load_is_used():
     code = ("import sys, realcompanion; heavy = {'datasets', 'pyarrow', 'pandas'} & set(sys.modules); "
             "print(sorted(heavy)); from realcompanion.loader import load; print(realcompanion.load is load)")

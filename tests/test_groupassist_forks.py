@@ -325,6 +325,7 @@ MISTAKES = {
     "an_m3_query_hinting_at_the_change": setting("instances", "G05:I0002", "query_en",
                                                  "Where is the barbecue now, and who is allergic to what?"),
     "an_m3_without_its_distractor": dropping("atoms", "G05:I0002:T03"),
+    "an_m3_distractor_flag_left_false": setting("atoms", "G05:I0002:T03", "distractor", False),
     "an_l2_instance_keeping_an_english_answer": setting("instances", "G05:I0004", "reference_answer_en", "North Park"),
     "an_m3_penalty_at_the_pattern_weight": setting("criteria", "G05:I0004:C04", "weight", -1),
     "two_positive_criteria": dropping("criteria", "G05:I0004:C03"),

@@ -379,7 +379,7 @@ KEYS = {"messages": "message_id", "instances": "instance_id", "anchors": "anchor
         "criteria": "criterion_id", "feedback": "feedback_id", "audit": "instance_id"}
 
 
-@pytest.mark.parametrize("rule_id", ["GM2", "GM3", "GM4", "GM6", "GA1", "GA2", "GA4", "GC4", "GC5", "GC7", "GC10"])
+@pytest.mark.parametrize("rule_id", ["GM2", "GM3", "GM4", "GM6", "GA1", "GA2", "GA4", "GC2", "GC4", "GC5", "GC7", "GC10"])
 def test_a_failure_line_shows_the_value_the_file_holds(tmp_path, rule_id):
     """`field=value` on a failure line is the named row's own value; what a rule computed belongs in its message."""
     copy = Copy(tmp_path / "release")
@@ -453,6 +453,40 @@ def test_a_count_over_an_instance_names_the_instance_as_a_whole(tmp_path):
     assert {("GA5", l2, "needs 3-6 positive criteria"), ("GC8", l1, "L1 instance has rubric criteria"),
             ("GC8", l1, "unit 9 is no memory unit of the instance"),
             ("GC9", m3, "M3 rubric lacks its superseded_value penalty")} <= lines, sorted(lines)
+    assert misnamed(found, copy.root) == []
+
+
+def test_a_converters_unit_atom_and_feedback_mistakes_are_each_named_once_with_what_is_wrong(tmp_path):
+    """Mistakes a conversion makes, each told as what is wrong: an M3 atom's distractor flag on the wrong unit is
+    named on the atom (it was told as that unit needing a distractor and being no unit of the instance); a
+    dependency that disagrees with the units says how many there are; a unit shows as the file writes it (`1`, not
+    `1.0`); a feedback item names the one condition it fails, on the field that holds it."""
+    copy = Copy(tmp_path / "release")
+    m3 = copy.instance(level="L1", dependency="M3")["instance_id"]
+    swapped = [a for a in copy.rows["atoms"] if a["instance_id"] == m3][:2]
+    for atom in swapped:
+        atom["distractor"] = not atom["distractor"]
+    m2 = copy.instance(level="L2", dependency="M2")
+    m2["dependency"] = "M1"
+    units = len({a["unit"] for a in copy.anchors(m2["instance_id"]) if a["unit"]})
+    profile = next(a for a in copy.anchors(copy.instance(level="L1", dependency="M2")["instance_id"]) if a["unit"])
+    profile["profile_only"] = True
+    wording, assistant = copy.rows["feedback"][:2]
+    wording["wording_zh"] = "无人说过的话"
+    assistant["message_id"] = copy.one("messages", group_id=assistant["group_id"], role="assistant")["message_id"]
+    copy.save()
+    found = validate(copy.root).failure_frame()
+    lines = set(zip(found["rule"], found["row"], found["field"], found["value"], found["message"]))
+    assert {("GC8", a["atom_id"], "distractor", as_text(a["distractor"]), f"unit {a['unit']} holds " + (
+        "no superseded anchor: its atom is no distractor" if a["distractor"] else
+        "the superseded anchor: its atom is the distractor")) for a in swapped} <= lines, sorted(lines)
+    assert not {line for line in lines if line[0] == "GC8" and line[1] == m3}
+    assert ("GC1", m2["instance_id"], "dependency", "M1", f"{units} memory units: M1 has exactly one") in lines
+    assert ("GC1", profile["anchor_id"], "unit", str(profile["unit"]),
+            "unit must be null exactly for profile-only anchors and premises") in lines
+    assert ("GP1", wording["feedback_id"], "wording_zh", "无人说过的话",
+            "wording not verbatim in the message's text_zh") in lines
+    assert ("GP1", assistant["feedback_id"], "message_id", assistant["message_id"], "not a member's message") in lines
     assert misnamed(found, copy.root) == []
 
 

@@ -76,14 +76,26 @@ def test_hub_id_and_revision_pass_through_unchanged(monkeypatch):
     assert calls == [(("some-org/RealCompanion", "chat"), {"split": "test", "revision": "v0.1.0"})]
 
 
-def test_frames_have_the_schema_fields_and_declared_rows(repo):
-    frames = realcompanion.frames(repo)
-    release = Release(repo)
+def frames_match(path, release) -> None:
+    """`frames(path)` holds each resource of `release` with its schema's fields, its declared rows, Arrow dtypes."""
+    frames = realcompanion.frames(path)
     assert list(frames) == release.resources
     for name, frame in frames.items():
         assert list(frame.columns) == [f["name"] for f in release.table_schema(name)["fields"]], name
         assert len(frame) == release.params["rows"][name], name
         assert all(isinstance(dtype, pd.ArrowDtype) for dtype in frame.dtypes)
+
+
+def test_frames_have_the_schema_fields_and_declared_rows(repo):
+    frames_match(repo, Release(repo))
+
+
+def test_frames_read_a_groupassist_release_as_its_descriptor_names_it():
+    """`frames`, like `load`, takes the format from the descriptor: a GroupAssistBench folder gave a RealCompanion
+    reader's error ("no 'realcompanion' block")."""
+    from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
+
+    frames_match(SPECIMEN, GroupAssistRelease(SPECIMEN))
 
 
 def test_import_stays_light_until_load_is_used():

@@ -88,8 +88,9 @@ def checkout(folder: Path, revision: str, cache: Path) -> Path:
 
 
 def frames(path=".") -> dict:
-    """Every resource of the release folder at `path` as a pandas frame with Arrow-backed dtypes."""
-    from .release import Release
+    """Every resource of the release folder at `path` as a pandas frame with Arrow-backed dtypes, in the format its
+    descriptor names (a GroupAssistBench folder's eight resources and a fork's own too), as `load` reads either."""
+    from .formats import format_of, part
 
-    release = Release(path)
+    release = part(format_of(path), "release")(path)
     return {name: release.frame(name) for name in release.resources}

@@ -40,9 +40,12 @@ def dependency_units(ctx) -> pd.DataFrame:
     bad = np.where(inst["dependency"] == "M1", n != 1, n < 2) & ~among(inst["instance_id"], _units_unknown(ctx))
     a = ctx.anchors
     null_bad = a["unit"].isna() != (a["profile_only"] | a["premise"])
+    m1 = (inst["dependency"] == "M1").to_numpy()[bad]
     return combined([failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
-                              "dependency disagrees with the number of memory units"),
-                     failures("anchors", a["anchor_id"][null_bad], "unit", a["unit"][null_bad].astype(str),
+                              [f"{k} memory unit{'' if k == 1 else 's'}: " + ("M1 has exactly one" if one else
+                                                                             "M2 and M3 have two or more")
+                               for k, one in zip(n[bad], m1)]),
+                     failures("anchors", a["anchor_id"][null_bad], "unit", a["unit"][null_bad].astype("Int64"),
                               "unit must be null exactly for profile-only anchors and premises")])
 
 
@@ -52,7 +55,7 @@ def one_message_one_unit(ctx) -> pd.DataFrame:
     a = ctx.anchors.loc[ctx.anchors["unit"].notna(), ["anchor_id", "instance_id", "message_id", "unit"]]
     spread = a.groupby(["instance_id", "message_id"])["unit"].transform("nunique")
     bad = spread > 1
-    return failures("anchors", a["anchor_id"][bad], "unit", a["unit"][bad].astype(str), "same message, different unit")
+    return failures("anchors", a["anchor_id"][bad], "unit", a["unit"][bad].astype("Int64"), "same message, different unit")
 
 
 @rule("GC3", "error", "invariant", ("anchors", "instances", "messages"),
@@ -208,10 +211,17 @@ def l1_atoms(ctx) -> pd.DataFrame:
     l1 = level.index[level == "L1"]
     stray = ~among(at["instance_id"], l1) & ~among(at["instance_id"], level.index[level.isna()])
     judged = lambda f: among(f["instance_id"], l1) & ~among(f["instance_id"], vague)  # noqa: E731
-    counted = want.merge(have.value_counts(keys).rename("n").reset_index(), on=keys, how="left").sort_values(keys)
+    unit_keys = ["instance_id", "unit"]
+    counted = want.merge(have.value_counts(unit_keys).rename("n").reset_index(), on=unit_keys, how="left").sort_values(
+        keys)
     short = counted[judged(counted) & (counted["n"].fillna(0) != 1).to_numpy()]
-    extra = have.drop_duplicates().merge(want, on=keys, how="left", indicator=True)
-    extra = extra[judged(extra) & (extra["_merge"] == "left_only").to_numpy()]
+    # an atom of a memory unit whose distractor flag is wrong is that atom's error, named on it: the unit is one of
+    # the instance's, and its count of atoms is right
+    placed = have.assign(atom_id=at["atom_id"]).merge(want.rename(columns={"distractor": "superseded"}),
+                                                      on=unit_keys, how="left", indicator=True)
+    placed = placed[judged(placed)]
+    extra = placed[(placed["_merge"] == "left_only").to_numpy()].drop_duplicates(unit_keys)
+    flag = placed[(placed["_merge"] == "both").to_numpy() & (placed["distractor"] != placed["superseded"]).to_numpy()]
     # L1 holds its answer in both languages, L2 in neither: the field named is the first that is wrong
     l1_level, zh, en = inst["level"] == "L1", inst["reference_answer_zh"].notna(), inst["reference_answer_en"].notna()
     wrong_zh = (l1_level != zh) & inst["level"].notna()
@@ -226,6 +236,9 @@ def l1_atoms(ctx) -> pd.DataFrame:
         failures("instances", short["instance_id"], "", "",
                  unit(short) + np.where(short["distractor"], " needs exactly one distractor", " needs exactly one atom")),
         failures("instances", extra["instance_id"], "", "", unit(extra) + " is no memory unit of the instance"),
+        failures("atoms", flag["atom_id"], "distractor", flag["distractor"],
+                 unit(flag) + np.where(flag["superseded"], " holds the superseded anchor: its atom is the distractor",
+                                       " holds no superseded anchor: its atom is no distractor")),
         failures("instances", inst["instance_id"][unanswered], answer_field,
                  [inst.at[i, f] for i, f in zip(inst.index[unanswered], answer_field)],
                  "L1 needs a reference answer in both languages, L2 none"),
@@ -305,18 +318,25 @@ def no_pointers(ctx) -> pd.DataFrame:
       "a feedback item is a member message of its group right after an assistant reply, holding the wording verbatim",
       "App. B (feedback: a member message right after an assistant reply, wording released)")
 def feedback_items(ctx) -> pd.DataFrame:
+    """One line per item, naming the first condition it fails (a line naming all four sent the reader to guess)."""
     f, m = ctx.frame("feedback"), ctx.messages
     msg = m.reindex(f["message_id"])
     prev = m.set_index(["group_id", "seq"])["role"]
     before = [prev.get((g, s - 1)) if pd.notna(s) else None for g, s in zip(msg["group_id"].tolist(), msg["seq"].tolist())]
-    bad = ((msg["group_id"].to_numpy() != f["group_id"].to_numpy()) | (msg["role"].to_numpy() != "member")
-           | (np.array(before, dtype=object) != "assistant")
-           | np.array([not (isinstance(w, str) and isinstance(t, str) and w in t)
-                       or not (isinstance(v, str) and isinstance(e, str) and v in e) for w, t, v, e in
-                       zip(f["wording_zh"].tolist(), msg["text_zh"].tolist(), f["wording_en"].tolist(), msg["text_en"].tolist())],
-                      dtype=bool))  # typed: an empty file gives an empty float array otherwise
-    return failures("feedback", f["feedback_id"][bad], "message_id", f["message_id"][bad],
-                    "not a member's verbatim correction right after an assistant reply")
+    verbatim = {lang: np.array([isinstance(w, str) and isinstance(t, str) and w in t for w, t in zip(
+        f[f"wording_{lang}"].tolist(), msg[f"text_{lang}"].tolist())], dtype=bool) for lang in ("zh", "en")}
+    reasons = [  # typed arrays: an empty file gives an empty float array otherwise
+        (msg["group_id"].isna().to_numpy(), "message_id", "no message of the release"),
+        (msg["group_id"].to_numpy() != f["group_id"].to_numpy(), "message_id", "message of another group"),
+        (msg["role"].to_numpy() != "member", "message_id", "not a member's message"),
+        (np.array(before, dtype=object) != "assistant", "message_id", "the message before it is not an assistant reply"),
+        (~verbatim["zh"], "wording_zh", "wording not verbatim in the message's text_zh"),
+        (~verbatim["en"], "wording_en", "wording not verbatim in the message's text_en")]
+    masks = [np.asarray(mask, dtype=bool) for mask, _, _ in reasons]
+    bad = np.logical_or.reduce(masks)
+    field = np.select(masks, [r[1] for r in reasons], "")[bad]
+    return failures("feedback", f["feedback_id"][bad], field, [f.at[i, c] for i, c in zip(f.index[bad], field)],
+                    np.select(masks, [r[2] for r in reasons], "")[bad])
 
 
 @rule("GP2", "error", "provenance", ("audit", "instances", "messages"),

@@ -26,7 +26,7 @@ def run(args) -> int:
 
     from ..scoring.options import before_realcompanion
 
-    code = before_realcompanion(args, ("track", "reading"), "baselines")
+    code = before_realcompanion(args, ("track", "reading", "dependent_reading", "bm25_fallback"), "baselines")
     if code is not None:
         return code
     if args.dense_endpoint:
@@ -38,7 +38,7 @@ def run(args) -> int:
     from ..scoring.baselines import METHODS, baselines_report
     from ..scoring.controls import GOLD_SETS
     from ..scoring.gold import POPULATIONS, load_track
-    from ..scoring.options import check_reading
+    from ..scoring.options import bm25_fallback, check_reading
 
     release = Release(args.path)
     reading = check_reading(release, args.reading)
@@ -46,9 +46,9 @@ def run(args) -> int:
     track = load_track(release, args.track, reading, dependent_reading)
     plot = R.checked_outputs(release, args)
     with tqdm(total=len(track.retrievable()), unit="item", desc="baselines", disable=None) as bar:
-        result = baselines_report(track, args.seed, args.resamples, progress=bar.update, fallback=args.bm25_fallback)
+        result = baselines_report(track, args.seed, args.resamples, progress=bar.update, fallback=bm25_fallback(args))
     out = R.envelope(release, "baselines", track=args.track, seed=args.seed, resamples=args.resamples,
-                     definitions=track.definitions | {"bm25_fallback": args.bm25_fallback})
+                     definitions=track.definitions | {"bm25_fallback": bm25_fallback(args)})
     out.update(track=args.track, **result)
     summaries = result["baselines"]
     populations = POPULATIONS[args.track]

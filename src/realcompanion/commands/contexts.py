@@ -24,6 +24,7 @@ def run(args) -> int:
     from ..release import Release
     from ..scoring.contexts import build_contexts, skipped
     from ..scoring.gold import load_track
+    from ..scoring.options import bm25_fallback
     from ..scoring.report import exclusions_line, invalid_rows
 
     release = Release(args.path)
@@ -32,7 +33,7 @@ def run(args) -> int:
     written, short = 0, []
     with open(out, "w", encoding="utf-8", newline="\n") as handle, \
             tqdm(total=len(track.items), unit="item", desc=args.condition, disable=None) as bar:
-        for record in build_contexts(track, args.condition, progress=bar.update, fallback=args.bm25_fallback,
+        for record in build_contexts(track, args.condition, progress=bar.update, fallback=bm25_fallback(args),
                                      short=short):
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
             written += 1

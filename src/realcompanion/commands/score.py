@@ -89,7 +89,7 @@ def run(args) -> int:
 
     from ..scoring.options import before_realcompanion
 
-    code = before_realcompanion(args, ("track", "reading"), "judged")
+    code = before_realcompanion(args, ("track", "reading", "dependent_reading", "detector"), "judged")
     if code is not None:
         return code
 

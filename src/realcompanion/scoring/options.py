@@ -70,9 +70,16 @@ def add_dependent_reading(p) -> None:
 def add_bm25_fallback(p) -> None:
     from .settings import BM25_FALLBACKS
 
-    p.add_argument("--bm25-fallback", choices=BM25_FALLBACKS, default="none",
+    # no default here: given on a GroupAssistBench release (whose BM25 always ranks the whole history) it is
+    # refused, so it must be told apart from not given; `bm25_fallback` reads the default
+    p.add_argument("--bm25-fallback", choices=BM25_FALLBACKS,
                    help="messages sharing no word with the probe: not retrieved (none, default), or appended "
                         "most recent first (recency); applies to the BM25 baseline, C3 and C3m")
+
+
+def bm25_fallback(args) -> str:
+    """The --bm25-fallback of a RealCompanion command: `none` unless given."""
+    return args.bm25_fallback or "none"
 
 
 def add_resamples(p) -> None:

@@ -93,6 +93,41 @@ def test_a_link_that_loops_is_one_line(specimen, relpath):
     check_contract(code, out, err, f"{relpath}: cannot open")
 
 
+def nested_link_outside(specimen):
+    """schemas/nested/trace.schema.json as a link to a copy outside the folder whose enum copy is stale (what
+    `schemas --write` would rewrite); returns the copy."""
+    outside = specimen.parent / "trace.schema.json"
+    nested = specimen / "schemas" / "nested" / "trace.schema.json"
+    text = nested.read_text(encoding="utf-8")
+    outside.write_text(text.replace('"current_thread",', "", 1), encoding="utf-8")
+    assert outside.read_text(encoding="utf-8") != text
+    nested.unlink()
+    nested.symlink_to(outside)
+    return outside
+
+
+@pytest.mark.parametrize("command", [["schemas", "--write"], ["refresh"], ["refresh", "--force"], ["card"]])
+def test_a_nested_schema_linked_from_outside_is_neither_read_nor_written(documented, command):
+    """A nested schema is found in schemas/nested/, not named by the descriptor: a link there to a file outside
+    was read, and `schemas --write` and `refresh` rewrote that file, wherever it lay."""
+    specimen = documented
+    outside = nested_link_outside(specimen)
+    before = outside.read_bytes()
+    code, out, err = run_quietly([command[0], str(specimen), *command[1:]])
+    assert code == 2, out + err
+    assert err.splitlines()[-1] == f"error: {specimen}/schemas/nested/trace.schema.json: is a link to {outside}, " \
+                                   "outside the package folder: a release reads only its own files", err
+    assert outside.read_bytes() == before
+
+
+def test_a_nested_schema_linked_from_outside_is_int3_alone(specimen):
+    nested_link_outside(specimen)
+    code, out, err = run_quietly(["validate", str(specimen), "--json", "-"])
+    assert code == 1, err
+    assert [(f["rule"], f["value"]) for f in json.loads(out)["failures"]] == [
+        ("INT3", "schemas/nested/trace.schema.json")]
+
+
 def rules_file(make):
     def mutate(root):
         path = root / "schemas" / "rules.json"

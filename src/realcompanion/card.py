@@ -213,12 +213,14 @@ def _info(release: Release, name: str):
 
 # -- generated blocks of the card ---------------------------------------------
 
-def _walk(release: Release, node: dict, prefix: str):
-    """(dotted name, schema node) for a field and, depth first, every member of its objects ($ref resolved)."""
-    node = release.schemas.resolve(node)
+def _walk(release: Release, node: dict, prefix: str, inside: tuple[str, ...] = ()):
+    """(dotted name, schema node) for a field and, depth first, every member of its objects ($ref resolved;
+    `inside`, the nested schemas followed: `Schemas.follow`)."""
+    target, node = release.schemas.follow(node, inside)
+    inside = inside if target is None else (*inside, target)
     yield prefix, node
     for key, member in node.get("properties", {}).items():
-        yield from _walk(release, member, f"{prefix}.{key}")
+        yield from _walk(release, member, f"{prefix}.{key}", inside)
 
 
 def members(release: Release, name: str):

@@ -103,7 +103,8 @@ def loads(text: str, path, line: int | None = None):
         raise ReadError(path, str(exc), line=line, field=exc.field or _holding(text)) from None
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} " if line is None else ""
-        raise ReadError(path, f"malformed JSON ({exc.msg} at {where}column {exc.colno})", line=line) from None
+        at = "" if exc.msg.endswith(" at") else " at"  # "Unterminated string starting at" read "at at column"
+        raise ReadError(path, f"malformed JSON ({exc.msg}{at} {where}column {exc.colno})", line=line) from None
     except ValueError as exc:  # an integer longer than Python reads (sys.get_int_max_str_digits), as Frictionless
         raise ReadError(path, f"an integer too long for Python's JSON reader, and so for Frictionless "
                               f"({str(exc).split(';')[0]})", line=line, field=_holding(text)) from None

@@ -128,6 +128,33 @@ def test_a_nested_schema_linked_from_outside_is_int3_alone(specimen):
         ("INT3", "schemas/nested/trace.schema.json")]
 
 
+@pytest.mark.parametrize("command, document", [
+    (["card", "--write"], "README.md"), (["card", "--write"], "CITATION.cff"), (["datasheet", "--write"], "DATASHEET.md"),
+    (["stamp", "--force"], "datapackage.json"), (["refresh", "--force"], "datapackage.json"),
+    (["croissant"], "croissant.json"),
+])
+def test_a_document_linked_from_outside_is_never_written(documented, command, document):
+    """A command writing a release's document wrote through a link to a file outside the folder, wherever it lay."""
+    specimen = documented
+    if document == "CITATION.cff":  # stale, so that `card --write` rewrites it
+        edit_descriptor(specimen, lambda d: d.update(version="0.1.1"))
+    elif document != "croissant.json":  # the counts stale, so that the descriptor and the card are rewritten
+        (specimen / "data" / "qa.jsonl").write_text("".join(
+            (specimen / "data" / "qa.jsonl").read_text(encoding="utf-8").splitlines(True)[:-1]), encoding="utf-8")
+    outside = specimen.parent / document
+    if (specimen / document).exists():
+        (specimen / document).rename(outside)
+    else:
+        outside.write_text("{}\n", encoding="utf-8")
+    (specimen / document).symlink_to(outside)
+    before = outside.read_bytes()
+    code, out, err = run_quietly([command[0], str(specimen), *command[1:]])
+    assert code == 2, out + err
+    assert err.splitlines()[-1] == f"error: {specimen / document}: is a link to {outside}, outside the package " \
+                                   "folder: a release reads only its own files", err
+    assert outside.read_bytes() == before
+
+
 def rules_file(make):
     def mutate(root):
         path = root / "schemas" / "rules.json"

@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pajson
 
-from .files import read_text
+from .files import read_text, write_own
 from .generated import block_body, fill_blocks, markdown_table
 from .nested import scalars
 from .publish.documents import CITATION, cff, dump_cff
@@ -461,7 +461,7 @@ def write(root) -> list[str]:
     """Rewrite README.md's generated parts and CITATION.cff's version, date and licence; returns what was stale."""
     release = open_release(root)
     text, stale_parts, cited = _render(release)
-    (release.root / CARD).write_text(text, encoding="utf-8")
+    write_own(release.root, CARD, text)
     if cited:
-        (release.root / CITATION).write_text(dump_cff(cited), encoding="utf-8")
+        write_own(release.root, CITATION, dump_cff(cited))
     return stale_parts

@@ -146,6 +146,15 @@ def read_json(path):
     return loads(read_text(path), path)
 
 
+def write_own(root, name: str, text: str) -> None:
+    """Write `text` to `name`, a file of the release at `root` (datapackage.json, a document): one that is a link out
+    of the folder is refused (`paths.own_file`), not followed; `card --write`, `stamp --force` and the like rewrote
+    the file it linked to, wherever it lay."""
+    from .paths import own_file
+
+    own_file(root, name).write_text(text, encoding="utf-8")
+
+
 def output_file(path, release=None, reads=()) -> Path:
     """`path` if a file can be written there (its folder exists; it is not a folder), checked before any work;
     never into `release`, the folder being read, nor over the command's other inputs `reads` (`_into`)."""

@@ -36,7 +36,7 @@ def refresh(root, check: bool = True, progress=None, report=None) -> list[str]:
     written, so that a run stopped later (refused, or a file it cannot read) still says what it rewrote."""
     from . import card, datasheet
     from .card import open_release
-    from .files import read_json, read_text
+    from .files import read_json, read_text, write_own
     from .formats import part
     from .publish.croissant import FILE, build
     from .schemas import Schemas, dump_json
@@ -70,6 +70,6 @@ def refresh(root, check: bool = True, progress=None, report=None) -> list[str]:
     if croissant.is_file():
         text = dump_json(build(open_release(root)))
         if read_text(croissant) != text:
-            croissant.write_text(text, encoding="utf-8")
+            write_own(root, FILE, text)
             wrote([FILE])
     return changed

@@ -573,13 +573,20 @@ def test_a_ref_is_followed_as_json_schema_resolves_it(fork, capsys, change):
 @pytest.mark.parametrize("nested, needle", [
     ({"$ref": "#"}, "note_cites.schema.json field '$ref': refers back to a nested schema it lies in"),
     ({"type": "array", "items": {"$ref": "note_cites.schema.json"}}, "refers back to a nested schema it lies in"),
-    ({"$ref": "#/$defs/none"}, "note_cites.schema.json field '/$defs/none': holds no schema object at '#/$defs/none'"),
-    ({"$ref": "other.schema.json"}, "note_cites.schema.json field '$ref': $ref 'other.schema.json' is "
+    ({"$ref": "#/$defs/any", "$defs": {"any": True}},
+     "note_cites.schema.json field '/$defs/any': holds no schema object at '#/$defs/any'"),
+    ({"$ref": "other.schema.json"}, "note_cites.schema.json field '$ref': a `$ref` names "
                                     "https://realcompanion.dataset/schemas/nested/other.schema.json, which no nested"),
-], ids=["itself", "loop-through-items", "no-such-place", "no-such-schema"])
+    ({"type": "array", "items": {"type": "string"}, "anyOf": [{"$ref": "#/$defs/none"}]},
+     "note_cites.schema.json field '$ref': a `$ref` names nothing: Pointer '/$defs/none' does not exist"),
+    ({"type": "array", "items": {"type": "string"}, "anyOf": [{"$ref": "https://example.invalid/x.json"}]},
+     "note_cites.schema.json field '$ref': a `$ref` names https://example.invalid/x.json, which no nested schema"),
+], ids=["itself", "loop-through-items", "no-schema-object", "no-such-schema", "untyped-no-such-place",
+        "untyped-remote"])
 def test_a_ref_arrow_cannot_follow_is_one_line_naming_the_schema(fork, capsys, nested, needle):
     """A `$ref` back into a schema it lies in recursed until Python stopped ("input nested too deeply to read",
-    naming no file); one to nothing named a file that is none."""
+    naming no file); one to nothing named a file that is none, or, where Arrow does not follow it, made the
+    nested-field rule "could not be evaluated" in several lines (exit 1)."""
     cites_by(nested)(fork)
     for command in ("validate", "card"):
         assert main([command, str(fork)]) == 2

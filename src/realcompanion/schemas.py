@@ -161,6 +161,34 @@ def _a_json_schema(schema: dict, path) -> None:
                               f"{schema.get('$schema')!r}", field="$schema") from None
 
 
+def _refs_resolve(root: Path, named: dict[str, str], schemas: dict[str, dict]) -> None:
+    """Every `$ref` of the nested schemas (`schemas` by path under schemas/, `named` the paths by the URI each is
+    found by) names a schema, and a place in it, that the release holds: one that does not is one line naming the
+    schema holding it (exit 2). A rule met it first, and said it "could not be evaluated" in several lines (exit 1)."""
+    import jsonschema_rs
+
+    documents = {urldefrag(uri)[0]: schemas[relpath] for uri, relpath in named.items()}
+
+    def beside(uri: str):  # another nested schema, as an empty document: its own `$ref`s are its own to check
+        return {} if urldefrag(uri)[0] in documents else _fetched(uri)
+
+    for uri, relpath in named.items():
+        try:  # the documents it names, each schema alone
+            jsonschema_rs.Registry([(uri, schemas[relpath])], retriever=beside)
+        except ValueError as exc:
+            document = re.search(r"Resource '([^']*)'", str(exc))
+            raise ReadError(root / "schemas" / relpath, f"a `$ref` names {document[1] if document else 'a document'}, "
+                            "which no nested schema of the release is (by its `$id`, else by its path)",
+                            field="$ref") from None
+    registry = jsonschema_rs.Registry(list(documents.items()), retriever=_fetched)
+    for uri, relpath in named.items():
+        try:  # the places it names, each read from its URI, as the nested-field rule reads it
+            jsonschema_rs.validator_for({"$ref": uri}, registry=registry)
+        except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
+            raise ReadError(root / "schemas" / relpath, f"a `$ref` names nothing: {getattr(exc, 'message', exc)}",
+                            field="$ref") from None
+
+
 @dataclass(frozen=True)
 class Schemas:
     """Vocabulary, Table Schemas and nested JSON Schemas of one release folder."""
@@ -220,6 +248,7 @@ class Schemas:
                 raise ReadError(path, f"'{uri}' also names schemas/{named[uri]}: each nested schema has an `$id` "
                                 "of its own, else one is checked in place of the other", field="$id")
             named[uri] = relpath
+        _refs_resolve(self.root, named, schemas)
         return schemas
 
     def nested_uri(self, relpath: str, schema=None) -> str:

@@ -110,13 +110,17 @@ def nested_link_outside(specimen):
 def test_a_nested_schema_linked_from_outside_is_neither_read_nor_written(documented, command):
     """A nested schema is found in schemas/nested/, not named by the descriptor: a link there to a file outside
     was read, and `schemas --write` and `refresh` rewrote that file, wherever it lay."""
-    specimen = documented
-    outside = nested_link_outside(specimen)
+    outside = nested_link_outside(documented)
+    refused_leaving_untouched(documented, command, "schemas/nested/trace.schema.json", outside)
+
+
+def refused_leaving_untouched(specimen, command: list[str], linked: str, outside) -> None:
+    """`command` on `specimen` stops in one line naming `linked`, a link to `outside`, which it leaves as it was."""
     before = outside.read_bytes()
     code, out, err = run_quietly([command[0], str(specimen), *command[1:]])
     assert code == 2, out + err
-    assert err.splitlines()[-1] == f"error: {specimen}/schemas/nested/trace.schema.json: is a link to {outside}, " \
-                                   "outside the package folder: a release reads only its own files", err
+    assert err.splitlines()[-1] == f"error: {specimen / linked}: is a link to {outside}, outside the package " \
+                                   "folder: a release reads only its own files", err
     assert outside.read_bytes() == before
 
 
@@ -147,12 +151,7 @@ def test_a_document_linked_from_outside_is_never_written(documented, command, do
     else:
         outside.write_text("{}\n", encoding="utf-8")
     (specimen / document).symlink_to(outside)
-    before = outside.read_bytes()
-    code, out, err = run_quietly([command[0], str(specimen), *command[1:]])
-    assert code == 2, out + err
-    assert err.splitlines()[-1] == f"error: {specimen / document}: is a link to {outside}, outside the package " \
-                                   "folder: a release reads only its own files", err
-    assert outside.read_bytes() == before
+    refused_leaving_untouched(specimen, command, document, outside)
 
 
 def rules_file(make):

@@ -202,6 +202,20 @@ def test_a_remote_reference_is_never_fetched(specimen, capsys):
                                       "which no nested schema of the release is (by its `$id`, else by its path)\n"
 
 
+def test_a_nested_schema_deeper_than_its_validator_reads_is_one_line(specimen, capsys):
+    """jsonschema-rs reads a value only so deep (about 255 levels), though Python reads it: a nested schema past it
+    stopped its metaschema check with a traceback."""
+    path = specimen / "schemas" / "nested" / "dayid_list.schema.json"
+    deep = {"type": "string"}
+    for _ in range(300):
+        deep = {"type": "array", "items": deep}
+    path.write_text(json.dumps({**json.loads(path.read_text(encoding="utf-8")), "$defs": {"deep": deep}}),
+                    encoding="utf-8")
+    assert main(["validate", str(specimen)]) == 2
+    assert capsys.readouterr().err == f"error: {path}: is nested too deeply for the JSON Schema validator " \
+                                      "(jsonschema-rs) to read\n"
+
+
 @pytest.mark.parametrize("field", ["name", "path", "schema"])
 def test_resource_entry_without_a_field(specimen, capsys, field):
     path = specimen / "datapackage.json"

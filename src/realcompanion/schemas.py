@@ -159,6 +159,8 @@ def _a_json_schema(schema: dict, path) -> None:
     except jsonschema_rs.ReferencingError:
         raise ReadError(path, f"is not a JSON Schema of a draft jsonschema-rs knows: `$schema` is "
                               f"{schema.get('$schema')!r}", field="$schema") from None
+    except ValueError:  # "Recursion limit reached": jsonschema-rs reads a value only about 255 levels deep
+        raise ReadError(path, "is nested too deeply for the JSON Schema validator (jsonschema-rs) to read") from None
 
 
 def _refs_resolve(root: Path, named: dict[str, str], schemas: dict[str, dict]) -> None:
@@ -175,7 +177,7 @@ def _refs_resolve(root: Path, named: dict[str, str], schemas: dict[str, dict]) -
     for uri, relpath in named.items():
         try:  # the documents it names, each schema alone
             jsonschema_rs.Registry([(uri, schemas[relpath])], retriever=beside)
-        except ValueError as exc:
+        except ValueError as exc:  # (a schema too deep for jsonschema-rs failed its metaschema check before)
             document = re.search(r"Resource '([^']*)'", str(exc))
             raise ReadError(root / "schemas" / relpath, f"a `$ref` names {document[1] if document else 'a document'}, "
                             "which no nested schema of the release is (by its `$id`, else by its path)",

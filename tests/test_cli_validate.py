@@ -135,6 +135,17 @@ def test_malformed_line_exits_2_naming_file_and_line(specimen, capsys):
     assert "chat.jsonl:5" in err and "malformed JSON" in err and "\n" not in err
 
 
+def test_a_line_cut_inside_a_text_says_where_the_text_starts_once(specimen, capsys):
+    """Python's message ends "starting at": the line read "Unterminated string starting at at column"."""
+    path = specimen / "data" / "chat.jsonl"
+    text = path.read_text(encoding="utf-8")
+    opening = text.index('"probe":"') + len('"probe":')  # the value's quote, on the first line
+    path.write_text(text[:opening + 4] + "\n", encoding="utf-8")
+    assert main(["validate", str(specimen)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {path}:1: malformed JSON (Unterminated string starting at column {opening + 1})\n", err
+
+
 def test_wrong_type_and_unknown_field_exit_1_naming_row_and_field(specimen, capsys):
     path = specimen / "data" / "qa.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines()]

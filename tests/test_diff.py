@@ -122,3 +122,40 @@ def test_what_the_records_mean_is_compared_too(specimen, new, capsys):
                         "  schemas/qa.schema.json: fields.question.constraints.minLength 1 -> 2",
                         '  schemas/rules.json: rules.SIG1.severity "error" -> "warning"',
                         "  schemas/vocabulary.json: sender +narrator"]
+
+
+@pytest.mark.parametrize("before, after, line", [
+    ({"enum": [True, False]}, {"enum": [1, 0]}, "enum +1 +0 -true -false"),
+    ({"minimum": 1}, {"minimum": True}, "minimum 1 -> true"),
+    ({"enum": ["a", "b"]}, {"enum": ["a", "b", "b"]}, "enum +b"),
+    ([1, 2], [1, 3], "(file) +3 -2"),
+], ids=["true-is-not-1", "bound", "listed-twice", "top-level-list"])
+def test_a_definition_is_compared_as_json_spells_it(specimen, new, capsys, before, after, line):
+    """Python's == takes `true` for `1` and a list for the same list holding a value twice ("(order)"): two schemas
+    whose enums differed so were "no differences"."""
+    (specimen / "schemas" / "notes.json").write_text(json.dumps(before), encoding="utf-8")
+    (new / "schemas" / "notes.json").write_text(json.dumps(after), encoding="utf-8")
+    assert main(["diff", str(specimen), str(new)]) == 0
+    assert f"  schemas/notes.json: {line}" in capsys.readouterr().out.splitlines()
+
+
+def fifo(path):
+    import os
+
+    os.mkfifo(path)
+    return "is a FIFO (named pipe), not a regular file"
+
+
+def link_outside(path):
+    outside = path.parent.parent.parent / "outside.json"
+    outside.write_text('{"secret": 1}', encoding="utf-8")
+    path.symlink_to(outside)
+    return f"is a link to {outside}, outside the package folder: a release reads only its own files"
+
+
+@pytest.mark.parametrize("make", [fifo, link_outside])
+def test_a_schemas_file_that_is_no_file_of_the_release_is_one_line(specimen, new, capsys, make):
+    """A link out of the folder was read (and its values printed), and a FIFO passed over as absent."""
+    reason = make(new / "schemas" / "notes.json")
+    assert main(["diff", str(specimen), str(new)]) == 2
+    assert capsys.readouterr().err == f"error: {new}/schemas/notes.json: {reason}\n"

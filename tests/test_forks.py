@@ -444,6 +444,25 @@ def test_refresh_keeps_the_rows_and_fields_a_resource_declares_true(fork, capsys
     assert validate(fork).errors == 0 and frictionless_valid(fork)
 
 
+@pytest.mark.parametrize("unread, written", [
+    ("data/qa.jsonl", ["refreshed: schema copy: schemas/source.schema.json"]),
+    ("README.md", ["refreshed: datapackage.json: realcompanion.rows", "refreshed: datapackage.json: realcompanion.sha256",
+                   "refreshed: datapackage.json: resources hash and bytes"]),
+], ids=["data-file", "card"])
+def test_refresh_stopped_by_a_file_it_cannot_read_says_what_it_wrote(fork, capsys, unread, written):
+    """`refresh` writes step by step: a file it could not read at a later step was one line, exit 2, and nothing said
+    that the schema copies or the descriptor had been rewritten."""
+    if unread == "README.md":
+        write(fork, "qa", read(fork, "qa")[:-1])
+    else:
+        edit_json(fork / "schemas" / "source.schema.json", lambda s: s["fields"][4]["constraints"]["enum"].pop())
+    (fork / unread).unlink()
+    assert main(["refresh", str(fork)]) == 2
+    out, err = capsys.readouterr()
+    assert all(line in out.splitlines() for line in written), out
+    assert err == f"error: {fork / unread}: no such file\n"
+
+
 # -- every failure a stale generated part causes names the one command ----------
 
 def undeclared_participant(root):
@@ -524,3 +543,52 @@ def test_a_fork_that_drops_a_resource_of_its_format_is_one_line(tmp_path, capsys
         err = capsys.readouterr().err.strip()
         assert err == (f"error: {root / 'datapackage.json'} field 'resources': no resource '{dropped}': a {cls.BLOCK} "
                        f"release carries {', '.join(cls.RESOURCES)}"), err
+
+
+def cites_by(nested: dict):
+    """The notes' `cites` typed by a nested schema of their own, `nested` (`$schema` added)."""
+    def change(root):
+        add_notes(root)
+        path = root / "schemas" / "nested" / "note_cites.schema.json"
+        path.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", **nested}), encoding="utf-8")
+        edit_json(root / "schemas" / "notes.schema.json", lambda s: next(
+            f for f in s["fields"] if f["name"] == "cites").update(nestedSchema="nested/note_cites.schema.json"))
+    return change
+
+
+@pytest.mark.parametrize("change", [
+    cites_by({"$ref": "#/$defs/cited", "$defs": {"cited": {"$ref": "dayid_list.schema.json"}}}),
+    cites_by({"$ref": "./dayid_list.schema.json"}),
+    cites_by({"$ref": "https://realcompanion.dataset/schemas/nested/dayid_list.schema.json"}),
+], ids=["place-in-the-document", "dot-slash", "by-id"])
+def test_a_ref_is_followed_as_json_schema_resolves_it(fork, capsys, change):
+    """A `$ref` to a place in its own document, `./` or a nested schema's `$id` is valid JSON Schema, and the
+    registry resolves it: it was read as a file name, and the fork was unreadable (`schemas/nested/#: no such
+    file`)."""
+    change(fork)
+    assert main(["refresh", str(fork)]) == 0, capsys.readouterr()
+    assert main(["validate", str(fork)]) == 0, capsys.readouterr().out[-2000:]
+
+
+@pytest.mark.parametrize("nested, needle", [
+    ({"$ref": "#"}, "note_cites.schema.json field '$ref': refers back to a nested schema it lies in"),
+    ({"type": "array", "items": {"$ref": "note_cites.schema.json"}}, "refers back to a nested schema it lies in"),
+    ({"$ref": "#/$defs/any", "$defs": {"any": True}},
+     "note_cites.schema.json field '/$defs/any': holds no schema object at '#/$defs/any'"),
+    ({"$ref": "other.schema.json"}, "note_cites.schema.json field '$ref': a `$ref` names "
+                                    "https://realcompanion.dataset/schemas/nested/other.schema.json, which no nested"),
+    ({"type": "array", "items": {"type": "string"}, "anyOf": [{"$ref": "#/$defs/none"}]},
+     "note_cites.schema.json field '$ref': a `$ref` names nothing: Pointer '/$defs/none' does not exist"),
+    ({"type": "array", "items": {"type": "string"}, "anyOf": [{"$ref": "https://example.invalid/x.json"}]},
+     "note_cites.schema.json field '$ref': a `$ref` names https://example.invalid/x.json, which no nested schema"),
+], ids=["itself", "loop-through-items", "no-schema-object", "no-such-schema", "untyped-no-such-place",
+        "untyped-remote"])
+def test_a_ref_arrow_cannot_follow_is_one_line_naming_the_schema(fork, capsys, nested, needle):
+    """A `$ref` back into a schema it lies in recursed until Python stopped ("input nested too deeply to read",
+    naming no file); one to nothing named a file that is none, or, where Arrow does not follow it, made the
+    nested-field rule "could not be evaluated" in several lines (exit 1)."""
+    cites_by(nested)(fork)
+    for command in ("validate", "card"):
+        assert main([command, str(fork)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and needle in err and err.count("\n") == 1, err

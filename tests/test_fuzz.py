@@ -20,7 +20,6 @@ import pytest
 from conftest import copy_release
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from realcompanion.validators.run import validate as validate_release
 
 from realcompanion.cli import main
 from realcompanion.errors import ReadError
@@ -190,15 +189,31 @@ def test_a_field_its_nested_schema_gives_no_type_is_named(specimen, capsys):
 
 
 def test_a_remote_reference_is_never_fetched(specimen, capsys):
-    """A `$ref` to a document outside the release is refused, not downloaded: the verdict depends on the folder."""
+    """A `$ref` to a document outside the release is refused, not downloaded: the verdict depends on the folder. The
+    schema holding it is named, before any rule runs (exit 2): the nested-field rule said it "could not be
+    evaluated"."""
     path = specimen / "schemas" / "nested" / "dayid_list.schema.json"
     schema = json.loads(path.read_text(encoding="utf-8"))
     schema["items"]["allOf"] = [{"$ref": "https://example.org/dayid.schema.json"}]
     path.write_text(json.dumps(schema), encoding="utf-8")
 
-    report = validate_release(specimen)
-    nested = next(o for o in report.outcomes if o.rule.id == "SCH3")
-    assert nested.crashed and "https://example.org/dayid.schema.json is not fetched" in nested.skipped
+    assert main(["validate", str(specimen)]) == 2
+    assert capsys.readouterr().err == f"error: {path} field '$ref': a `$ref` names https://example.org/dayid.schema.json, " \
+                                      "which no nested schema of the release is (by its `$id`, else by its path)\n"
+
+
+def test_a_nested_schema_deeper_than_its_validator_reads_is_one_line(specimen, capsys):
+    """jsonschema-rs reads a value only so deep (about 255 levels), though Python reads it: a nested schema past it
+    stopped its metaschema check with a traceback."""
+    path = specimen / "schemas" / "nested" / "dayid_list.schema.json"
+    deep = {"type": "string"}
+    for _ in range(300):
+        deep = {"type": "array", "items": deep}
+    path.write_text(json.dumps({**json.loads(path.read_text(encoding="utf-8")), "$defs": {"deep": deep}}),
+                    encoding="utf-8")
+    assert main(["validate", str(specimen)]) == 2
+    assert capsys.readouterr().err == f"error: {path}: is nested too deeply for the JSON Schema validator " \
+                                      "(jsonschema-rs) to read\n"
 
 
 @pytest.mark.parametrize("field", ["name", "path", "schema"])

@@ -93,6 +93,67 @@ def test_a_link_that_loops_is_one_line(specimen, relpath):
     check_contract(code, out, err, f"{relpath}: cannot open")
 
 
+def nested_link_outside(specimen):
+    """schemas/nested/trace.schema.json as a link to a copy outside the folder whose enum copy is stale (what
+    `schemas --write` would rewrite); returns the copy."""
+    outside = specimen.parent / "trace.schema.json"
+    nested = specimen / "schemas" / "nested" / "trace.schema.json"
+    text = nested.read_text(encoding="utf-8")
+    outside.write_text(text.replace('"current_thread",', "", 1), encoding="utf-8")
+    assert outside.read_text(encoding="utf-8") != text
+    nested.unlink()
+    nested.symlink_to(outside)
+    return outside
+
+
+@pytest.mark.parametrize("command", [["schemas", "--write"], ["refresh"], ["refresh", "--force"], ["card"]])
+def test_a_nested_schema_linked_from_outside_is_neither_read_nor_written(documented, command):
+    """A nested schema is found in schemas/nested/, not named by the descriptor: a link there to a file outside
+    was read, and `schemas --write` and `refresh` rewrote that file, wherever it lay."""
+    outside = nested_link_outside(documented)
+    refused_leaving_untouched(documented, command, "schemas/nested/trace.schema.json", outside)
+
+
+def refused_leaving_untouched(specimen, command: list[str], linked: str, outside) -> None:
+    """`command` on `specimen` stops in one line naming `linked`, a link to `outside`, which it leaves as it was."""
+    before = outside.read_bytes()
+    code, out, err = run_quietly([command[0], str(specimen), *command[1:]])
+    assert code == 2, out + err
+    assert err.splitlines()[-1] == f"error: {specimen / linked}: is a link to {outside}, outside the package " \
+                                   "folder: a release reads only its own files", err
+    assert outside.read_bytes() == before
+
+
+def test_a_nested_schema_linked_from_outside_is_int3_alone(specimen):
+    nested_link_outside(specimen)
+    code, out, err = run_quietly(["validate", str(specimen), "--json", "-"])
+    assert code == 1, err
+    assert [(f["rule"], f["value"]) for f in json.loads(out)["failures"]] == [
+        ("INT3", "schemas/nested/trace.schema.json")]
+
+
+@pytest.mark.parametrize("command, document", [
+    (["card", "--write"], "README.md"), (["card", "--write"], "CITATION.cff"), (["datasheet", "--write"], "DATASHEET.md"),
+    (["stamp", "--force"], "datapackage.json"), (["refresh", "--force"], "datapackage.json"),
+    (["croissant"], "croissant.json"),
+])
+def test_a_document_linked_from_outside_is_never_written(documented, command, document):
+    """A command writing a release's document wrote through a link to a file outside the folder, wherever it lay."""
+    specimen = documented
+    if document == "CITATION.cff":  # stale, so that `card --write` rewrites it
+        edit_descriptor(specimen, lambda d: d.update(version="0.1.1"))
+    elif document != "croissant.json":  # the counts stale, so that the descriptor and the card are rewritten
+        (specimen / "data" / "qa.jsonl").write_text("".join(
+            (specimen / "data" / "qa.jsonl").read_text(encoding="utf-8").splitlines(True)[:-1]), encoding="utf-8")
+    outside = specimen.parent / document
+    if (specimen / document).exists():
+        (specimen / document).rename(outside)
+    else:
+        outside.write_text("{}\n", encoding="utf-8")
+    (specimen / document).symlink_to(outside)
+    refused_leaving_untouched(specimen, command, document, outside)
+
+
 def rules_file(make):
     def mutate(root):
         path = root / "schemas" / "rules.json"

@@ -89,3 +89,15 @@ def test_the_site_ships_only_the_static_files_its_pages_use(specimen, tmp_path):
               for ref in re.findall(r'(?:src|href)="(?!https?:|#)([^"#]+)"', page.read_text(encoding="utf-8"))}
     shipped = {f.resolve() for f in (site / "static").rglob("*") if f.is_file()}
     assert shipped and shipped <= linked, sorted(str(f.relative_to(site)) for f in shipped - linked)
+
+
+def test_the_files_a_folder_held_before_are_kept(specimen, tmp_path):
+    """Only what GE copied is dropped: `--html` into a folder of one's own deleted every file of its static/ that no
+    page linked to."""
+    site = tmp_path / "site"
+    (site / "static" / "img").mkdir(parents=True)
+    (site / "static" / "img" / "logo.png").write_bytes(b"\x89PNG")
+    (site / "static" / "notes.txt").write_text("mine\n", encoding="utf-8")
+    before = digest(site)
+    render_html(validate(specimen), specimen, site)
+    assert {name: digest(site)[name] for name in before} == before

@@ -152,6 +152,20 @@ def test_unknown_slot_is_a_one_line_error(repo, tmp_path, capsys):
     assert "field 'slot'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name, make, reason", [
+    ("profile.jsonl", lambda p: p.mkdir(), "is a directory, not a regular file"),
+    ("profile.jsonl", lambda p: p.symlink_to(p.parent / "moved.jsonl"), "no such file"),
+    ("usage.json", lambda p: p.mkdir(), "is a directory, not a regular file"),
+], ids=["folder", "broken-link", "usage-folder"])
+def test_a_prediction_file_that_cannot_be_read_is_one_line(repo, tmp_path, capsys, name, make, reason):
+    """A prediction file that is there but cannot be read was passed over: the run was scored on its persona alone,
+    exit 0."""
+    shutil.copy(repo / "data" / "persona.jsonl", tmp_path / "persona.jsonl")
+    make(tmp_path / name)
+    assert main(["score-reconstruction", str(repo), "--pred", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / name}: {reason}\n"
+
+
 def test_spearman_rho_and_its_exact_p():
     from realcompanion.scoring.reconstruction import spearman
 

@@ -137,6 +137,7 @@ def _render(report, path, out_dir: Path, families: dict[str, list], bar) -> Path
 
     bar.update()
     out_dir.mkdir(parents=True, exist_ok=True)
+    there = set((out_dir / "static").rglob("*"))  # what the folder held before: never GE's to drop
     context = gx.get_context(mode="ephemeral")
     context.variables.plugins_directory = str(PLUGINS)
     context.add_data_docs_site(SITE, {
@@ -191,14 +192,15 @@ def _render(report, path, out_dir: Path, families: dict[str, list], bar) -> Path
     index = out_dir / "index.html"
     links = [(family, outcomes, page(key).relative_to(out_dir).as_posix()) for family, outcomes, key in suites]
     index.write_text(finished(_index(report, links, failures)), encoding="utf-8")
-    _drop_unreferenced(out_dir)
+    _drop_unreferenced(out_dir, there)
     bar.update()
     return index
 
 
-def _drop_unreferenced(out_dir: Path) -> None:
+def _drop_unreferenced(out_dir: Path, there: set[Path]) -> None:
     """GE copies its whole static folder (fonts, logos, templates); keep only the files a page or stylesheet
-    links to, so the site ships nothing it does not use."""
+    links to, so the site ships nothing it does not use. What was `there` before is kept: `--html` into a folder
+    of one's own deleted every file of its static/ that no page linked to."""
     used: set[Path] = set()
     pending = list(out_dir.rglob("*.html"))
     while pending:  # pages, then the stylesheets they link (whose url()s name fonts and images)
@@ -210,7 +212,7 @@ def _drop_unreferenced(out_dir: Path) -> None:
                 used.add(found)
                 pending += [found] if found.suffix == ".css" and found.is_file() else []
     static = out_dir / "static"
-    for file in sorted(static.rglob("*"), reverse=True):  # files before the folders holding them
+    for file in sorted(set(static.rglob("*")) - there, reverse=True):  # files before the folders holding them
         if file.is_file() and file.resolve() not in used:
             file.unlink()
         elif file.is_dir() and not any(file.iterdir()):

@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pajson
 
-from .files import read_text
+from .files import read_text, write_own
 from .generated import block_body, fill_blocks, markdown_table
 from .nested import scalars
 from .publish.documents import CITATION, cff, dump_cff
@@ -213,12 +213,14 @@ def _info(release: Release, name: str):
 
 # -- generated blocks of the card ---------------------------------------------
 
-def _walk(release: Release, node: dict, prefix: str):
-    """(dotted name, schema node) for a field and, depth first, every member of its objects ($ref resolved)."""
-    node = release.schemas.resolve(node)
+def _walk(release: Release, node: dict, prefix: str, inside: tuple[str, ...] = ()):
+    """(dotted name, schema node) for a field and, depth first, every member of its objects ($ref resolved;
+    `inside`, the nested schemas followed: `Schemas.follow`)."""
+    target, node = release.schemas.follow(node, inside)
+    inside = inside if target is None else (*inside, target)
     yield prefix, node
     for key, member in node.get("properties", {}).items():
-        yield from _walk(release, member, f"{prefix}.{key}")
+        yield from _walk(release, member, f"{prefix}.{key}", inside)
 
 
 def members(release: Release, name: str):
@@ -459,7 +461,7 @@ def write(root) -> list[str]:
     """Rewrite README.md's generated parts and CITATION.cff's version, date and licence; returns what was stale."""
     release = open_release(root)
     text, stale_parts, cited = _render(release)
-    (release.root / CARD).write_text(text, encoding="utf-8")
+    write_own(release.root, CARD, text)
     if cited:
-        (release.root / CITATION).write_text(dump_cff(cited), encoding="utf-8")
+        write_own(release.root, CITATION, dump_cff(cited))
     return stale_parts

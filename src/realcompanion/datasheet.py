@@ -13,7 +13,7 @@ from functools import partial
 from typing import Callable
 
 from .card import licences, members, status
-from .files import read_text
+from .files import read_text, write_own
 from .formats import constants
 from .generated import fill_blocks, markdown_table
 from .publish.listing import DATASHEET
@@ -196,5 +196,5 @@ def write(root) -> list[str]:
 
     release = open_release(root)
     text, changed = _render(release)
-    (release.root / DATASHEET).write_text(text, encoding="utf-8")
+    write_own(release.root, DATASHEET, text)
     return changed

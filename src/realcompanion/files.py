@@ -103,7 +103,8 @@ def loads(text: str, path, line: int | None = None):
         raise ReadError(path, str(exc), line=line, field=exc.field or _holding(text)) from None
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} " if line is None else ""
-        raise ReadError(path, f"malformed JSON ({exc.msg} at {where}column {exc.colno})", line=line) from None
+        at = "" if exc.msg.endswith(" at") else " at"  # "Unterminated string starting at" read "at at column"
+        raise ReadError(path, f"malformed JSON ({exc.msg}{at} {where}column {exc.colno})", line=line) from None
     except ValueError as exc:  # an integer longer than Python reads (sys.get_int_max_str_digits), as Frictionless
         raise ReadError(path, f"an integer too long for Python's JSON reader, and so for Frictionless "
                               f"({str(exc).split(';')[0]})", line=line, field=_holding(text)) from None
@@ -143,6 +144,15 @@ def _holding(text: str) -> str | None:
 def read_json(path):
     """A JSON file, strictly read; one that cannot be read makes the command's input unreadable."""
     return loads(read_text(path), path)
+
+
+def write_own(root, name: str, text: str) -> None:
+    """Write `text` to `name`, a file of the release at `root` (datapackage.json, a document): one that is a link out
+    of the folder is refused (`paths.own_file`), not followed; `card --write`, `stamp --force` and the like rewrote
+    the file it linked to, wherever it lay."""
+    from .paths import own_file
+
+    own_file(root, name).write_text(text, encoding="utf-8")
 
 
 def output_file(path, release=None, reads=()) -> Path:

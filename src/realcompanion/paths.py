@@ -32,10 +32,13 @@ def leaves(root, path: str) -> str | None:
     return None
 
 
-def own_file(root, path: str, field: str) -> Path:
-    """The file `path` of the release at `root`, refused (one line naming the descriptor `field`) when it leaves
-    that folder: every command reads a release's files through this, so none reads or fetches another's."""
+def own_file(root, path: str, field: str | None = None) -> Path:
+    """The file `path` of the release at `root`, refused (one line naming the descriptor `field`, or the file itself
+    when no field names it: a nested schema found in schemas/nested/) when it leaves that folder: every command
+    reads and writes a release's files through this, so none reads, fetches or rewrites another's."""
     why = leaves(root, path)
+    if why and field is None:
+        raise ReadError(Path(root) / path, f"is {why}, outside the package folder: a release reads only its own files")
     if why:
         raise ReadError(Path(root) / "datapackage.json", f"'{path}' is {why}, outside the package folder: a "
                         "release reads only its own files", field=field)

@@ -23,44 +23,53 @@ def stale_count(want: int | None, counted: str) -> str:
 
 
 class Refused(Exception):
-    """The release fails rules stamping would bless; `changed` is what was refreshed before the check."""
+    """The release fails rules stamping would bless (what was refreshed before the check is reported already)."""
 
-    def __init__(self, failing: list[str], changed: list[str]):
+    def __init__(self, failing: list[str]):
         super().__init__(", ".join(failing))
-        self.failing, self.changed = failing, changed
+        self.failing = failing
 
 
-def refresh(root, check: bool = True, progress=None) -> list[str]:
+def refresh(root, check: bool = True, progress=None, report=None) -> list[str]:
     """Bring every generated part of the release at `root` up to date; returns what changed, in order.
-    `progress` is called once per rule of the validation that comes first."""
+    `progress` is called once per rule of the validation that comes first; `report` with each part as soon as it is
+    written, so that a run stopped later (refused, or a file it cannot read) still says what it rewrote."""
     from . import card, datasheet
     from .card import open_release
-    from .files import read_json, read_text
+    from .files import read_json, read_text, write_own
     from .formats import part
     from .publish.croissant import FILE, build
     from .schemas import Schemas, dump_json
     from .stamp import STAMPED, blocking_rules
 
+    changed = []
+
+    def wrote(parts):
+        for written in parts:
+            changed.append(written)
+            if report:
+                report(written)
+
     release = open_release(root)  # a folder that is no release is named before anything is written
     root = release.root
     stamp = part(release.BLOCK, "stamp")
-    changed = [f"schema copy: {path.relative_to(root)}" for path in Schemas(root, release.BLOCK).render()]
+    wrote(f"schema copy: {path.relative_to(root)}" for path in Schemas(root, release.BLOCK).render())
     if check and (failing := blocking_rules(root, progress)):
-        raise Refused(failing, changed)
+        raise Refused(failing)
     before = read_json(root / "datapackage.json")
     after = stamp(root)
-    changed += [f"datapackage.json: {release.BLOCK}.{key}" for key, value in after.items()
-                if before.get(release.BLOCK, {}).get(key) != value]
+    wrote(f"datapackage.json: {release.BLOCK}.{key}" for key, value in after.items()
+          if before.get(release.BLOCK, {}).get(key) != value)
     pairs = list(zip(before.get("resources", []), read_json(root / "datapackage.json").get("resources", [])))
     written = [key for key in STAMPED if any(old.get(key) != new.get(key) for old, new in pairs)]
     if written:
-        changed.append(f"datapackage.json: resources {', '.join(written[:-1])}{' and ' * (len(written) > 1)}{written[-1]}")
-    changed += card.write(root)
-    changed += [f"DATASHEET.md block: {name}" for name in datasheet.write(root)]
+        wrote([f"datapackage.json: resources {', '.join(written[:-1])}{' and ' * (len(written) > 1)}{written[-1]}"])
+    wrote(card.write(root))
+    wrote(f"DATASHEET.md block: {name}" for name in datasheet.write(root))
     croissant = root / FILE
     if croissant.is_file():
         text = dump_json(build(open_release(root)))
         if read_text(croissant) != text:
-            croissant.write_text(text, encoding="utf-8")
-            changed.append(FILE)
+            write_own(root, FILE, text)
+            wrote([FILE])
     return changed

@@ -39,17 +39,19 @@ _SCALARS = {
 }
 
 
-def arrow_type(node: dict, schemas: Schemas) -> pa.DataType:
-    """Arrow type of a Table Schema field or JSON Schema node (nested schemas followed by $ref)."""
-    if "nestedSchema" in node or "$ref" in node:
-        return arrow_type(schemas.resolve(node), schemas)
+def arrow_type(node: dict, schemas: Schemas, inside: tuple[str, ...] = ()) -> pa.DataType:
+    """Arrow type of a Table Schema field or JSON Schema node (nested schemas followed by $ref; `inside`, those
+    followed to reach it: `Schemas.follow`)."""
+    target, followed = schemas.follow(node, inside)
+    if target is not None:
+        return arrow_type(followed, schemas, (*inside, target))
     kind = node["type"]
     if isinstance(kind, list):
         kind = next(k for k in kind if k != "null")
     if kind == "array":
-        return pa.list_(arrow_type(node.get("items", {"type": "string"}), schemas))
+        return pa.list_(arrow_type(node.get("items", {"type": "string"}), schemas, inside))
     if kind == "object":
-        return pa.struct([(k, arrow_type(v, schemas)) for k, v in node["properties"].items()])
+        return pa.struct([(k, arrow_type(v, schemas, inside)) for k, v in node["properties"].items()])
     return _SCALARS[kind]
 
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from urllib.parse import unquote, urldefrag, urljoin
 
 from .descriptor import check_vocabulary
 from .errors import ReadError
@@ -21,6 +22,7 @@ from .files import read_json
 from .paths import own_file
 
 RESOURCES = ("source", "profile", "persona", "chat", "qa")
+BASE = "https://realcompanion.dataset/schemas/"  # the URI a nested schema's path gives, when it has no `$id`
 # RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the format carries it.
 # Without RFC 3339's leap second (:60): Python's datetime, pandas and Frictionless read none, so no rule could date it
 RFC3339 = r"^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$"
@@ -106,7 +108,7 @@ def dump_json(obj) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
 
-def _same_json(obj) -> str:
+def same_json(obj) -> str:
     """A JSON value in one spelling (keys sorted, no layout), which tells 1, 1.0 and true apart as Python's == does
     not."""
     return json.dumps(obj, sort_keys=True)
@@ -157,6 +159,36 @@ def _a_json_schema(schema: dict, path) -> None:
     except jsonschema_rs.ReferencingError:
         raise ReadError(path, f"is not a JSON Schema of a draft jsonschema-rs knows: `$schema` is "
                               f"{schema.get('$schema')!r}", field="$schema") from None
+    except ValueError:  # "Recursion limit reached": jsonschema-rs reads a value only about 255 levels deep
+        raise ReadError(path, "is nested too deeply for the JSON Schema validator (jsonschema-rs) to read") from None
+
+
+def _refs_resolve(root: Path, named: dict[str, str], schemas: dict[str, dict]) -> None:
+    """Every `$ref` of the nested schemas (`schemas` by path under schemas/, `named` the paths by the URI each is
+    found by) names a schema, and a place in it, that the release holds: one that does not is one line naming the
+    schema holding it (exit 2). A rule met it first, and said it "could not be evaluated" in several lines (exit 1)."""
+    import jsonschema_rs
+
+    documents = {urldefrag(uri)[0]: schemas[relpath] for uri, relpath in named.items()}
+
+    def beside(uri: str):  # another nested schema, as an empty document: its own `$ref`s are its own to check
+        return {} if urldefrag(uri)[0] in documents else _fetched(uri)
+
+    for uri, relpath in named.items():
+        try:  # the documents it names, each schema alone
+            jsonschema_rs.Registry([(uri, schemas[relpath])], retriever=beside)
+        except ValueError as exc:  # (a schema too deep for jsonschema-rs failed its metaschema check before)
+            document = re.search(r"Resource '([^']*)'", str(exc))
+            raise ReadError(root / "schemas" / relpath, f"a `$ref` names {document[1] if document else 'a document'}, "
+                            "which no nested schema of the release is (by its `$id`, else by its path)",
+                            field="$ref") from None
+    registry = jsonschema_rs.Registry(list(documents.items()), retriever=_fetched)
+    for uri, relpath in named.items():
+        try:  # the places it names, each read from its URI, as the nested-field rule reads it
+            jsonschema_rs.validator_for({"$ref": uri}, registry=registry)
+        except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
+            raise ReadError(root / "schemas" / relpath, f"a `$ref` names nothing: {getattr(exc, 'message', exc)}",
+                            field="$ref") from None
 
 
 @dataclass(frozen=True)
@@ -191,7 +223,14 @@ class Schemas:
                 if isinstance(r, dict) and isinstance(r.get("schema"), str)]
 
     def nested_paths(self) -> list[Path]:
+        """Every file schemas/nested/*.schema.json, links out of the folder too (INT3 lists them): `own` before
+        reading or writing one."""
         return sorted((self.root / "schemas" / "nested").glob("*.schema.json"))
+
+    def own(self, path: Path) -> Path:
+        """`path`, a file found under the release folder, refused when it is a link out of it: `schemas --write`
+        and `refresh` rewrote the file a nested schema linked to, wherever it lay."""
+        return own_file(self.root, path.relative_to(self.root).as_posix())
 
     @cached_property
     def nested_schemas(self) -> dict[str, dict]:
@@ -201,7 +240,7 @@ class Schemas:
         schemas, named = {}, {}
         for path in self.nested_paths():
             relpath = f"nested/{path.name}"
-            schemas[relpath] = read_json(path)
+            schemas[relpath] = read_json(self.own(path))
             if not isinstance(schemas[relpath], dict):  # `true` is a JSON Schema, but it gives its field no type
                 raise ReadError(path, "is not a JSON object: a nested schema types the field it describes, so it "
                                       "must be a JSON Schema object")
@@ -211,6 +250,7 @@ class Schemas:
                 raise ReadError(path, f"'{uri}' also names schemas/{named[uri]}: each nested schema has an `$id` "
                                 "of its own, else one is checked in place of the other", field="$id")
             named[uri] = relpath
+        _refs_resolve(self.root, named, schemas)
         return schemas
 
     def nested_uri(self, relpath: str, schema=None) -> str:
@@ -218,24 +258,58 @@ class Schemas:
         that a relative `$ref` in it resolves beside it."""
         schema = self.nested(relpath) if schema is None else schema
         uri = schema.get("$id") if isinstance(schema, dict) else None
-        return uri if isinstance(uri, str) and uri else f"https://realcompanion.dataset/schemas/{relpath}"
+        return uri if isinstance(uri, str) and uri else f"{BASE}{relpath}"
 
     def nested(self, relpath: str) -> dict:
         if relpath not in self.nested_schemas:  # not listed: reading it says why (missing, unreadable folder)
-            read_json(self.root / "schemas" / relpath)
+            read_json(self.own(self.root / "schemas" / relpath))
             raise ReadError(self.root / "schemas" / relpath, "not among schemas/nested/*.schema.json")
         return self.nested_schemas[relpath]
 
-    def resolve(self, node: dict) -> dict:
-        """A Table Schema field or JSON Schema member with its nested schema followed (`nestedSchema`,
-        `$ref`), keeping its own description; any other node as it is."""
+    def follow(self, node: dict, inside: tuple[str, ...] = ()) -> tuple[str | None, dict]:
+        """A Table Schema field or JSON Schema member with the nested schema it refers to followed, keeping its own
+        description, and where that is (`reference`); (None, the node) for a node that refers to none. `inside`:
+        where the node lies, outermost first; one of them again is a value nested without end, which no Arrow type
+        holds (it recursed until Python stopped, naming no file)."""
+        target = self.reference(node, inside)
+        if target is None:
+            return None, node
+        if target in inside:
+            chain = " -> ".join(f"schemas/{p}" for p in (*inside[inside.index(target):], target))
+            raise ReadError(self.root / "schemas" / inside[-1].partition("#")[0], "refers back to a nested schema it "
+                            f"lies in ({chain}): a value nested without end, which no Arrow type holds", field="$ref")
+        relpath, _, pointer = target.partition("#")
+        found = self.nested(relpath)
+        for step in filter(None, pointer.split("/")):
+            step = unquote(step).replace("~1", "/").replace("~0", "~")
+            found = found.get(step) if isinstance(found, dict) else \
+                found[int(step)] if isinstance(found, list) and step.isdigit() and int(step) < len(found) else None
+        if not isinstance(found, dict):
+            raise ReadError(self.root / "schemas" / relpath, f"holds no schema object at '#{pointer}', which a `$ref` "
+                            "names: a member is typed by the object it refers to", field=pointer or None)
+        return target, found | ({"description": node["description"]} if "description" in node else {})
+
+    def reference(self, node: dict, inside: tuple[str, ...] = ()) -> str | None:
+        """Where a node refers to: `nestedSchema`, a path under schemas/; `$ref`, a URI resolved as JSON Schema (and
+        the registry) resolves it, against the URI of the nested schema it lies in (`nested_uri`), and found by that
+        schema's URI, as `nested/trace.schema.json`, with `#` and a JSON Pointer when it points inside one. A `$ref`
+        naming a schema by its `$id`, `./` or a place in a document (`#/$defs/x`) was read as a file name."""
         if "nestedSchema" in node:
-            target = self.nested(node["nestedSchema"])
-        elif "$ref" in node:
-            target = self.nested("nested/" + node["$ref"])
-        else:
-            return node
-        return target | ({"description": node["description"]} if "description" in node else {})
+            return node["nestedSchema"]
+        if "$ref" not in node:
+            return None
+        holder = inside[-1].partition("#")[0] if inside else None
+        uri, pointer = urldefrag(urljoin(self.nested_uri(holder) if holder else f"{BASE}nested/", node["$ref"]))
+        relpath = self._by_uri.get(uri)
+        if relpath is None:
+            raise ReadError(self.root / "schemas" / (holder or ""), f"$ref {node['$ref']!r} is {uri}, which no nested "
+                            "schema is (by its `$id`, else by its path)", field="$ref")
+        return relpath + (f"#{pointer}" if pointer else "")
+
+    @cached_property
+    def _by_uri(self) -> dict[str, str]:
+        """Each nested schema's path under schemas/, by the URI it is found by (without a fragment)."""
+        return {urldefrag(self.nested_uri(p, s))[0]: p for p, s in self.nested_schemas.items()}
 
     @cached_property
     def registry(self):
@@ -273,7 +347,7 @@ class Schemas:
     def rendered(self) -> dict[Path, str]:
         """Every schema file as it should read, keyed by path."""
         out = {}
-        for path in self.table_paths() + self.nested_paths():
+        for path in self.table_paths() + [self.own(p) for p in self.nested_paths()]:
             try:
                 out[path] = dump_json(self.resolved(read_json(path)))
             except KeyError as exc:
@@ -286,7 +360,7 @@ class Schemas:
         as text: how a file is laid out (line endings, indentation, key order, escapes: a checkout with git's
         autocrlf, an editor's formatter) does not make a copy stale."""
         return {p: text for p, text in self.rendered().items()
-                if _same_json(read_json(p)) != _same_json(json.loads(text))}
+                if same_json(read_json(p)) != same_json(json.loads(text))}
 
     def stale(self) -> list[Path]:
         return list(self.stale_copies())

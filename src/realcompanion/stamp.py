@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from .files import write_own
 from .release import Release
 from .schemas import dump_json
 
@@ -121,5 +122,5 @@ def write(release: Release, block: dict) -> dict:
         resource.update(stats[resource["name"]])
         resource.update(declared_counts(release, resource, release.table(resource["name"]).num_rows))
     descriptor = {"$schema": DATA_PACKAGE_PROFILE, **descriptor}
-    Path(release.root, "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
+    write_own(release.root, "datapackage.json", dump_json(descriptor))
     return block

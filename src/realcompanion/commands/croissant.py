@@ -15,6 +15,7 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..card import open_release
+    from ..files import write_own
     from ..publish.croissant import FILE, metadata
     from ..schemas import dump_json
 
@@ -24,7 +25,7 @@ def run(args) -> int:
         bar.update()
         described = metadata(release)
         bar.update()
-        (args.path / FILE).write_text(dump_json(described.to_json()), encoding="utf-8")
+        write_own(args.path, FILE, dump_json(described.to_json()))
         bar.update()
     warnings = sorted(described.ctx.issues.warnings)
     print(f"wrote {args.path / FILE} ({len(described.record_sets)} record sets, "

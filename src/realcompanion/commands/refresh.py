@@ -27,14 +27,11 @@ def run(args) -> int:
         print(FORCED, file=sys.stderr)
     try:
         with validation_bar(args.path, disable=True if args.force else None) as bar:
-            changed = refresh(args.path, check=not args.force, progress=bar.update)
+            changed = refresh(args.path, check=not args.force, progress=bar.update,
+                              report=lambda part: print(f"refreshed: {part}"))
     except Refused as refused:
-        for part in refused.changed:
-            print(f"refreshed: {part}")
         print(refusal(args.path, refused.failing, "refresh"), file=sys.stderr)
         return 1
-    for part in changed:
-        print(f"refreshed: {part}")
     if not changed:
         print("every generated part is current")
     return 0

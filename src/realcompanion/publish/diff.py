@@ -8,6 +8,7 @@ its schema is an error here, never silently left out of the comparison.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,9 +134,10 @@ def definitions(old: Release, new: Release) -> list[str]:
         return out
 
     lines = [f"datapackage.json: {path}" for path in _changed(described(old), described(new))]
-    files = {p.relative_to(r.root).as_posix() for r in (old, new) for p in (r.root / "schemas").rglob("*.json")}
+    files = {p.relative_to(r.root).as_posix() for r in (old, new) for p in (r.root / "schemas").rglob("*.json")
+             if not p.is_dir()}
     for name in sorted(files):
-        before, after = (_document(r.root / name) for r in (old, new))
+        before, after = (_document(r.root, name) for r in (old, new))
         lines += [f"{name}: {path}" for path in _changed(before, after)]
     return lines
 
@@ -143,21 +145,28 @@ def definitions(old: Release, new: Release) -> list[str]:
 _ABSENT = object()
 
 
-def _document(path: Path):
-    """A JSON document's content; absent where the file is not there."""
+def _document(root: Path, name: str):
+    """The JSON document `name` of the release at `root`; absent where nothing is there. A link out of the folder is
+    refused, and what is there but not a regular file (a FIFO) is named: either was read, or passed over as absent."""
     from ..files import read_json
+    from ..paths import own_file
 
-    return read_json(path) if path.is_file() else _ABSENT
+    path = own_file(root, name)
+    return read_json(path) if os.path.lexists(path) else _ABSENT
 
 
 def _changed(old, new, path: str = "") -> list[str]:
     """Where two JSON values differ, as dotted paths (a list of named objects by name or id: Table Schema's
     `fields`, a rules file's rules), a value's change as `fields.answer.constraints.minLength 1 -> 2`, a list of scalars' as
-    `PATH +added -removed`, and `(added)` or `(removed)` for what one side lacks."""
-    if old == new:
-        return []
+    `PATH +added -removed`, and `(added)` or `(removed)` for what one side lacks. Values are compared as JSON
+    spells them (`same_json`): Python's == took `true` for `1` (an enum of `[true]` made `[1]` was no change), and
+    a value listed twice for the same list in another order."""
+    from ..schemas import same_json
+
     if old is _ABSENT or new is _ABSENT:
         return [f"{path or '(file)'} ({'added' if old is _ABSENT else 'removed'})"]
+    if same_json(old) == same_json(new):
+        return []
     if isinstance(old, dict) and isinstance(new, dict):
         return [p for key in sorted(old.keys() | new.keys(), key=str)
                 for p in _changed(old.get(key, _ABSENT), new.get(key, _ABSENT), f"{path}.{key}" if path else key)]
@@ -166,16 +175,37 @@ def _changed(old, new, path: str = "") -> list[str]:
             if all(isinstance(v, dict) and isinstance(v.get(key), str) for v in old + new):
                 named = [{v[key]: v for v in side} for side in (old, new)]
                 if all(len(by) == len(side) for by, side in zip(named, (old, new))):
-                    return _changed(*named, path) or [f"{path} (order)"]
+                    return _changed(*named, path) or [f"{path or '(file)'} (order)"]
         if not any(isinstance(v, (dict, list)) for v in old + new):
-            gained = [v for v in new if v not in old]
-            lost = [v for v in old if v not in new]
+            gained, lost = _beyond(new, old), _beyond(old, new)
             if gained or lost:
-                return [" ".join([path, *(f"+{v}" for v in gained), *(f"-{v}" for v in lost)])]
-            return [f"{path} (order)"]
+                return [" ".join([path or "(file)", *(f"+{_item(v)}" for v in gained), *(f"-{_item(v)}" for v in lost)])]
+            return [f"{path or '(file)'} (order)"]
     if not isinstance(old, (dict, list)) and not isinstance(new, (dict, list)):
         return [f"{path or '(file)'} {_short(old)} -> {_short(new)}"]
     return [path or "(file)"]
+
+
+def _beyond(side: list, other: list) -> list:
+    """The values of `side` that `other` lacks, each as often as it lacks it (a value listed twice where it was once
+    is gained once)."""
+    from collections import Counter
+
+    from ..schemas import same_json
+
+    left, out = Counter(map(same_json, other)), []
+    for value in side:
+        spelled = same_json(value)
+        if left[spelled]:
+            left[spelled] -= 1
+        else:
+            out.append(value)
+    return out
+
+
+def _item(value) -> str:
+    """A list's value as a `+`/`-` line gives it: text as it is, any other value as JSON (`true`, not `True`)."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _short(value) -> str:

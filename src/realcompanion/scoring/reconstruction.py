@@ -38,6 +38,7 @@ as mean (min-max).
 """
 from __future__ import annotations
 
+import os
 import unicodedata
 from itertools import combinations
 from pathlib import Path
@@ -78,8 +79,11 @@ def normalized_match(_attribute: str, reference: str, prediction: str) -> bool:
 
 
 def prediction_file(folder, layer: str) -> Path | None:
+    """The folder's file of predictions for `layer`, or None when nothing is there by its name; what is there but
+    no file (a folder, a broken link, a FIFO) is read, to be refused in one line: it was passed over, and the run
+    scored on its other layer alone."""
     for candidate in (Path(folder) / f"{layer}.jsonl", Path(folder) / "data" / f"{layer}.jsonl"):
-        if candidate.is_file():
+        if os.path.lexists(candidate):
             return candidate
     return None
 
@@ -258,7 +262,7 @@ def read_usage(folder) -> dict | None:
     from ..schemas import read_json
 
     path = Path(folder) / USAGE
-    if not path.is_file():
+    if not os.path.lexists(path):  # a folder or a broken link by its name is refused, as a prediction file is
         return None
     usage = read_json(path)
     if not isinstance(usage, dict):

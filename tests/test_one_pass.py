@@ -161,7 +161,6 @@ def test_taking_rows_of_a_chunked_column_gives_each_position_its_row(chunks, sha
     for -1, in the order asked, across empty chunks too, from a column of one array too (pandas hands one over)."""
     import numpy as np
     import pyarrow as pa
-
     from realcompanion.validators.context import taken
 
     values = [f"text {i}" if i % 4 else None for i in range(6 if chunks is None else sum(chunks))]

@@ -8,7 +8,6 @@ import json
 import sys
 from pathlib import Path
 
-from ..allocator import from_malloc
 from ..argtypes import rule_ids, whole
 from ..collector import paused
 from ..errors import visible
@@ -65,6 +64,8 @@ def run(args) -> int:
     """The garbage collector is paused for the whole run, the imports included (`collector`): about 0.3 s of CPU
     a run at paper size, and no more memory held at 100 times it. Arrow allocates from C malloc
     (`allocator`), from before the first table is read."""
+    from ..allocator import from_malloc
+
     from_malloc()
     with paused():
         return _run(args)

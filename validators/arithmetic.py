@@ -73,8 +73,9 @@ def seen_dates(ctx) -> pd.DataFrame:
     date = readable_date(ctx, evidence["position"])
     set_aside = owner[date.isna().to_numpy() & (owner >= 0)]
     undated = np.isin(claim, set_aside)  # cites a message SCH1 or FLD2 set aside: its failure, reported once
-    # each day a number in its order (ISO dates sort as text), the earliest and latest of a claim taken over numbers:
-    # over the text, pandas made a Python string of every evidence date (100x paper size: 195 MB at the peak against 71, and up to 95 MB kept after)
+    # each day a number in its order (ISO dates sort as text), a claim's earliest and latest taken over the numbers:
+    # over the text, pandas made a Python string of every evidence date (100x paper size: 195 MB at the peak
+    # against 71, and up to 95 MB kept after)
     day, days = pd.factorize(date, sort=True)
     held = (owner >= 0) & (day >= 0)
     span = pd.Series(day[held]).groupby(owner[held]).agg(["min", "max"])

@@ -102,10 +102,26 @@ def readable_date(ctx, positions: pd.Series) -> pd.Series:
 
 
 def gap_sessions(ctx) -> pd.Series:
-    """Per message (file order): its session by the gap rule, which a stored `session` must equal (ARI9) and
-    may leave null (SPEC §3); rules that count sessions read this one."""
+    """Per message (file order): its session by the gap rule, counted from 1 within its participant's stream (null
+    without a participant), which a stored `session` must equal (ARI9) and may leave null (SPEC §3); rules that
+    count sessions read this one. Counted over participant numbers in the stream, where each participant's
+    messages lie together: with pandas' cumulative sum grouped by the participant id, STR1 and ARI9 took 155 and
+    122 MB more at 100x paper size (now 54)."""
     m = ctx.stream
-    return ctx.session_starts.loc[m.index].astype(int).groupby(m["participant_id"]).cumsum().sort_index()
+    code = pd.factorize(m["participant_id"])[0]
+    held, at = code >= 0, m.index.to_numpy()
+    opens = ctx.session_starts.to_numpy()[at]  # in stream order
+    if not held.all():
+        code, opens, at = code[held], opens[held], at[held]
+    first = np.ones(len(code), dtype=bool)
+    np.not_equal(code[1:], code[:-1], out=first[1:])
+    del code  # each array here is a copy of 2.7 million values at 100x paper size: as few as can be at once
+    counted = np.cumsum(opens, dtype=np.int32)
+    begins = np.flatnonzero(first)
+    counted -= np.repeat(counted[begins] - opens[begins], np.diff(np.append(begins, len(counted))))
+    out = np.empty(len(m), dtype=np.int64) if held.all() else np.full(len(m), np.nan)
+    out[at] = counted
+    return pd.Series(out)
 
 
 @release_rule("ARI9", "error", "arithmetic", ("source",),

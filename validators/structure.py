@@ -309,7 +309,6 @@ def nested_fields(ctx) -> pd.DataFrame:
     size, slices of 65,536 traces held 294 MB)."""
     parts = []
     for name in ctx.release.resources:
-        ids = ctx.row_ids(name)
         table = ctx.table(name)
         for field, (validator, kind) in column_validators(ctx.release, name, table.schema).items():
             column = table.column(field)
@@ -322,8 +321,8 @@ def nested_fields(ctx) -> pd.DataFrame:
                     if error.instance is None and not path:
                         continue  # a null where a required field's value belongs: SCH2's not_nullable line, not two
                     where = ".".join(str(p) for p in [field, *path])
-                    parts.append(failures(name, [ids.iloc[start + position]], where, [as_text(error.instance)[:80]],
-                                          message[:160]))
+                    row = ctx.row_ids(name).iloc[start + position]  # the rows are named once one fails
+                    parts.append(failures(name, [row], where, [as_text(error.instance)[:80]], message[:160]))
     return combined(parts)
 
 

@@ -39,6 +39,15 @@ def test_a_run_builds_only_its_own_commands_parser(command):
     assert list(sub.choices) == [command]
 
 
+def test_the_command_list_says_what_baselines_scores_in_each_format(capsys):
+    """`realcompanion --help` describes a command both formats run in the terms of each: `baselines` was described
+    by RealCompanion's rankers alone."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    listed = " ".join(capsys.readouterr().out.split())
+    assert "(RealCompanion, Tables 4, 33, 38); full context, BM25 and dense top 20 (GroupAssistBench)" in listed
+
+
 def test_every_command_is_covered():
     assert set(commands()) == {c for c, *_ in USAGE} | {a[0] for a, _ in PATHS} | {"cite", "croissant", "rules"}
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 def register(sub):
     from ..scoring import options
 
-    p = sub.add_parser("baselines", help="score random, recency, BM25 and oracle rankers on PATH (Tables 4, 33, 38)")
+    p = sub.add_parser("baselines", help="score the baselines on PATH: random, recency, BM25 and oracle rankers "
+                       "(RealCompanion, Tables 4, 33, 38); full context, BM25 and dense top 20 (GroupAssistBench)")
     options.add_release(p)
     options.add_track(p, required=False)  # a GroupAssistBench release has no tracks
     options.add_seed(p)

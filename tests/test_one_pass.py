@@ -136,7 +136,7 @@ def test_a_release_read_in_many_chunks_is_judged_as_in_one(specimen, monkeypatch
     qa[1]["asked_after"] = f"{qa[1]['participant_id']}:d001:001"  # gate D: asked before its evidence
     chat[-1]["grounding_dayids"].insert(0, f"{chat[0]['participant_id']}:d001:001")  # gate C: another participant's
     chat[-2]["grounding_dayids"].append(None)  # cites nothing: a nested structure failure (SCH3), no gate's
-    chat[5]["probe"] += " (edited)"  # gate A: its message's text, taken chunk by chunk (`taken`)
+    chat[5]["probe"] += " (edited)"  # gate A: its message's text, taken chunk by chunk (`take_rows`)
     recorded = next(r for r in chat if r["trace"]["A"]["referent_text"] and r["required_context"]["recent_context"])
     recorded["trace"]["A"]["referent_text"] = "zebra crossing"  # REF1: in none of the texts it cites
     write(specimen, "qa", qa)
@@ -157,18 +157,18 @@ def test_a_release_read_in_many_chunks_is_judged_as_in_one(specimen, monkeypatch
 @pytest.mark.parametrize("chunks", [[], [0], [7], [1, 1, 5, 0, 9, 2], None])
 @pytest.mark.parametrize("share", [0.2, 0.9])
 def test_taking_rows_of_a_chunked_column_gives_each_position_its_row(chunks, share):
-    """`taken`: a chunk-by-chunk take (few positions) and Arrow's own (many) give each position its row, and null
+    """`take_rows`: a chunk-by-chunk take (few positions) and Arrow's own (many) give each position its row, and null
     for -1, in the order asked, across empty chunks too, from a column of one array too (pandas hands one over)."""
     import numpy as np
     import pyarrow as pa
-    from realcompanion.validators.context import taken
+    from realcompanion.validators.context import take_rows
 
     values = [f"text {i}" if i % 4 else None for i in range(6 if chunks is None else sum(chunks))]
     column = pa.array(values, pa.string()) if chunks is None else pa.chunked_array(  # None: an array, no chunks
         [pa.array(values[sum(chunks[:k]):sum(chunks[:k + 1])], pa.string()) for k in range(len(chunks))], pa.string())
     rng = np.random.default_rng(len(values))
     positions = rng.integers(-1, max(len(values), 1), size=int(share * len(values)) + 3) if values else np.full(3, -1)
-    assert taken(column, positions).to_pylist() == [values[p] if p >= 0 else None for p in positions]
+    assert take_rows(column, positions).to_pylist() == [values[p] if p >= 0 else None for p in positions]
 
 
 def test_rows_are_named_only_in_resources_where_some_fail(repo, monkeypatch):
@@ -182,3 +182,13 @@ def test_rows_are_named_only_in_resources_where_some_fail(repo, monkeypatch):
     report = validate(repo)
     assert report.errors == 0 and "source" not in set(report.failure_frame()["resource"])
     assert "source" not in named and "chat" not in named, named
+
+
+@pytest.mark.parametrize("keys, starts, sizes", [([], [], []), ([7], [0], [1]), ([3, 3, 1, 1, 1, 2], [0, 2, 5], [2, 3, 1])])
+def test_runs_of_equal_keys_are_found_where_they_begin(keys, starts, sizes):
+    """`runs`, which SCH2's repeated keys, REF1's cited texts and the gap rule's sessions group by."""
+    import numpy as np
+    from realcompanion.validators.context import runs
+
+    found = runs(np.array(keys, dtype=np.int64))
+    assert [list(found[0]), list(found[1])] == [starts, sizes]

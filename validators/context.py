@@ -186,7 +186,7 @@ class Context:
         values = self.messages[column]
         if not isinstance(values.dtype, pd.ArrowDtype):
             return pd.Series(values.array.take(positions.to_numpy(), allow_fill=True), index=positions.index)
-        found = taken(pa.array(values.array), positions.to_numpy())  # the Arrow column itself
+        found = take_rows(pa.array(values.array), positions.to_numpy())  # the Arrow column itself
         return pd.Series(pd.array(found, dtype=values.dtype), index=positions.index)
 
     @cached_property
@@ -309,8 +309,9 @@ class Context:
         return out
 
 
-def taken(column: pa.ChunkedArray | pa.Array, positions: np.ndarray) -> pa.Array:
-    """`column` at `positions`, null where a position is -1. Arrow's take from a column read in chunks joins them all
+def take_rows(column: pa.ChunkedArray | pa.Array, positions: np.ndarray) -> pa.Array:
+    """`column`'s rows at `positions`, as Arrow, null where a position is -1 (GroupAssistBench's `taken` gives a pandas
+    column's as numpy). Arrow's take from a column read in chunks joins them all
     first, a copy of the column: fewer positions than half its rows are taken chunk by chunk instead (gate A's
     probe texts at 100x paper size: 161 -> 50 MB at the peak, and less CPU); for more, sorting them by chunk cost
     more CPU than the copy (gate D: 0.15 -> 0.36 s) and spared no memory."""
@@ -330,6 +331,12 @@ def taken(column: pa.ChunkedArray | pa.Array, positions: np.ndarray) -> pa.Array
     rank = np.zeros(len(positions), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return gathered.take(pa.array(rank, mask=missing))
+
+
+def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each run of equal values in `keys` (sorted or grouped) begins, and how many values it holds."""
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else np.arange(0)
+    return starts, np.diff(np.append(starts, len(keys)))
 
 
 def _fitting(values: list, kind: pa.DataType) -> pa.Array:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import json
 import pickletools
 import re
 import zipfile
@@ -13,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from realcompanion.files import read_bytes, read_json
+from realcompanion.files import read_bytes
 from realcompanion.refresh import COMMAND, STALE, stale_count
 from realcompanion.release import declared_hash
 from realcompanion.schemas import RESOURCES
@@ -168,9 +167,8 @@ def schema_copies(ctx) -> pd.DataFrame:
     """Each stale schema file, named at its first copy that differs from the rendering (a field by name, as INT7
     names it: `fields.level.constraints.enum[2]`), with the value the file holds there: where to look."""
     rows = []
-    for path, rendered in ctx.release.schemas.stale_copies().items():
-        have = read_json(path)
-        where, value = first_difference(json.loads(rendered), have)
+    for path, (have, rendered) in ctx.release.schemas.stale_copies().items():
+        where, value = first_difference(rendered, have)
         rows.append(("", str(path.relative_to(ctx.release.root)), _by_name(have, where), as_text(value)[:80],
                      f"differs from what schemas/vocabulary.json renders: run `{COMMAND}`"))
     return failure_rows(rows)

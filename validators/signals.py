@@ -9,7 +9,7 @@ import pyarrow.compute as pc
 from realcompanion.refresh import stale_count
 
 from .catalogue import failure_rows, failures, frame_rule, release_rule
-from .context import taken
+from .context import runs, take_rows
 
 
 @release_rule("REF1", "warning", "referent", ("source", "profile", "chat"),
@@ -37,11 +37,11 @@ def _joined(texts: pa.ChunkedArray, rows: np.ndarray, positions: np.ndarray, cou
     row given none). Grouped by a stable sort rather than Arrow's group_by: its first use in a process held 64 MB
     more for good, and its list aggregation kept about 95 MB after it was freed (100x paper size)."""
     order = np.argsort(rows, kind="stable")
-    held, starts = np.unique(rows[order], return_index=True)
-    values = taken(texts, positions[order]).cast(pa.large_string())
+    starts, _ = runs(rows[order])
+    values = take_rows(texts, positions[order]).cast(pa.large_string())
     lists = pa.LargeListArray.from_arrays(np.append(starts, len(order)).astype(np.int64), values)
     out = np.full(count, "", dtype=object)
-    out[held] = pc.binary_join(lists, pa.scalar(" ", pa.large_string())).to_pylist()
+    out[rows[order][starts]] = pc.binary_join(lists, pa.scalar(" ", pa.large_string())).to_pylist()
     return out
 
 

@@ -20,6 +20,7 @@ from realcompanion.release import FLOAT_EXACT
 from realcompanion.schemas import RESOURCES, RFC3339, missing_values, names, schema_reason
 
 from .catalogue import as_text, combined, failure_rows, failures, frame_rule, release_rule
+from .context import runs
 
 STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3", "FLD2")
 
@@ -189,8 +190,7 @@ def _another_holder(lines: np.ndarray, held: pd.DataFrame) -> tuple[np.ndarray, 
     group = held.groupby(list(held.columns), dropna=False, sort=False).ngroup().to_numpy()
     order = np.lexsort((lines, group))
     grouped, at = group[order], lines[order]
-    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
-    sizes = np.diff(np.r_[starts, len(grouped)])
+    starts, sizes = runs(grouped)
     first = np.repeat(starts, sizes)
     other, count = np.empty(len(order), dtype=int), np.empty(len(order), dtype=int)
     other[order] = np.where(at == at[first], at[np.minimum(first + 1, len(at) - 1)], at[first])

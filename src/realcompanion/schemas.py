@@ -344,29 +344,29 @@ class Schemas:
             target["pattern"] = self.vocabulary["identifier"][out["identifier"]]
         return out
 
-    def rendered(self) -> dict[Path, str]:
-        """Every schema file as it should read, keyed by path."""
+    def copies(self) -> dict[Path, tuple[object, object]]:
+        """Every schema file, keyed by path: what it holds, and what it should hold (each file read once)."""
         out = {}
         for path in self.table_paths() + [self.own(p) for p in self.nested_paths()]:
+            held = read_json(path)
             try:
-                out[path] = dump_json(self.resolved(read_json(path)))
+                out[path] = held, self.resolved(held)
             except KeyError as exc:
                 raise ReadError(path, f"names the vocabulary or identifier {exc}, which "
                                 f"{self.block}.vocabulary does not declare", field="vocabulary") from None
         return out
 
-    def stale_copies(self) -> dict[Path, str]:
-        """The schema files whose copies differ from their rendering, each with its rendering. Compared as JSON, not
-        as text: how a file is laid out (line endings, indentation, key order, escapes: a checkout with git's
-        autocrlf, an editor's formatter) does not make a copy stale."""
-        return {p: text for p, text in self.rendered().items()
-                if same_json(read_json(p)) != same_json(json.loads(text))}
+    def stale_copies(self) -> dict[Path, tuple[object, object]]:
+        """The schema files whose copies differ from their rendering, each with what it holds and its rendering.
+        Compared as JSON, not as text: how a file is laid out (line endings, indentation, key order, escapes: a
+        checkout with git's autocrlf, an editor's formatter) does not make a copy stale."""
+        return {p: pair for p, pair in self.copies().items() if same_json(pair[0]) != same_json(pair[1])}
 
     def stale(self) -> list[Path]:
         return list(self.stale_copies())
 
     def render(self) -> list[Path]:
         changed = self.stale_copies()
-        for path, text in changed.items():
-            path.write_text(text, encoding="utf-8")
+        for path, (_, rendered) in changed.items():
+            path.write_text(dump_json(rendered), encoding="utf-8")
         return list(changed)

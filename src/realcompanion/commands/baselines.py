@@ -46,10 +46,11 @@ def run(args) -> int:
     dependent_reading = check_reading(release, args.dependent_reading, default_index=1)
     track = load_track(release, args.track, reading, dependent_reading)
     plot = R.checked_outputs(release, args)
+    fallback = bm25_fallback(args)
     with tqdm(total=len(track.retrievable()), unit="item", desc="baselines", disable=None) as bar:
-        result = baselines_report(track, args.seed, args.resamples, progress=bar.update, fallback=bm25_fallback(args))
+        result = baselines_report(track, args.seed, args.resamples, progress=bar.update, fallback=fallback)
     out = R.envelope(release, "baselines", track=args.track, seed=args.seed, resamples=args.resamples,
-                     definitions=track.definitions | {"bm25_fallback": bm25_fallback(args)})
+                     definitions=track.definitions | {"bm25_fallback": fallback})
     out.update(track=args.track, **result)
     summaries = result["baselines"]
     populations = POPULATIONS[args.track]

@@ -27,7 +27,8 @@ def run(args) -> int:
 
     from ..scoring.options import before_realcompanion
 
-    code = before_realcompanion(args, ("track", "reading", "dependent_reading", "bm25_fallback"), "baselines")
+    code = before_realcompanion(args, ("track", "reading", "dependent_reading", "bm25_fallback", "seed",
+                                       "resamples"), "baselines")  # GroupAssistBench's draws nothing at random
     if code is not None:
         return code
     if args.dense_endpoint:

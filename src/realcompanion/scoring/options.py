@@ -7,6 +7,9 @@ from ..argtypes import endpoint, seconds, whole
 from .settings import BOOTSTRAP_RESAMPLES, TRACKS
 
 JUDGE_TIMEOUT = 60.0  # seconds per request to the judge's endpoint
+# options whose default is a value, not None: given at that value they change nothing, so `realcompanion_only`
+# lets them pass
+VALUE_DEFAULTS = {"seed": 0, "resamples": BOOTSTRAP_RESAMPLES}
 
 
 def add_release(p) -> None:
@@ -28,10 +31,11 @@ def track_missing(args) -> bool:
 
 def realcompanion_only(args, names) -> bool:
     """True (after one usage line) when a command on a GroupAssistBench release got any of the options
-    `names` (argparse dests), which belong to RealCompanion releases."""
+    `names` (argparse dests), which belong to RealCompanion releases, at a value other than its default."""
     import sys
 
-    given = [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None)]
+    given = [f"--{n.replace('_', '-')}" for n in names
+             if getattr(args, n, None) not in (None, False, VALUE_DEFAULTS.get(n))]
     if given:
         print(f"error: {', '.join(given)}: RealCompanion releases only (this is a GroupAssistBench release)",
               file=sys.stderr)
@@ -54,7 +58,8 @@ def before_realcompanion(args, realcompanion_options, groupassist_module):
 
 
 def add_seed(p) -> None:
-    p.add_argument("--seed", type=whole(0), default=0, help="seed of every random draw (default 0)")
+    p.add_argument("--seed", type=whole(0), default=VALUE_DEFAULTS["seed"],
+                   help=f"seed of every random draw (default {VALUE_DEFAULTS['seed']})")
 
 
 def add_reading(p) -> None:
@@ -83,8 +88,8 @@ def bm25_fallback(args) -> str:
 
 
 def add_resamples(p) -> None:
-    p.add_argument("--resamples", type=whole(2), default=BOOTSTRAP_RESAMPLES,  # one resample has no spread
-                   help=f"participant bootstrap resamples (default {BOOTSTRAP_RESAMPLES}; at least 2)")
+    p.add_argument("--resamples", type=whole(2), default=VALUE_DEFAULTS["resamples"],  # one resample has no spread
+                   help=f"participant bootstrap resamples (default {VALUE_DEFAULTS['resamples']}; at least 2)")
 
 
 def add_outputs(p, plot_help: str) -> None:

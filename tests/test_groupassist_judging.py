@@ -203,7 +203,8 @@ def test_means_by_level_and_dependency_by_hand(instances):
     table = cells(instances, instance_scores(instances, verdicts_of(rows)), seed=0, resamples=200)
     overall = table["L1"]["all"]["atom_recall"]
     assert overall["pooled"] == pytest.approx(0.5) and overall["macro"] == pytest.approx((0.75 + 0) / 2)
-    assert overall["by_participant"] == {"G01": 0.75, "G02": 0.0}
+    assert overall["by_group"] == {"G01": 0.75, "G02": 0.0} and overall["n_by_group"] == {"G01": 2, "G02": 1}
+    assert "by_participant" not in overall  # a group is not a participant: groups have participants of their own
     assert overall["n"] == 3 and overall["missing"] == 40 - 3 and overall["ci"]["pooled"] is not None
     m1 = table["L1"]["M1"]["atom_recall"]
     assert (m1["pooled"], m1["n"], m1["missing"]) == (0.5, 2, 14 - 2)

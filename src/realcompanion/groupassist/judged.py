@@ -88,7 +88,7 @@ def cells(instances: Instances, scores: pd.DataFrame, seed: int, resamples: int)
             for q in quantities:
                 values = chosen[q].dropna() if q in chosen else pd.Series(dtype=float)
                 block = mean_block(values.to_numpy(), chosen.loc[values.index, "group_id"].to_numpy(),
-                                   len(wanted) - len(chosen), seed, resamples)
+                                   len(wanted) - len(chosen), seed, resamples, unit="group")
                 out[level][dependency][q] = block | {"unscored": len(chosen) - len(values)}
     return out
 
@@ -149,7 +149,7 @@ def run(args) -> int:
     if plot:
         from ..scoring.plot import per_participant
 
-        series = {f"{c} {q}": block["by_participant"] for c, levels in judged["conditions"].items()
+        series = {f"{c} {q}": block["by_group"] for c, levels in judged["conditions"].items()
                   for level, q in (("L1", "atom_recall"), ("L2", "S")) for block in [levels[level]["all"][q]]}
         per_participant(series, "GroupAssistBench by group", "score", plot, unit="group")
     return 0

@@ -121,10 +121,11 @@ def _joined(track, rows: dict, population: str):
     return chosen, [rows.get(i.item_id) for i in chosen]
 
 
-def mean_block(values, participants, missing: int, seed: int, resamples: int, share: bool = False) -> dict:
-    """Pooled and macro mean of per-item values, per-participant means, n, `missing`, and intervals (with the
-    Wilson interval too when the values are 0/1 shares)."""
-    block = pooled_and_macro(values, participants) | {"missing": missing}
+def mean_block(values, participants, missing: int, seed: int, resamples: int, share: bool = False,
+               unit: str = "participant") -> dict:
+    """Pooled and macro mean of per-item values, per-participant (per-`unit`) means, n, `missing`, and intervals
+    (with the Wilson interval too when the values are 0/1 shares)."""
+    block = pooled_and_macro(values, participants, unit) | {"missing": missing}
     if block["n"]:
         block["ci"] = mean_intervals(values, participants, seed, resamples)
         if share:

@@ -68,15 +68,16 @@ def wilson(successes: int, n: int) -> dict | None:
     return {"low": float(ci.low), "high": float(ci.high)}
 
 
-def pooled_and_macro(values, participants) -> dict:
-    """Pooled mean, macro mean (participants weighted equally), per-participant means and counts, and n."""
+def pooled_and_macro(values, units, unit: str = "participant") -> dict:
+    """Pooled mean, macro mean (each of `units` weighted equally), per-unit means and counts, and n. The per-unit
+    keys name the unit (`by_participant`; a GroupAssistBench report's are groups, `by_group`)."""
     import pandas as pd
 
-    series = pd.Series(np.asarray(values, dtype=float), index=pd.Index(participants, name="participant_id"))
+    series = pd.Series(np.asarray(values, dtype=float), index=pd.Index(units, name=unit))
     if series.empty:
-        return {"n": 0, "pooled": None, "macro": None, "by_participant": {}, "n_by_participant": {}}
+        return {"n": 0, "pooled": None, "macro": None, f"by_{unit}": {}, f"n_by_{unit}": {}}
     grouped = series.groupby(level=0, sort=True)
     means = grouped.mean()
     return {"n": int(series.size), "pooled": float(series.mean()), "macro": float(means.mean()),
-            "by_participant": {str(k): float(v) for k, v in means.items()},
-            "n_by_participant": {str(k): int(v) for k, v in grouped.size().items()}}
+            f"by_{unit}": {str(k): float(v) for k, v in means.items()},
+            f"n_by_{unit}": {str(k): int(v) for k, v in grouped.size().items()}}

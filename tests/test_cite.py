@@ -76,7 +76,24 @@ def test_bibtex_keys_of_a_converted_dataset_parse(cited, capsys):
     cff["preferred-citation"]["authors"] = [{"given-names": "Anna", "family-names": "van den Bërg"}]
     (cited / "CITATION.cff").write_text(yaml.safe_dump(cff, allow_unicode=True), encoding="utf-8")
     entries = parse_string(cite(capsys, cited), "bibtex").entries
-    assert list(entries) == ["LongMemEvalconverted_0_1_0", "vandenberg2026LongMemEvalconverted"]
+    assert list(entries) == ["LongMemEvalconverted_0_1_0", "vandenberg2026realcompanion"]
+
+
+@pytest.mark.parametrize("title, key", [("RealCompanion: Benchmarking Human Understanding", "behnam2026realcompanion"),
+                                        ("On the Memory of Companions", "behnam2026memory"),
+                                        ("Éléments of Recall", "behnam2026elements"), ("¿?", "behnam2026locomo-fork")])
+def test_the_papers_key_comes_from_its_title_not_the_forks_name(cited, capsys, title, key):
+    """A fork keeps citing the paper it came from: the paper's key is its first author, year and first title word
+    (articles and prepositions passed over), the fork's name only when the title has no word to take."""
+    from pybtex.database import parse_string
+
+    descriptor = json.loads((cited / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["name"] = "locomo-fork"
+    (cited / "datapackage.json").write_text(json.dumps(descriptor), encoding="utf-8")
+    cff = yaml.safe_load(CFF)
+    cff["preferred-citation"]["title"] = title
+    (cited / "CITATION.cff").write_text(yaml.safe_dump(cff, allow_unicode=True), encoding="utf-8")
+    assert list(parse_string(cite(capsys, cited), "bibtex").entries) == ["locomo-fork_0_1_0", key]
 
 
 PAPERS = {  # preferred citation (beyond title, authors, year) -> BibTeX entry type, fields, and how citeproc-py's APA ends

@@ -126,7 +126,8 @@ def bibtex(c: Citation) -> str:
     paper = c.cff.get("preferred-citation")
     if paper:
         first = paper.get("authors", [{}])[0]
-        key = f"{_key(first.get('family-names', first.get('name', c.name))).lower()}{paper.get('year', '')}{name}"
+        key = f"{_key(first.get('family-names', first.get('name', c.name))).lower()}{paper.get('year', '')}" \
+              f"{_title_word(paper['title']) or name}"
         fields = _work(paper)
         entries[key] = _entry(_kind(paper, fields)[0], paper, title=paper["title"], **fields)
     return BibliographyData(entries).to_string("bibtex")
@@ -160,6 +161,17 @@ def _kind(paper: dict, fields: dict) -> tuple[str, str]:
         if cff_type in _KINDS and fields.get(_KINDS[cff_type][1]):
             return _KINDS[cff_type][0], _KINDS[cff_type][2]
     return "misc", "article"
+
+
+_LEADING = {"a", "an", "the", "on", "of", "in", "at", "to", "for", "and", "from", "with", "towards", "toward"}
+
+
+def _title_word(title: str) -> str:
+    """A paper's word in its BibTeX key (author, year, word: `behnam2026realcompanion`): the first word of its title
+    that is not an article or a preposition, lower case, as Google Scholar and most bibliographies key a paper. It
+    was the release's name, so a fork citing the paper it came from gave that paper a key of its own."""
+    words = (_key(word).lower() for word in re.split(r"[\s:;,.!?()\[\]/-]+", title))
+    return next((word for word in words if word and word not in _LEADING), "")
 
 
 def _key(text: str) -> str:

@@ -89,7 +89,8 @@ def bm25_fallback(args) -> str:
 
 def add_resamples(p) -> None:
     p.add_argument("--resamples", type=whole(2), default=VALUE_DEFAULTS["resamples"],  # one resample has no spread
-                   help=f"participant bootstrap resamples (default {VALUE_DEFAULTS['resamples']}; at least 2)")
+                   help=f"bootstrap resamples, over participants (groups on a GroupAssistBench release; "
+                        f"default {VALUE_DEFAULTS['resamples']}; at least 2)")
 
 
 def add_outputs(p, plot_help: str) -> None:

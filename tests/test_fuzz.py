@@ -23,11 +23,22 @@ from hypothesis import strategies as st
 
 from realcompanion.cli import main
 from realcompanion.errors import ReadError
+from realcompanion.formats import part
 from realcompanion.paths import REPO_ROOT
 from realcompanion.schemas import RESOURCES
-from realcompanion.stamp import stamp
 
 OWN_ID = {"source": "dayid", "profile": "claim_id", "persona": "slot", "chat": "item_id", "qa": "item_id"}
+GROUPASSIST = REPO_ROOT / "specimens" / "groupassist"
+# each format's specimen, and per resource the keys whose values a corruption swaps between two rows: the row's own
+# identifier and the one it shares with its participant's or group's (or instance's) other rows
+SPECIMENS = {
+    "realcompanion": (REPO_ROOT, {name: (OWN_ID[name], "participant_id") for name in RESOURCES}),
+    "groupassist": (GROUPASSIST, {
+        "messages": ("message_id", "group_id"), "members": ("member_id", "group_id"),
+        "instances": ("instance_id", "group_id"), "anchors": ("anchor_id", "instance_id"),
+        "atoms": ("atom_id", "instance_id"), "criteria": ("criterion_id", "instance_id"),
+        "feedback": ("feedback_id", "group_id"), "audit": ("instance_id", "layer")}),
+}
 JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**12), st.floats(allow_nan=False),
                         st.text(max_size=6), st.lists(st.integers(0, 3), max_size=2),
                         st.dictionaries(st.text(max_size=3), st.integers(0, 3), max_size=2))
@@ -56,10 +67,10 @@ def truncate_line(lines, draw):
     lines[i] = lines[i][: draw(st.integers(0, len(lines[i]) - 2))] + b"\n"
 
 
-def swap_ids(lines, draw, resource):
+def swap_ids(lines, draw, keys):
     i, j = draw(st.lists(st.integers(0, len(lines) - 1), min_size=2, max_size=2, unique=True))
     a, b = json.loads(lines[i]), json.loads(lines[j])
-    key = draw(st.sampled_from([OWN_ID[resource], "participant_id"]))
+    key = draw(st.sampled_from(keys))
     a[key], b[key] = b[key], a[key]
     lines[i], lines[j] = dump(a), dump(b)
 
@@ -88,10 +99,11 @@ CORRUPTIONS = [delete_row, duplicate_line, truncate_line, swap_ids, change_type,
 ALWAYS_CAUGHT = {duplicate_line, truncate_line}  # the others can yield another valid release
 
 
-def restamp(root: Path) -> None:
-    """Declare the files as they now are; a file stamp cannot read gets the sha256 of its new bytes."""
+def restamp(root: Path, fmt: str = "realcompanion") -> None:
+    """Declare the files as they now are (a release of format `fmt`); a file stamp cannot read gets the sha256 of
+    its new bytes."""
     try:
-        stamp(root)
+        part(fmt, "stamp")(root)
     except ReadError:
         path = root / "datapackage.json"
         try:
@@ -101,7 +113,7 @@ def restamp(root: Path) -> None:
         for res in package["resources"]:
             data = root / res["path"]
             if data.is_file():
-                package["realcompanion"]["sha256"][res["path"]] = hashlib.sha256(data.read_bytes()).hexdigest()
+                package[fmt]["sha256"][res["path"]] = hashlib.sha256(data.read_bytes()).hexdigest()
         path.write_text(json.dumps(package, indent=2), encoding="utf-8")
 
 
@@ -115,18 +127,21 @@ def check_contract(code: int, out: str, err: str, name: str) -> None:
         assert out.strip().splitlines()[-1].endswith("release is VALID" if code == 0 else "release is INVALID"), out
 
 
+@pytest.mark.parametrize("fmt", SPECIMENS)
 @settings(max_examples=35, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(resource=st.sampled_from(RESOURCES), corrupt=st.sampled_from(CORRUPTIONS), data=st.data())
-def test_corrupted_release_exits_0_1_or_2_and_is_left_unchanged(resource, corrupt, data, capsys):
+@given(corrupt=st.sampled_from(CORRUPTIONS), data=st.data())
+def test_corrupted_release_exits_0_1_or_2_and_is_left_unchanged(fmt, corrupt, data, capsys):
+    specimen, keys = SPECIMENS[fmt]
+    resource = data.draw(st.sampled_from(sorted(keys)))
     with tempfile.TemporaryDirectory() as tmp:
-        copy = copy_release(REPO_ROOT, Path(tmp) / "release")
+        copy = copy_release(specimen, Path(tmp) / "release")
         path = copy / "data" / f"{resource}.jsonl"
         original = path.read_bytes()
         lines = original.splitlines(keepends=True)
-        extra = {"resource": resource} if corrupt is swap_ids else {}
+        extra = {"keys": keys[resource]} if corrupt is swap_ids else {}
         corrupt(lines, data.draw, **extra)
         path.write_bytes(b"".join(lines))
-        restamp(copy)
+        restamp(copy, fmt)
         before = digest(copy)
 
         code = main(["validate", str(copy)])

@@ -848,3 +848,18 @@ def test_diff_cuts_a_chinese_value_to_its_columns(specimen, tmp_path):
     code, out, _ = run_quietly(["diff", str(old), str(specimen)])
     new = next(line for line in out.splitlines() if "datapackage.json: title" in line).split(" -> ")[1]
     assert code == 0 and _columns(new) <= 40 and new.startswith('"记忆银行') and new.endswith("…"), new
+
+
+def test_a_date_typed_with_full_width_characters_says_what_to_write(specimen):
+    """A Chinese input method types ＋, ： and digits full-width: Python's datetime does not read such a timestamp or
+    date, and FLD2 says that the ASCII form is what to write, not only that the value is no RFC 3339."""
+    source = read(specimen, "source")
+    source[4]["timestamp"] = source[4]["timestamp"].replace("+", "＋").replace(":", "：")
+    write(specimen, "source", source)
+    profile, claim = first_row(specimen, "profile", lambda r: r["first_seen"] is not None)
+    claim["first_seen"] = claim["first_seen"].translate(str.maketrans("0123456789", "０１２３４５６７８９"))
+    write(specimen, "profile", profile)
+    failed = failures_of(validate(specimen), "FLD2").set_index("row")["message"]
+    assert sorted(failed.index) == sorted([source[4]["dayid"], claim["claim_id"]])
+    assert all(m.startswith("full-width characters (＋, ：, digits), as a Chinese or Japanese input method") for m in
+               failed), failed.to_dict()

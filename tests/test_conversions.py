@@ -804,3 +804,62 @@ def test_a_null_left_in_a_required_list_is_one_line(specimen):
     failed = frame[(frame["severity"] == "error") & (frame["row"] == row["item_id"])]
     assert list(zip(failed["rule"], failed["field"], failed["message"])) == [
         ("SCH2", "evidence", "violates not_nullable")]
+
+
+def _columns(text: str) -> int:
+    """Terminal columns of `text`: two for each wide or full-width character, as a terminal draws Chinese."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def test_chinese_text_keeps_to_the_columns_of_the_terminal_report(specimen, monkeypatch):
+    """A converted Chinese release: a failing row's value is cut to 60 terminal columns, and a declared rule's
+    Chinese statement to its column of the summary, counting each Chinese character as the two columns it takes
+    (cut by characters, both took twice their room and pushed the row count off the line)."""
+    from test_fuzz import run_quietly
+
+    monkeypatch.setenv("COLUMNS", "100")
+    chat = read(specimen, "chat")
+    chat[2]["probe"] = "我今天去了公园，看到了一朵樱花和一只松鼠。" * 6
+    write(specimen, "chat", chat)
+    rules_path = specimen / "schemas" / "rules.json"
+    declared = json.loads(rules_path.read_text(encoding="utf-8"))
+    declared["rules"].append({"id": "ZH1", "severity": "warning", "kind": "not_null", "resource": "qa",
+                              "fields": ["question"], "statement": "每个问题都写有问题的文字，" * 8})
+    rules_path.write_text(json.dumps(declared, ensure_ascii=False), encoding="utf-8")
+    stamp(specimen)
+    code, out, _ = run_quietly(["validate", str(specimen)])
+    lines = out.splitlines()
+    value = next(line for line in lines if f"{chat[2]['item_id']} probe=" in line).split("probe=")[1].split(" : ")[0]
+    summary = next(line for line in lines if line.split()[1:2] == ["ZH1"])
+    assert code == 1 and _columns(value) == 60, value
+    assert _columns(summary) <= 100 and summary.startswith("ok   ZH1   warning 每个"), summary
+
+
+def test_diff_cuts_a_chinese_value_to_its_columns(specimen, tmp_path):
+    """`diff` shortens a changed definition to 40 terminal columns, a Chinese title's as an English one's."""
+    from conftest import copy_release
+    from test_fuzz import run_quietly
+    from test_rules import edit_descriptor
+
+    old = copy_release(specimen, tmp_path / "old")
+    edit_descriptor(specimen, lambda d: d.update(title="记忆银行：十五位虚拟用户与人工智能伴侣十天的对话记录"))
+    code, out, _ = run_quietly(["diff", str(old), str(specimen)])
+    new = next(line for line in out.splitlines() if "datapackage.json: title" in line).split(" -> ")[1]
+    assert code == 0 and _columns(new) <= 40 and new.startswith('"记忆银行') and new.endswith("…"), new
+
+
+def test_a_date_typed_with_full_width_characters_says_what_to_write(specimen):
+    """A Chinese input method types ＋, ： and digits full-width: Python's datetime does not read such a timestamp or
+    date, and FLD2 says that the ASCII form is what to write, not only that the value is no RFC 3339."""
+    source = read(specimen, "source")
+    source[4]["timestamp"] = source[4]["timestamp"].replace("+", "＋").replace(":", "：")
+    write(specimen, "source", source)
+    profile, claim = first_row(specimen, "profile", lambda r: r["first_seen"] is not None)
+    claim["first_seen"] = claim["first_seen"].translate(str.maketrans("0123456789", "０１２３４５６７８９"))
+    write(specimen, "profile", profile)
+    failed = failures_of(validate(specimen), "FLD2").set_index("row")["message"]
+    assert sorted(failed.index) == sorted([source[4]["dayid"], claim["claim_id"]])
+    assert all(m.startswith("full-width characters (＋, ：, digits), as a Chinese or Japanese input method") for m in
+               failed), failed.to_dict()

@@ -783,6 +783,17 @@ def test_the_screen_reads_full_width_forms():
     assert list(search(text, PII_PATTERNS["phone number"])) == ["１３８－１２３４－５６７８", "138\u30001234\u30005678"]
 
 
+def test_a_url_in_chinese_text_ends_at_the_punctuation_after_it(specimen):
+    """Chinese writes no space after a URL: PII1 names the URL up to the full-width comma or full stop that ends it,
+    not the sentence that follows (a finding is acknowledged by its value), and keeps Chinese letters in it."""
+    for sender, text in (("companion", "网址是https://example.com/a?id=3，看看吧。"),
+                         ("user", "搜https://example.com/s?q=北京。好的")):
+        on_rows("source", uncited_message(sender), append_text(text))(specimen)
+    stamp(specimen)
+    found = validate(specimen, rules="PII1").failure_frame()["value"].tolist()
+    assert sorted(found) == ["https://example.com/a?id=3", "https://example.com/s?q=北京"], found
+
+
 def test_every_rule_names_the_paper_table_and_row_it_states(capsys):
     """The catalogue, `realcompanion rules` and DATASHEET.md cite the paper's table (or SPEC.md where it is silent)."""
     import re

@@ -390,6 +390,10 @@ def calendar(ctx) -> pd.DataFrame:
                     message[shaped.to_numpy(zero_copy_only=False)] = reason
                 well_formed = pc.fill_null(pc.and_(real, shape).filter(bad), False)
                 message[pc.and_(well_formed, year_zero.filter(bad)).to_numpy(zero_copy_only=False)] = YEAR_ZERO
+                ascii_form = pc.utf8_normalize(values, "NFKC")  # a full-width form as its ASCII character
+                typed = pc.and_(pc.not_equal(ascii_form, values), pc.match_substring_regex(
+                    ascii_form, RFC3339 if field["type"] == "datetime" else r"^\d{4}-\d{2}-\d{2}$"))
+                message[pc.fill_null(typed, False).to_numpy(zero_copy_only=False)] = FULL_WIDTH
                 parts.append(failures(name, ctx.row_ids(name)[mask], field["name"], values.to_pylist(), message))
     return combined(parts)
 
@@ -402,6 +406,8 @@ LEAP = ("a leap second (:60), which RFC 3339 allows but Python's datetime, panda
         "write :59, as POSIX time does")
 YEAR_ZERO = ("year 0000, which RFC 3339 allows but Python's datetime and Frictionless do not read (their calendar "
              "starts at year 1): a date the dataset does not know is null where the field allows it")
+FULL_WIDTH = ("full-width characters (＋, ：, digits), as a Chinese or Japanese input method types them, which Python's "
+              "datetime does not read: write them in ASCII (unicodedata.normalize('NFKC', value))")
 TIMED = "a date and time where the local date belongs (YYYY-MM-DD, the timestamp's first ten characters)"
 DAY = ("a date without a time of day: a dataset that dates days, not messages, gives each message its day at "
        "00:00 with the offset it assumes (YYYY-MM-DDT00:00:00+00:00), both stated in the datasheet")

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import visible
+from ..errors import clipped, visible
 from ..release import ReadError, Release
 
 
@@ -210,7 +210,7 @@ def _item(value) -> str:
 
 def _short(value) -> str:
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:39] + "…"
+    return text if clipped(text, 40) == text else clipped(text, 39) + "…"
 
 
 def _ident(key: tuple) -> str:

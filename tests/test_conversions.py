@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from realcompanion.validators.run import validate
+from rich.cells import cell_len
 from test_forks import fork, refresh_validate_publish  # noqa: F401  (the fork fixture: a clone with its documents)
 from test_rules import read, write
 
@@ -806,13 +807,6 @@ def test_a_null_left_in_a_required_list_is_one_line(specimen):
         ("SCH2", "evidence", "violates not_nullable")]
 
 
-def _columns(text: str) -> int:
-    """Terminal columns of `text`: two for each wide or full-width character, as a terminal draws Chinese."""
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
-
-
 def test_chinese_text_keeps_to_the_columns_of_the_terminal_report(specimen, monkeypatch):
     """A converted Chinese release: a failing row's value is cut to 60 terminal columns, and a declared rule's
     Chinese statement to its column of the summary, counting each Chinese character as the two columns it takes
@@ -833,11 +827,11 @@ def test_chinese_text_keeps_to_the_columns_of_the_terminal_report(specimen, monk
     lines = out.splitlines()
     value = next(line for line in lines if f"{chat[2]['item_id']} probe=" in line).split("probe=")[1].split(" : ")[0]
     summary = next(line for line in lines if line.split()[1:2] == ["ZH1"])
-    assert code == 1 and _columns(value) == 60, value
-    assert _columns(summary) <= 100 and summary.startswith("ok   ZH1   warning 每个"), summary
+    assert code == 1 and cell_len(value) == 60, value
+    assert cell_len(summary) <= 100 and summary.startswith("ok   ZH1   warning 每个"), summary
 
 
-def test_diff_cuts_a_chinese_value_to_its_columns(specimen, tmp_path):
+def test_diff_cuts_a_chinese_value_to_itscell_len(specimen, tmp_path):
     """`diff` shortens a changed definition to 40 terminal columns, a Chinese title's as an English one's."""
     from conftest import copy_release
     from test_fuzz import run_quietly
@@ -847,7 +841,7 @@ def test_diff_cuts_a_chinese_value_to_its_columns(specimen, tmp_path):
     edit_descriptor(specimen, lambda d: d.update(title="记忆银行：十五位虚拟用户与人工智能伴侣十天的对话记录"))
     code, out, _ = run_quietly(["diff", str(old), str(specimen)])
     new = next(line for line in out.splitlines() if "datapackage.json: title" in line).split(" -> ")[1]
-    assert code == 0 and _columns(new) <= 40 and new.startswith('"记忆银行') and new.endswith("…"), new
+    assert code == 0 and cell_len(new) <= 40 and new.startswith('"记忆银行') and new.endswith("…"), new
 
 
 def test_a_date_typed_with_full_width_characters_says_what_to_write(specimen):

@@ -1,5 +1,4 @@
 """The one exception every command turns into a one-line message and exit code 2."""
-import unicodedata
 
 LONGEST = 400  # characters of a message; a longer one keeps its start and its end (where jsonschema says what is wrong)
 
@@ -11,32 +10,6 @@ def visible(value) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
-
-
-def columns(char: str) -> int:
-    """Terminal columns a character takes: two for East Asian wide and full-width forms (a Chinese character),
-    none for a combining mark, else one."""
-    if unicodedata.combining(char):
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
-
-
-def clipped(text: str, width: int) -> str:
-    """The longest start of `text` that fits in `width` terminal columns: cutting by characters lets a line of
-    Chinese take twice the columns a report leaves it."""
-    used = 0
-    for i, char in enumerate(text):
-        used += columns(char)
-        if used > width:
-            return text[:i]
-    return text
-
-
-def padded(text: str, width: int) -> str:
-    """`text` cut to `width` terminal columns and filled with spaces to exactly that many (str.ljust counts
-    characters)."""
-    text = clipped(text, width)
-    return text + " " * (width - sum(map(columns, text)))
 
 
 class ReadError(Exception):

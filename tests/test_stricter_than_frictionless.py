@@ -14,7 +14,7 @@ import pytest
 from conftest import copy_release
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_fuzz import CORRUPTIONS, swap_ids
+from test_fuzz import CORRUPTIONS, SPECIMENS, swap_ids
 from tiny_release import build
 
 from realcompanion.cli import main
@@ -25,7 +25,6 @@ from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import stamp
 
 GROUPASSIST_RESOURCES = ("messages", "members", "instances", "anchors", "criteria")
-GROUPASSIST_CORRUPTIONS = [c for c in CORRUPTIONS if c is not swap_ids]  # swap_ids knows RealCompanion's keys
 
 
 def frictionless_finds_errors(root: Path) -> bool:
@@ -40,11 +39,11 @@ def frictionless_finds_errors(root: Path) -> bool:
             return True
 
 
-def judged_alike(root: Path, resource: str, corrupt, draw, restamp, capsys) -> None:
+def judged_alike(root: Path, fmt: str, resource: str, corrupt, draw, restamp, capsys) -> None:
     path = root / "data" / f"{resource}.jsonl"
     lines = path.read_bytes().splitlines(keepends=True)
     assume(len(lines) >= 2 or corrupt is not swap_ids)
-    corrupt(lines, draw, **({"resource": resource} if corrupt is swap_ids else {}))
+    corrupt(lines, draw, **({"keys": SPECIMENS[fmt][1][resource]} if corrupt is swap_ids else {}))
     path.write_bytes(b"".join(lines))
     try:
         restamp(root)  # the declared counts and hashes describe the edited file: the content must be caught
@@ -60,16 +59,15 @@ def judged_alike(root: Path, resource: str, corrupt, draw, restamp, capsys) -> N
 @given(resource=st.sampled_from(RESOURCES), corrupt=st.sampled_from(CORRUPTIONS), data=st.data())
 def test_realcompanion(resource, corrupt, data, capsys):
     with tempfile.TemporaryDirectory() as tmp:
-        judged_alike(build(Path(tmp) / "release"), resource, corrupt, data.draw, stamp, capsys)
+        judged_alike(build(Path(tmp) / "release"), "realcompanion", resource, corrupt, data.draw, stamp, capsys)
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(resource=st.sampled_from(GROUPASSIST_RESOURCES), corrupt=st.sampled_from(GROUPASSIST_CORRUPTIONS),
-       data=st.data())
+@given(resource=st.sampled_from(GROUPASSIST_RESOURCES), corrupt=st.sampled_from(CORRUPTIONS), data=st.data())
 def test_groupassist(resource, corrupt, data, capsys):
     with tempfile.TemporaryDirectory() as tmp:
         root = copy_release(SPECIMEN, Path(tmp) / "release")
-        judged_alike(root, resource, corrupt, data.draw, groupassist.stamp, capsys)
+        judged_alike(root, "groupassist", resource, corrupt, data.draw, groupassist.stamp, capsys)
 
 
 # Edits a fork author makes to the schemas and the descriptor rather than to one record: a new field of

@@ -162,7 +162,7 @@ def test_a_cited_list_names_the_failing_item(specimen):
     assert failed.loc[row["claim_id"], "field"] == "evidence"
     assert failed.loc[row["claim_id"], "message"].endswith("has non-unique elements (or null)")
     assert failed.loc[other["claim_id"], "field"] == "evidence.1"
-    assert failed.loc[other["claim_id"], "message"].startswith('"S1:4" does not match')
+    assert failed.loc[other["claim_id"], "message"].startswith('not a dayid (schemas/vocabulary.json): "S1:4" does not match')
 
 
 def test_a_lone_surrogate_is_named_as_such(specimen):
@@ -561,6 +561,25 @@ def test_a_malformed_identifier_names_its_kind(specimen):
     failed = failures_of(validate(specimen), "SCH2")
     assert list(failed["message"]) == ["not a participant_id (schemas/vocabulary.json): violates pattern "
                                        "^U[0-9]{2,4}$"]
+
+
+DAYID = "^U[0-9]{2,4}:d([0-9]{3}|[1-9][0-9]{3,}):([0-9]{3}|[1-9][0-9]{3,})$"
+
+
+@pytest.mark.parametrize("name, field, cite", [
+    ("qa", "evidence", lambda row: row.update(evidence=["D1:3"])),
+    ("chat", "required_context.recent_context", lambda row: row["required_context"].update(recent_context=["D1:3"])),
+], ids=["list", "list-in-a-nested-schema"])
+def test_a_dataset_id_left_among_cited_messages_names_its_kind(specimen, name, field, cite):
+    """A dataset's own message id ("D1:3") left in a list of cited messages: SCH3 says a dayid belongs there, as
+    SCH2 says a participant_id belongs in a field; it printed the pattern alone."""
+    rows, row = first_row(specimen, name, lambda r: r.get("evidence") or r.get("required_context"))
+    cite(row)
+    write(specimen, name, rows)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "SCH3")
+    assert list(zip(failed["field"], failed["message"])) == [
+        (f"{field}.0", f'not a dayid (schemas/vocabulary.json): "D1:3" does not match "{DAYID}"')]
 
 
 def test_cold_opens_written_as_the_field_table_says_are_scoreable(repo, specimen):

@@ -154,3 +154,36 @@ def test_card_configs_never_match_the_metadata_files(specimen, repo, offline):
         matched = {str(f) for f in itertools.chain.from_iterable(resolved.values())}
         assert matched and matched <= data_files, config["config_name"]
         assert not any(f.endswith(("datapackage.json", "croissant.json")) for f in matched)
+
+
+@pytest.mark.parametrize("contributors, creators", [
+    ([{"givenName": "Ada", "familyName": "Lovelace", "roles": ["author"]}], {"@type": "sc:Person", "name": "Ada Lovelace"}),
+    ([{"title": "Quis Lab", "roles": ["author", "contact"]}, {"title": "Editor", "roles": ["dataCurator"]}],
+     {"@type": "sc:Person", "name": "Quis Lab"}),
+    ([{"title": "Quis Lab", "roles": "author"}, {"title": "Editor", "roles": "coauthor"}],
+     {"@type": "sc:Person", "name": "Quis Lab"}),
+    ([{"title": "Quis Lab", "role": "author"}], {"@type": "sc:Person", "name": "Quis Lab"}),
+], ids=["v2-given-and-family-name", "v2-roles", "roles-as-text", "v1-role"])
+def test_creators_are_the_descriptors_authors_as_data_package_v2_writes_them(specimen, offline, capsys,
+                                                                            contributors, creators):
+    """The release's descriptor is Data Package v2, which gives a contributor's roles as a list (`roles`) and its
+    name as `title` or `givenName` and `familyName`: such an author was left out of the creators, or ended the
+    command with a KeyError."""
+    write_card(specimen)
+    path = specimen / "datapackage.json"
+    path.write_text(json.dumps({**json.loads(path.read_text(encoding="utf-8")), "contributors": contributors}),
+                    encoding="utf-8")
+    assert main(["croissant", str(specimen)]) == 0 and "0 mlcroissant warning(s)" in capsys.readouterr().out
+    assert json.loads((specimen / "croissant.json").read_text()).get("creator") == creators
+
+
+def test_an_author_without_a_name_is_one_line(specimen, capsys):
+    write_card(specimen)
+    path = specimen / "datapackage.json"
+    path.write_text(json.dumps({**json.loads(path.read_text(encoding="utf-8")),
+                                "contributors": [{"title": "Quis Lab", "role": "author"}, {"roles": ["author"]}]}),
+                    encoding="utf-8")
+    assert main(["croissant", str(specimen)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: {path} field 'contributors.1.title': an author without a name: give its title (or givenName and "
+        "familyName), which croissant.json names as a creator"]

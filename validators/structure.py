@@ -286,8 +286,13 @@ def _named(table_schema: dict) -> dict:
         if field.get("vocabulary"):
             out[field["name"], "isin"] = f"not in vocabulary {field['vocabulary']} (schemas/vocabulary.json): "
         if field.get("identifier"):
-            out[field["name"], "str_matches"] = f"not a {field['identifier']} (schemas/vocabulary.json): "
+            out[field["name"], "str_matches"] = _not_a(field["identifier"])
     return out
+
+
+def _not_a(identifier: str) -> str:
+    """How a failure of an identifier's pattern opens (SCH2 on a field, SCH3 on a nested list's items)."""
+    return f"not a {identifier} (schemas/vocabulary.json): "
 
 
 def _declared_patterns(table_schema: dict) -> dict:
@@ -308,6 +313,7 @@ def nested_fields(ctx) -> pd.DataFrame:
     `SLICE_BYTES` of the column at a time: Python's objects take about six times Arrow's bytes (at 100x paper
     size, slices of 65,536 traces held 294 MB)."""
     parts = []
+    identifiers = {pattern: _not_a(name) for name, pattern in ctx.vocab.get("identifier", {}).items()}
     for name in ctx.release.resources:
         table = ctx.table(name)
         for field, (validator, kind) in column_validators(ctx.release, name, table.schema).items():
@@ -317,7 +323,7 @@ def nested_fields(ctx) -> pd.DataFrame:
                 if validator.is_valid(values):  # the common case, about twice as fast as collecting no errors
                     continue
                 for error in validator.iter_errors(values):
-                    message, (position, *path) = schema_reason(error)
+                    message, (position, *path) = schema_reason(error, identifiers)
                     if error.instance is None and not path:
                         continue  # a null where a required field's value belongs: SCH2's not_nullable line, not two
                     where = ".".join(str(p) for p in [field, *path])

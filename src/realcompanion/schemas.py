@@ -114,10 +114,13 @@ def same_json(obj) -> str:
     return json.dumps(obj, sort_keys=True)
 
 
-def schema_reason(error) -> tuple[str, list]:
+def schema_reason(error, patterns: dict | None = None) -> tuple[str, list]:
     """One value's failure against its JSON Schema (a jsonschema-rs error) as (message, instance path). A
     nullable field is anyOf [null, X], whose own message ("... is not valid under any of the schemas listed in
-    the 'anyOf' keyword") hides X's reason: X's first error is given instead, at its own (maybe deeper) path."""
+    the 'anyOf' keyword") hides X's reason: X's first error is given instead, at its own (maybe deeper) path.
+    A failed pattern that `patterns` names (pattern -> what it is, such as an identifier of the vocabulary)
+    opens the message with that name, as SCH2 names a field's: a dataset's own id left in a list of cited
+    messages reads `not a dayid`, not a pattern alone."""
     kind = error.kind
     if kind.name == "anyOf":
         null = [b for b in kind.context if len(b) == 1 and b[0].kind.as_dict().get("types") == ["null"]]
@@ -125,8 +128,9 @@ def schema_reason(error) -> tuple[str, list]:
         if null and len(rest) == 1 and rest[0]:
             inner = rest[0][0]
             deeper = list(inner.instance_path) != list(error.instance_path)
-            return inner.message + ("" if deeper else " (or null)"), list(inner.instance_path)
-    return error.message, list(error.instance_path)
+            return schema_reason(inner, patterns)[0] + ("" if deeper else " (or null)"), list(inner.instance_path)
+    said = (patterns or {}).get(kind.as_dict().get("pattern")) if kind.name == "pattern" else None
+    return (said or "") + error.message, list(error.instance_path)
 
 
 def enum_of(vocabulary: dict, name: str) -> list[str]:

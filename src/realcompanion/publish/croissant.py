@@ -81,6 +81,25 @@ def _file_object(ctx, release: Release, name: str):
                           sha256=release.params["sha256"][path])
 
 
+def _authors(release: Release) -> list[str]:
+    """The names of the descriptor's authors, Croissant's creators. Data Package v2, the release's profile, gives a
+    contributor's roles as a list (`roles`) and its name as `title` or `givenName` and `familyName`; v1's one `role`
+    reads too, and so does `roles` written as one string, which Frictionless accepts. An author without a name is
+    one line: Croissant names every creator."""
+    names = []
+    for n, contributor in enumerate(release.descriptor.get("contributors", [])):
+        roles = contributor.get("roles") or contributor.get("role")
+        if "author" not in ([roles] if isinstance(roles, str) else roles or []):
+            continue
+        name = contributor.get("title") or " ".join(
+            part for part in (contributor.get("givenName"), contributor.get("familyName")) if part)
+        if not name:
+            raise ReadError(release.root / "datapackage.json", "an author without a name: give its title (or givenName "
+                            "and familyName), which croissant.json names as a creator", field=f"contributors.{n}.title")
+        names.append(name)
+    return names
+
+
 def metadata(release: Release):
     """The release as an `mlcroissant.Metadata`; a description Croissant rejects is a `ReadError`."""
     import mlcroissant as mlc
@@ -100,8 +119,7 @@ def metadata(release: Release):
             url=descriptor.get("homepage"),
             keywords=descriptor.get("keywords"),
             in_language=card.languages(release),
-            creators=[mlc.Person(ctx=ctx, name=c["title"]) for c in descriptor.get("contributors", [])
-                      if c.get("role") == "author"],
+            creators=[mlc.Person(ctx=ctx, name=name) for name in _authors(release)],
             cite_as=bibtex(Citation.of(release, revision_from_git=False)),
             distribution=[_file_object(ctx, release, name) for name in release.resources],
             record_sets=[_record_set(ctx, release, name) for name in release.resources],

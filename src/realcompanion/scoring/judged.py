@@ -35,8 +35,10 @@ chat
                            detectability is a detector's probability or BM25's
                            top-1 score (`detector`, `baselines`), not this
 qa
-  answer_accuracy          share judged correct (an unanswerable question is
-                           answered correctly by abstaining), all questions
+  answer_accuracy          share with `answer_correct`, all questions, as the
+                           verdict gives it (the judge prompt counts an answer
+                           to an unanswerable question correct only if it
+                           abstains; `abstained` does not change it)
   abstention_unanswerable  share abstained on unanswerable questions
   abstention_answerable    share abstained on answerable questions
   abstention AUROC         `abstained` against "not answerable", all questions

@@ -146,6 +146,27 @@ def test_qa_verdicts_accuracy_and_abstention_auroc(repo, tmp_path):
     assert block["abstention_auroc"]["auroc"] == 1.0 and block["abstention_unanswerable"]["pooled"] == 1.0
 
 
+def test_verdicts_breaking_the_judge_prompts_rule_are_named_and_scored_as_given(repo, tmp_path, capsys):
+    """The judge prompt counts an answer to an unanswerable question correct exactly when it abstains, and an
+    abstention on an answerable one incorrect. A verdict breaking that rule (an inconsistent judge) was scored with
+    no word of it: it is still scored as given, and named in a warning and in the JSON report."""
+    qa = load_track(Release(repo), "qa")
+    answerable = [i for i in qa.items if i.scored and i.answerable][:8]
+    unanswerable = [i for i in qa.items if i.scored and not i.answerable][:2]
+    broken = {answerable[0].item_id: (True, True), unanswerable[0].item_id: (True, False),
+              unanswerable[1].item_id: (False, False)}  # answered, wrongly: as the rule says
+    rows = [{"item_id": i.item_id, "condition": "full", "answer_correct": correct, "abstained": abstained,
+             "judge": JUDGE} for i in [*answerable, *unanswerable]
+            for correct, abstained in [broken.get(i.item_id, (bool(i.answerable), not i.answerable))]]
+    verdicts = write_jsonl(tmp_path / "v.jsonl", rows)
+    code, report = score(repo, tmp_path, "--track", "qa", "--verdicts", str(verdicts))
+    assert code == 0 and report["judged"]["verdicts_against_the_judge_protocol"] == [
+        f"full {answerable[0].item_id}", f"full {unanswerable[0].item_id}"]
+    assert report["judged"]["conditions"]["full"]["answer_accuracy"]["pooled"] == pytest.approx(9 / 10)
+    assert main(["score", str(repo), "--track", "qa", "--verdicts", str(verdicts)]) == 0
+    assert "warning: 2 verdicts break the judge prompt's rule" in capsys.readouterr().out
+
+
 def test_nothing_to_score_is_a_usage_error(repo, capsys):
     assert main(["score", str(repo), "--track", "qa"]) == 2
     assert "give --run, --verdicts, --detector or several" in capsys.readouterr().err

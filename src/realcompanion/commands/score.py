@@ -69,6 +69,11 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
     text = [f"verdicts: {len(verdicts.frame)} rows, judge {judge['model']} (prompt {judge['prompt_sha256'][:12]}, "
             f"temperature {judge['temperature']}); {len(judged['verdicts_on_unposed_items'])} items judged that are "
             "not put to a system (withdrawn or unscored; ignored)"]
+    against = judged["verdicts_against_the_judge_protocol"]
+    if against:
+        text.append(f"warning: {len(against)} verdicts break the judge prompt's rule (unanswerable: correct exactly "
+                    f"when abstained; answerable: an abstention is incorrect), scored as given: {', '.join(against[:5])}"
+                    + (f" and {len(against) - 5} more (every one in --json)" if len(against) > 5 else ""))
     text.append(R.grid({c: {k: R.with_ci(v) for k, v in q.items()} for c, q in judged["conditions"].items()},
                        "Judged quantities by condition, pooled [95% CI over participants]"))
     text.append(R.grid({c: {k: v["macro"] for k, v in q.items() if "macro" in v} for c, q in judged["conditions"].items()},

@@ -185,7 +185,25 @@ def judged_report(track, verdicts, seed: int, resamples: int, progress=None) -> 
                 for population in PRIMARY[track.name][1]}
     items = track.by_id
     out["verdicts_on_unposed_items"] = sorted({i for i in verdicts.frame["item_id"] if not items[i].posed})
+    out["verdicts_against_the_judge_protocol"] = against_protocol(track, verdicts)
     return out
+
+
+def against_protocol(track, verdicts) -> list[str]:
+    """Question verdicts (`condition item_id`) the judge prompt rules out (prompts/judge-qa.v1.txt): on an
+    unanswerable question an answer is correct exactly when it abstains; on an answerable one an abstention is
+    incorrect. They are scored as given (answer accuracy is the share the judge called correct), and named, so that
+    a judge breaking its own rule is seen before its accuracy is quoted."""
+    if track.name != "qa":
+        return []
+    items, out = track.by_id, []
+    for row in verdicts.frame.to_dict("records"):
+        correct, abstained, item = row.get("answer_correct"), row.get("abstained"), items[row["item_id"]]
+        if not item.scored or not isinstance(correct, bool) or not isinstance(abstained, bool):
+            continue
+        if (abstained and correct) if item.answerable else (correct != abstained):
+            out.append(f"{row['condition']} {row['item_id']}")
+    return sorted(out)
 
 
 def primary_means(judged: dict, track_name: str) -> dict[str, dict[str, float]]:

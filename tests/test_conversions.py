@@ -863,6 +863,38 @@ def test_diff_cuts_a_chinese_value_to_itscell_len(specimen, tmp_path):
     assert code == 0 and cell_len(new) <= 40 and new.startswith('"记忆银行') and new.endswith("…"), new
 
 
+
+def test_characters_of_no_column_keep_to_the_columns_too(specimen, tmp_path, monkeypatch):
+    """A run of zero-width joiners and direction overrides takes no terminal column, so a cut by columns never cut
+    it, and the report and diff printed each character's escape: a failing value, a declared rule's statement and a
+    changed title ran their lines to any length (and an override turned the rest of a summary line around)."""
+    from conftest import copy_release
+    from test_fuzz import run_quietly
+    from test_rules import edit_descriptor
+
+    monkeypatch.setenv("COLUMNS", "100")
+    hidden = "\u200d\u202e" * 400
+    old = copy_release(specimen, tmp_path / "old")
+    chat = read(specimen, "chat")
+    chat[2]["probe"] = hidden
+    write(specimen, "chat", chat)
+    rules_path = specimen / "schemas" / "rules.json"
+    declared = json.loads(rules_path.read_text(encoding="utf-8"))
+    declared["rules"].append({"id": "ZW1", "severity": "warning", "kind": "not_null", "resource": "qa",
+                              "fields": ["question"], "statement": hidden})
+    rules_path.write_text(json.dumps(declared), encoding="utf-8")
+    stamp(specimen)
+    code, out, _ = run_quietly(["validate", str(specimen)])
+    value = next(line for line in out.splitlines() if f"{chat[2]['item_id']} probe=" in line).split("probe=")[1]
+    summary = next(line for line in out.splitlines() if line.split()[1:2] == ["ZW1"])
+    assert code == 1 and value.split(" : ")[0] == "\\u200d\\u202e" * 5, value
+    assert cell_len(summary) <= 100 and summary.isprintable(), summary
+    edit_descriptor(old, lambda d: d.update(title=hidden))
+    code, out, _ = run_quietly(["diff", str(old), str(specimen)])
+    was = next(line for line in out.splitlines() if "datapackage.json: title" in line).split(" -> ")[0]
+    assert code == 0 and was.endswith('title "' + ("\\u200d\\u202e" * 4)[:38] + "…"), was
+
+
 def test_a_date_typed_with_full_width_characters_says_what_to_write(specimen):
     """A Chinese input method types ＋, ： and digits full-width: Python's datetime does not read such a timestamp or
     date, and FLD2 says that the ASCII form is what to write, not only that the value is no RFC 3339."""

@@ -187,3 +187,28 @@ def test_an_author_without_a_name_is_one_line(specimen, capsys):
     assert capsys.readouterr().err.splitlines() == [
         f"error: {path} field 'contributors.1.title': an author without a name: give its title (or givenName and "
         "familyName), which croissant.json names as a creator"]
+
+
+@pytest.mark.parametrize("contributor, field, reason", [
+    ({"title": "Quis Lab", "roles": 5}, "roles", 'roles 5: a list of role names (such as ["author"])'),
+    ({"title": "Quis Lab", "roles": {"author": 1}}, "roles",
+     "roles {'author': 1}: a list of role names (such as [\"author\"])"),
+    ({"title": "Quis Lab", "roles": ["author", 1]}, "roles",
+     "roles ['author', 1]: a list of role names (such as [\"author\"])"),
+    ({"givenName": 5, "familyName": "Lovelace", "roles": ["author"]}, "givenName", "5: a name is text"),
+    ({"title": "  ", "roles": ["author"]}, "title", "an author without a name: give its title (or givenName and "
+     "familyName), which croissant.json names as a creator"),
+    ({"givenName": " ", "familyName": "\t", "roles": ["author"]}, "title", "an author without a name: give its "
+     "title (or givenName and familyName), which croissant.json names as a creator"),
+], ids=["roles-a-number", "roles-an-object", "a-role-not-text", "name-part-a-number", "title-of-spaces",
+        "name-parts-of-spaces"])
+def test_a_contributor_frictionless_lets_through_is_one_line(specimen, offline, capsys, contributor, field, reason):
+    """Frictionless checks neither `roles` nor `givenName`: a number there ended croissant (and refresh, publish)
+    with a TypeError, a dict of roles read as an author's, and a name of spaces became a creator named by nothing."""
+    write_card(specimen)
+    path = specimen / "datapackage.json"
+    path.write_text(json.dumps({**json.loads(path.read_text(encoding="utf-8")), "contributors": [contributor]}),
+                    encoding="utf-8")
+    assert main(["croissant", str(specimen)]) == 2
+    assert capsys.readouterr().err.splitlines() == [f"error: {path} field 'contributors.0.{field}': {reason}"]
+    assert not (specimen / "croissant.json").exists()

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import shutil
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import set_cell_size
 
-from realcompanion.errors import visible
+from realcompanion.errors import clipped, visible
 
 
 def _mark(o) -> str:
@@ -27,14 +27,14 @@ def render(report, max_examples: int = 5) -> str:
     for o in report.outcomes:
         count = visible(o.skipped) if o.skipped else (f"{len(o.failures)} row(s)" if len(o.failures) else "")
         count += f" ({o.set_aside} set aside)" if o.set_aside else ""
-        lines.append(f"{_mark(o)} {o.rule.id:<5} {o.rule.severity:<7} {set_cell_size(o.rule.statement, width - 40)} {count}")
+        statement = set_cell_size(visible(o.rule.statement), width - 40)
+        lines.append(f"{_mark(o)} {o.rule.id:<5} {o.rule.severity:<7} {statement} {count}")
     failed = [o for o in report.outcomes if not o.failures.empty]
     for o in failed:
         lines += ["", f"{o.rule.id} ({o.rule.severity}): {o.rule.statement}"]
         for row in o.failures.head(max_examples).itertuples():
-            value = str(row.value)  # cut to 60 terminal columns: a Chinese character takes two
-            value = value if cell_len(value) <= 60 else set_cell_size(value, 60)
-            held = f" {visible(row.field)}={visible(value)}" if row.field or value else ""  # none: the row as a whole
+            value = clipped(row.value, 60)
+            held = f" {visible(row.field)}={value}" if row.field or value else ""  # none: the row as a whole
             lines.append(f"  {visible(row.resource)} {visible(row.row)}{held} : {visible(row.message)}")
         if len(o.failures) > max_examples:
             lines.append(f"  ... {len(o.failures) - max_examples} more")

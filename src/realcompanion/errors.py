@@ -12,6 +12,16 @@ def visible(value) -> str:
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
+def clipped(value, columns: int, mark: str = "") -> str:
+    """`value` as `visible` shows it, cut to `columns` terminal columns (a Chinese character takes two), `mark`
+    ending a cut one. Escaped first, so each escape counts the columns it shows: cut first, a run of zero-width
+    joiners or direction marks counted no column, was never cut, and its escapes ran the line to any length."""
+    from rich.cells import cell_len, set_cell_size
+
+    text = visible(value)
+    return text if cell_len(text) <= columns else set_cell_size(text, columns - cell_len(mark)) + mark
+
+
 class ReadError(Exception):
     """The package cannot be read; the message is one line naming file, line and field, every unprintable
     character of it escaped (`visible`) and at most LONGEST characters."""

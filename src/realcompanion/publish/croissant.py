@@ -85,17 +85,26 @@ def _authors(release: Release) -> list[str]:
     """The names of the descriptor's authors, Croissant's creators. Data Package v2, the release's profile, gives a
     contributor's roles as a list (`roles`) and its name as `title` or `givenName` and `familyName`; v1's one `role`
     reads too, and so does `roles` written as one string, which Frictionless accepts. An author without a name is
-    one line: Croissant names every creator."""
-    names = []
+    one line: Croissant names every creator; so is a role or name part that is not text (Frictionless checks
+    neither `roles` nor `givenName`), and a name of spaces alone."""
+    descriptor, names = release.root / "datapackage.json", []
     for n, contributor in enumerate(release.descriptor.get("contributors", [])):
-        roles = contributor.get("roles") or contributor.get("role")
-        if "author" not in ([roles] if isinstance(roles, str) else roles or []):
+        key = "roles" if contributor.get("roles") is not None else "role"
+        roles = contributor.get(key)
+        roles = [] if roles is None else [roles] if isinstance(roles, str) else roles
+        if not isinstance(roles, list) or not all(isinstance(role, str) for role in roles):
+            raise ReadError(descriptor, f"roles {roles!r}: a list of role names (such as [\"author\"])",
+                            field=f"contributors.{n}.{key}")
+        if "author" not in roles:
             continue
-        name = contributor.get("title") or " ".join(
-            part for part in (contributor.get("givenName"), contributor.get("familyName")) if part)
+        for part in ("givenName", "familyName"):
+            if not isinstance(contributor.get(part, ""), str):
+                raise ReadError(descriptor, f"{contributor[part]!r}: a name is text", field=f"contributors.{n}.{part}")
+        name = (contributor.get("title") or "").strip() or " ".join(
+            part.strip() for part in (contributor.get("givenName", ""), contributor.get("familyName", "")) if part.strip())
         if not name:
-            raise ReadError(release.root / "datapackage.json", "an author without a name: give its title (or givenName "
-                            "and familyName), which croissant.json names as a creator", field=f"contributors.{n}.title")
+            raise ReadError(descriptor, "an author without a name: give its title (or givenName and familyName), which "
+                            "croissant.json names as a creator", field=f"contributors.{n}.title")
         names.append(name)
     return names
 

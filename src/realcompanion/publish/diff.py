@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import visible
+from ..errors import clipped, visible
 from ..release import ReadError, Release
 
 
@@ -209,10 +209,7 @@ def _item(value) -> str:
 
 
 def _short(value) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    from rich.cells import cell_len, set_cell_size  # terminal columns: a Chinese character takes two
-
-    return text if cell_len(text) <= 40 else set_cell_size(text, 39) + "…"
+    return clipped(json.dumps(value, ensure_ascii=False), 40, "…")
 
 
 def _ident(key: tuple) -> str:

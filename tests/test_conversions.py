@@ -908,3 +908,20 @@ def test_a_date_typed_with_full_width_characters_says_what_to_write(specimen):
     assert sorted(failed.index) == sorted([source[4]["dayid"], claim["claim_id"]])
     assert all(m.startswith("full-width characters (＋, ：, digits), as a Chinese or Japanese input method") for m in
                failed), failed.to_dict()
+
+
+def test_a_full_width_date_is_named_so_only_when_its_ascii_form_passes(specimen):
+    """NFKC makes ２０２５－０２－３０ 2025-02-30, no day in ASCII either: FLD2 said to write the ASCII form, which
+    fails again. Only the full-width form of a valid value is named full-width; the others say what is wrong."""
+    full_width = str.maketrans("0123456789-:+", "０１２３４５６７８９－：＋")
+    source = read(specimen, "source")
+    source[4]["timestamp"] = ("2025-02-30" + source[4]["timestamp"][10:]).translate(full_width)
+    source[5]["timestamp"] = source[5]["timestamp"][:11] + "25" + source[5]["timestamp"][13:].translate(full_width)
+    write(specimen, "source", source)
+    profile, claim = first_row(specimen, "profile", lambda r: r["first_seen"] is not None)
+    claim["first_seen"] = "0000-01-01".translate(full_width)
+    write(specimen, "profile", profile)
+    failed = failures_of(validate(specimen), "FLD2").set_index("row")["message"].to_dict()
+    assert failed == {source[4]["dayid"]: "not RFC 3339 with an explicit offset on a calendar day",
+                      source[5]["dayid"]: "not RFC 3339 with an explicit offset on a calendar day",
+                      claim["claim_id"]: "not a date on a calendar day"}, failed

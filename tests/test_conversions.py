@@ -582,6 +582,22 @@ def test_a_dataset_id_left_among_cited_messages_names_its_kind(specimen, name, f
         (f"{field}.0", f'not a dayid (schemas/vocabulary.json): "D1:3" does not match "{DAYID}"')]
 
 
+
+def test_an_identifier_pattern_a_fork_gives_two_kinds_names_both(specimen):
+    """A fork's vocabulary that gives a second identifier the dayid's pattern: SCH3 named the last kind declared
+    with it (`not a turn_id` of a list of dayids); it names each kind the pattern stands for."""
+    path = specimen / "schemas" / "vocabulary.json"
+    vocabulary = json.loads(path.read_text(encoding="utf-8"))
+    vocabulary["identifier"]["turn_id"] = DAYID
+    path.write_text(json.dumps(vocabulary), encoding="utf-8")
+    rows, row = first_row(specimen, "qa", lambda r: r.get("evidence"))
+    row["evidence"] = ["D1:3"]
+    write(specimen, "qa", rows)
+    stamp(specimen)
+    failed = failures_of(validate(specimen), "SCH3")
+    assert list(failed["message"]) == [f'not a dayid or turn_id (schemas/vocabulary.json): "D1:3" does not match "{DAYID}"']
+
+
 def test_cold_opens_written_as_the_field_table_says_are_scoreable(repo, specimen):
     """A converter writes `scoreable` as the card's field table describes it. It said cold opens are never
     scoreable, and a conversion that followed it failed SIG2 on every cold open: Table 25's 1,967 scoreable rows are

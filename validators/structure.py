@@ -313,7 +313,10 @@ def nested_fields(ctx) -> pd.DataFrame:
     `SLICE_BYTES` of the column at a time: Python's objects take about six times Arrow's bytes (at 100x paper
     size, slices of 65,536 traces held 294 MB)."""
     parts = []
-    identifiers = {pattern: _not_a(name) for name, pattern in ctx.vocab.get("identifier", {}).items()}
+    kinds = {}  # pattern -> every identifier a fork's vocabulary gives it: naming the last one named a wrong kind
+    for kind, pattern in ctx.vocab.get("identifier", {}).items():
+        kinds.setdefault(pattern, []).append(kind)
+    identifiers = {pattern: _not_a(" or ".join(named)) for pattern, named in kinds.items()}
     for name in ctx.release.resources:
         table = ctx.table(name)
         for field, (validator, kind) in column_validators(ctx.release, name, table.schema).items():

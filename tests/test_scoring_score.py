@@ -167,6 +167,19 @@ def test_verdicts_breaking_the_judge_prompts_rule_are_named_and_scored_as_given(
     assert "warning: 2 verdicts break the judge prompt's rule" in capsys.readouterr().out
 
 
+
+def test_a_verdict_against_the_protocol_is_named_on_its_own_line(repo, tmp_path, capsys):
+    """A verdicts file names its conditions: one holding a line break split the warning naming the verdict in two,
+    the second line the file's own (the report's tables escape a condition's name, the warning did not)."""
+    qa = load_track(Release(repo), "qa")
+    item = next(i for i in qa.items if i.scored and i.answerable)
+    verdicts = write_jsonl(tmp_path / "v.jsonl", [{"item_id": item.item_id, "condition": "full\nok   SCH1",
+                                                   "answer_correct": True, "abstained": True, "judge": JUDGE}])
+    assert main(["score", str(repo), "--track", "qa", "--verdicts", str(verdicts), "--resamples", "50"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line for line in out if "SCH1" in line][0].endswith(f"scored as given: full\\nok   SCH1 {item.item_id}")
+
+
 def test_nothing_to_score_is_a_usage_error(repo, capsys):
     assert main(["score", str(repo), "--track", "qa"]) == 2
     assert "give --run, --verdicts, --detector or several" in capsys.readouterr().err

@@ -59,6 +59,7 @@ def _retrieval(track, run, seed, resamples) -> tuple[dict, list[str], dict]:
 def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
     from tqdm import tqdm
 
+    from ..errors import visible
     from ..scoring import report as R
     from ..scoring.judged import judged_report, primary_means
 
@@ -71,8 +72,9 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
             "not put to a system (withdrawn or unscored; ignored)"]
     against = judged["verdicts_against_the_judge_protocol"]
     if against:
+        named = ", ".join(map(visible, against[:5]))  # a condition from the verdicts file: one line, escaped
         text.append(f"warning: {len(against)} verdicts break the judge prompt's rule (unanswerable: correct exactly "
-                    f"when abstained; answerable: an abstention is incorrect), scored as given: {', '.join(against[:5])}"
+                    f"when abstained; answerable: an abstention is incorrect), scored as given: {named}"
                     + (f" and {len(against) - 5} more (every one in --json)" if len(against) > 5 else ""))
     text.append(R.grid({c: {k: R.with_ci(v) for k, v in q.items()} for c, q in judged["conditions"].items()},
                        "Judged quantities by condition, pooled [95% CI over participants]"))

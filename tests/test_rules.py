@@ -794,6 +794,25 @@ def test_a_url_in_chinese_text_ends_at_the_punctuation_after_it(specimen):
     assert sorted(found) == ["https://example.com/a?id=3", "https://example.com/s?q=北京"], found
 
 
+
+def test_the_url_pattern_leaves_no_split_to_try():
+    """Python's engine tries every way a pattern can split a run: a class repeated before a `?` (or `=`) that it
+    also takes made one value of `http://a?` repeated cost minutes (GI5 and PII1 search every value Arrow's screen
+    passes). Each repeated class of the URL pattern excludes the character that follows it; the URLs it names are
+    the same."""
+    import re
+
+    import pandas as pd
+    from realcompanion.validators.integrity import PII_PATTERNS
+    from realcompanion.validators.screen import search
+
+    url = PII_PATTERNS["URL with query string"]
+    repeated = re.findall(r"(\[[^\]]*\])[*+]\\?([^\\\[])", url)
+    assert repeated and [(cls, after) for cls, after in repeated if re.fullmatch(cls, after)] == []
+    text = pd.Series(["see http://a?http://a?b=1，好", "https://x.org/?=?q=北京 then", "http://a?b"])
+    assert list(search(text, url)) == ["http://a?http://a?b=1", "https://x.org/?=?q=北京"]
+
+
 def test_every_rule_names_the_paper_table_and_row_it_states(capsys):
     """The catalogue, `realcompanion rules` and DATASHEET.md cite the paper's table (or SPEC.md where it is silent)."""
     import re

@@ -896,8 +896,10 @@ def test_characters_of_no_column_keep_to_the_columns_too(specimen, tmp_path, mon
     write(specimen, "chat", chat)
     rules_path = specimen / "schemas" / "rules.json"
     declared = json.loads(rules_path.read_text(encoding="utf-8"))
-    declared["rules"].append({"id": "ZW1", "severity": "warning", "kind": "not_null", "resource": "qa",
-                              "fields": ["question"], "statement": hidden})
+    declared["rules"] += [{"id": "ZW1", "severity": "warning", "kind": "not_null", "resource": "qa",
+                           "fields": ["question"], "statement": hidden},
+                          {"id": "ZW2", "severity": "warning", "kind": "not_null", "resource": "profile",  # fails
+                           "fields": ["evidence"], "statement": "claims cite\u202e messages"}]
     rules_path.write_text(json.dumps(declared), encoding="utf-8")
     stamp(specimen)
     code, out, _ = run_quietly(["validate", str(specimen)])
@@ -905,6 +907,7 @@ def test_characters_of_no_column_keep_to_the_columns_too(specimen, tmp_path, mon
     summary = next(line for line in out.splitlines() if line.split()[1:2] == ["ZW1"])
     assert code == 1 and value.split(" : ")[0] == "\\u200d\\u202e" * 5, value
     assert cell_len(summary) <= 100 and summary.isprintable(), summary
+    assert "ZW2 (warning): claims cite\\u202e messages" in out.splitlines()  # the failing rule's heading too
     edit_descriptor(old, lambda d: d.update(title=hidden))
     code, out, _ = run_quietly(["diff", str(old), str(specimen)])
     was = next(line for line in out.splitlines() if "datapackage.json: title" in line).split(" -> ")[0]

@@ -161,11 +161,10 @@ def test_verdicts_breaking_the_judge_prompts_rule_are_named_and_scored_as_given(
     verdicts = write_jsonl(tmp_path / "v.jsonl", rows)
     code, report = score(repo, tmp_path, "--track", "qa", "--verdicts", str(verdicts))
     assert code == 0 and report["judged"]["verdicts_against_the_judge_protocol"] == [
-        f"full {answerable[0].item_id}", f"full {unanswerable[0].item_id}"]
+        {"condition": "full", "item_id": answerable[0].item_id}, {"condition": "full", "item_id": unanswerable[0].item_id}]
     assert report["judged"]["conditions"]["full"]["answer_accuracy"]["pooled"] == pytest.approx(9 / 10)
     assert main(["score", str(repo), "--track", "qa", "--verdicts", str(verdicts)]) == 0
     assert "warning: 2 verdicts break the judge prompt's rule" in capsys.readouterr().out
-
 
 
 def test_a_verdict_against_the_protocol_is_named_on_its_own_line(repo, tmp_path, capsys):

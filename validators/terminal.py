@@ -31,7 +31,7 @@ def render(report, max_examples: int = 5) -> str:
         lines.append(f"{_mark(o)} {o.rule.id:<5} {o.rule.severity:<7} {statement} {count}")
     failed = [o for o in report.outcomes if not o.failures.empty]
     for o in failed:
-        lines += ["", f"{o.rule.id} ({o.rule.severity}): {o.rule.statement}"]
+        lines += ["", f"{o.rule.id} ({o.rule.severity}): {visible(o.rule.statement)}"]
         for row in o.failures.head(max_examples).itertuples():
             value = clipped(row.value, 60)
             held = f" {visible(row.field)}={value}" if row.field or value else ""  # none: the row as a whole

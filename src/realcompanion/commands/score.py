@@ -72,7 +72,7 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
             "not put to a system (withdrawn or unscored; ignored)"]
     against = judged["verdicts_against_the_judge_protocol"]
     if against:
-        named = ", ".join(map(visible, against[:5]))  # a condition from the verdicts file: one line, escaped
+        named = ", ".join(visible(f"{v['condition']} {v['item_id']}") for v in against[:5])  # one line, escaped
         text.append(f"warning: {len(against)} verdicts break the judge prompt's rule (unanswerable: correct exactly "
                     f"when abstained; answerable: an abstention is incorrect), scored as given: {named}"
                     + (f" and {len(against) - 5} more (every one in --json)" if len(against) > 5 else ""))

@@ -189,8 +189,8 @@ def judged_report(track, verdicts, seed: int, resamples: int, progress=None) -> 
     return out
 
 
-def against_protocol(track, verdicts) -> list[str]:
-    """Question verdicts (`condition item_id`) the judge prompt rules out (prompts/judge-qa.v1.txt): on an
+def against_protocol(track, verdicts) -> list[dict]:
+    """Question verdicts ({condition, item_id}) the judge prompt rules out (prompts/judge-qa.v1.txt): on an
     unanswerable question an answer is correct exactly when it abstains; on an answerable one an abstention is
     incorrect. They are scored as given (answer accuracy is the share the judge called correct), and named, so that
     a judge breaking its own rule is seen before its accuracy is quoted."""
@@ -202,8 +202,8 @@ def against_protocol(track, verdicts) -> list[str]:
         if not item.scored or not isinstance(correct, bool) or not isinstance(abstained, bool):
             continue
         if (abstained and correct) if item.answerable else (correct != abstained):
-            out.append(f"{row['condition']} {row['item_id']}")
-    return sorted(out)
+            out.append({"condition": row["condition"], "item_id": row["item_id"]})
+    return sorted(out, key=lambda verdict: (verdict["condition"], verdict["item_id"]))
 
 
 def primary_means(judged: dict, track_name: str) -> dict[str, dict[str, float]]:

@@ -9,6 +9,7 @@ it does whatever case, width or punctuation it writes it in.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -110,6 +111,8 @@ SPELLINGS = {
     "upper-case": ("en", str.upper),
     "punctuation-dropped": ("en", lambda span: span.replace(".", "")),
     "full-width": ("zh", lambda span: span.translate(FULL_WIDTH)),
+    # Chinese writes no spaces: a middle dot (or a space) between two of its characters parts no words
+    "dotted": ("zh", lambda span: re.sub("(?<=[\u4e00-\u9fff])(?=[\u4e00-\u9fff])", "·", span)),
 }
 
 

@@ -47,6 +47,24 @@ def test_normalized_match_removes_punctuation_only(reference, prediction):
     assert not normalized_match("pets", reference, prediction)
 
 
+@pytest.mark.parametrize("reference, prediction", [
+    ("达·芬奇", "达芬奇"),                  # a middle dot between the parts of a transliterated name
+    ("喜欢绘画、弹钢琴。", "喜欢绘画 弹钢琴"),  # Chinese punctuation, or a space, where Chinese writes none
+    ("喜欢 Python 编程", "喜欢Python编程"),    # spaces around a Latin word, as some writers put them
+    ("猫が 好き", "猫が好き"),                  # Japanese kana
+])
+def test_normalized_match_keeps_no_space_beside_chinese_or_japanese(reference, prediction):
+    """Chinese and Japanese write no space between words: punctuation turned into a space, or a space a writer put
+    in, made two equal values differ (达·芬奇 against 达芬奇)."""
+    assert normalize(reference) == normalize(prediction)
+
+
+@pytest.mark.parametrize("reference, prediction", [("a cat", "acat"), ("고양이 좋아", "고양이좋아")])
+def test_normalized_match_keeps_the_spaces_of_languages_that_write_them(reference, prediction):
+    """English and Korean separate words with spaces: there a space is part of the value."""
+    assert normalize(reference) != normalize(prediction)
+
+
 def test_normalized_match_of_decomposed_and_full_width_forms():
     """By hand: NFKC composes e + U+0301 into é and maps full-width letters; casefold turns ß into ss."""
     assert normalize("Cafe\u0301 ＭＡＲＴＡ, Straße!") == "café marta strasse"

@@ -15,7 +15,7 @@ Units and matching
            matches it).
   match    `normalized` (default): equal after Unicode NFKC, case folding,
            NFKC again, punctuation (Unicode category P) removed and whitespace
-           collapsed. `judge`: equal under `normalized`, or a judge
+           collapsed, none kept beside a Chinese or Japanese character. `judge`: equal under `normalized`, or a judge
            (prompts/match.v1.txt) says the two say the same thing about the
            person; the judge is stamped in the report.
 Scores: precision = matches / predicted units, recall = matches / reference
@@ -39,6 +39,7 @@ as mean (min-max).
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from itertools import combinations
 from pathlib import Path
@@ -63,15 +64,20 @@ class _PunctuationAsSpace(dict):
 
 
 _PUNCTUATION_AS_SPACE = _PunctuationAsSpace()
+# Han (with its extensions and compatibility ideographs) and kana: Chinese and Japanese write no space between words,
+# so a space beside one of their characters says nothing (Korean writes spaces between words, and keeps them)
+_UNSPACED = "\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_SPACE_BESIDE_UNSPACED = re.compile(f"(?<=[{_UNSPACED}]) | (?=[{_UNSPACED}])")
 
 
 def normalize(text: str) -> str:
     """NFKC, case folded, NFKC again (folding can leave a letter and its accent apart: Ϊ́ folds to ϊ + U+0301, ΐ to
-    ι + U+0308 + U+0301), each punctuation character (Unicode category P) a space, white space collapsed. Only
+    ι + U+0308 + U+0301), each punctuation character (Unicode category P) a space, white space collapsed, and no
+    space kept beside a Chinese or Japanese character (`_UNSPACED`: 达·芬奇 is 达芬奇, 喜欢 Python is 喜欢Python). Only
     punctuation goes: vowel signs and other combining marks are part of a word (दिल and दाल differ only in one),
     and symbols carry meaning (C++ is not C)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    return " ".join(folded.translate(_PUNCTUATION_AS_SPACE).split())
+    return _SPACE_BESIDE_UNSPACED.sub("", " ".join(folded.translate(_PUNCTUATION_AS_SPACE).split()))
 
 
 def normalized_match(_attribute: str, reference: str, prediction: str) -> bool:

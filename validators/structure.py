@@ -370,7 +370,7 @@ def text_or_media(ctx, frame):
               "calendar day, T and Z upper-case (a timestamp's date is the participant's local day)",
               "Table 11 (source: timestamp); Table 12 (first_seen, last_seen); SPEC §3")
 def calendar(ctx) -> pd.DataFrame:
-    """Vectorised in Arrow (`_on_a_day`, `_shaped`). A value typed full-width is named so only when its ASCII form
+    """Vectorised in Arrow (`_dated`). A value typed full-width is named so only when its ASCII form
     passes: a full-width 2025-02-30 is no day in ASCII either."""
     parts = []
     for name in ctx.release.resources:
@@ -378,10 +378,8 @@ def calendar(ctx) -> pd.DataFrame:
             if field.get("type") not in ("date", "datetime"):
                 continue
             column = ctx.table(name).column(field["name"])
-            real, shape = _on_a_day(column), _shaped(column, field["type"])
-            year_zero = pc.starts_with(column, "0000")  # Arrow's calendar has it, Python's and Frictionless's do not
-            bad = pc.and_(pc.is_valid(column),
-                          pc.invert(pc.fill_null(pc.and_(pc.and_(real, shape), pc.invert(year_zero)), False)))
+            real, shape, year_zero, passes = _dated(column, field["type"])
+            bad = pc.and_(pc.is_valid(column), pc.invert(pc.fill_null(passes, False)))
             mask = bad.to_numpy(zero_copy_only=False)
             if mask.any():
                 what = "RFC 3339 with an explicit offset" if field["type"] == "datetime" else "a date"
@@ -395,25 +393,24 @@ def calendar(ctx) -> pd.DataFrame:
                 well_formed = pc.fill_null(pc.and_(real, shape).filter(bad), False)
                 message[pc.and_(well_formed, year_zero.filter(bad)).to_numpy(zero_copy_only=False)] = YEAR_ZERO
                 ascii_form = pc.utf8_normalize(values, "NFKC")  # a full-width form as its ASCII character
-                typed = pc.and_(pc.and_(pc.not_equal(ascii_form, values), pc.invert(pc.starts_with(ascii_form, "0000"))),
-                                pc.and_(_on_a_day(ascii_form), _shaped(ascii_form, field["type"])))
+                typed = pc.and_(pc.not_equal(ascii_form, values), _dated(ascii_form, field["type"])[3])
                 message[pc.fill_null(typed, False).to_numpy(zero_copy_only=False)] = FULL_WIDTH
                 parts.append(failures(name, ctx.row_ids(name)[mask], field["name"], values.to_pylist(), message))
     return combined(parts)
 
 
-def _on_a_day(values):
-    """Whether each value's first ten characters are a real day: parsing and printing the day gives it back
-    (2025-02-30 does not). Printing costs most, and a release has few distinct days: each is decided once."""
+def _dated(values, kind: str) -> tuple:
+    """Of each value of a `kind` ("date" or "datetime") field: whether its first ten characters are a real day
+    (parsing and printing the day gives it back: 2025-02-30 does not; printing costs most, and a release has few
+    distinct days, so each is decided once), whether it has its type's shape (RFC 3339; a date's ten characters),
+    whether its year is 0000 (Arrow's calendar has it, Python's and Frictionless's do not), and whether it passes."""
     day = pc.utf8_slice_codeunits(values, 0, 10)
     days = pc.unique(day)
     parsed = pc.strptime(days, format="%Y-%m-%d", unit="s", error_is_null=True)
-    return pc.take(pc.equal(pc.strftime(parsed, format="%Y-%m-%d"), days), pc.index_in(day, value_set=days))
-
-
-def _shaped(values, kind: str):
-    """Whether each value has the shape of its type: RFC 3339 for a datetime, ten characters (the day) for a date."""
-    return pc.match_substring_regex(values, RFC3339) if kind == "datetime" else pc.equal(pc.utf8_length(values), 10)
+    real = pc.take(pc.equal(pc.strftime(parsed, format="%Y-%m-%d"), days), pc.index_in(day, value_set=days))
+    shape = pc.match_substring_regex(values, RFC3339) if kind == "datetime" else pc.equal(pc.utf8_length(values), 10)
+    year_zero = pc.starts_with(values, "0000")
+    return real, shape, year_zero, pc.and_(pc.and_(real, shape), pc.invert(year_zero))
 
 
 LOWER_CASE = ("a lower-case t or z, which RFC 3339 allows but pandas and Python's datetime do not read (a lower-case "

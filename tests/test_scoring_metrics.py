@@ -82,3 +82,13 @@ def test_terminal_figures_round_half_up_on_their_decimal_value():
         "0.063", "0.188", "0.888", "0.300", "0.667", "1.000"]
     assert [fixed(v) for v in (-0.0004, -0.0, -0.0005, -1 / 16)] == ["0.000", "0.000", "-0.001", "-0.063"]
     assert share_with_wilson(1 / 16, None) == "6.3"  # 6.25 percent
+
+
+def test_a_count_column_prints_whole_counts_whole():
+    """The abstract's "found" column holds counts beside the random ranker's expectation: 139, not 139.000."""
+    from realcompanion.scoring.report import grid
+
+    text = grid({"Recency": {"found": 139.0, "share": 1.0}, "Random (exact expectation)": {"found": 15.4649, "share": 0.1},
+                 "BM25": {"found": None, "share": None}}, "t", counts=("found",))
+    assert [line.split()[-2:] for line in text.splitlines()[2:]] == [
+        ["139", "1.000"], ["15.465", "0.100"], ["-", "-"]]

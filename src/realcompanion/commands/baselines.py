@@ -66,7 +66,7 @@ def run(args) -> int:
             R.grid({s["label"]: {g: s[g]["all"]["recall@5"]["pooled"] for g in GOLD_SETS}
                     for s in summaries.values()}, "Table 33: recall over the gold set at 5, all items, by gold set"),
             R.grid({METHODS[m]: v for m, v in result["found_share_top5"].items()},
-                   "Required message in the top 5, share of every scored probe (abstract)")]
+                   "Required message in the top 5, share of every scored probe (abstract)", counts=("found",))]
     distant = {s["label"]: s["actual"]["distant"]["hit@5"]["by_participant"] for s in summaries.values()}
     counts = next(iter(summaries.values()))["actual"]["distant"]["hit@5"]["n_by_participant"]
     items = ", ".join(f"{p} {n}" for p, n in counts.items()) or "none"

@@ -110,12 +110,14 @@ def records(frame) -> list[dict]:
     return frame.astype(object).where(frame.notna(), None).to_dict("records")
 
 
-def grid(rows: dict[str, dict], title: str) -> str:
-    """A titled table: one row per key, one column per inner key; floats to three places (`fixed`)."""
+def grid(rows: dict[str, dict], title: str, counts: tuple[str, ...] = ()) -> str:
+    """A titled table: one row per key, one column per inner key; floats to three places (`fixed`), except in the
+    columns `counts`, whose whole values are printed whole (13, not 13.000) beside an expectation's 15.465."""
     import pandas as pd
 
     frame = pd.DataFrame.from_dict(rows, orient="index").replace({None: float("nan")}).infer_objects()
-    body = frame.to_string(float_format=fixed, na_rep="-") if frame.size else "(no rows)"
+    whole = {c: (lambda v: "-" if v != v else str(int(v)) if float(v).is_integer() else fixed(v)) for c in counts}
+    body = frame.to_string(float_format=fixed, na_rep="-", formatters=whole) if frame.size else "(no rows)"
     return f"{title}\n{body}\n"
 
 

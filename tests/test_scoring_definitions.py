@@ -296,6 +296,7 @@ def test_bm25_cuts_chinese_into_words():
              "我曾经和你提到我去过绿禾公园，我在绿禾公园看到了什么景色？"]
     assert list(ParticipantIndex(texts).rank(texts[-1], 4)[0][:1]) == [0]
     assert {"绿禾", "公园", "ai", "伴侣"} <= set(terms("你好啊ai伴侣，我去了绿禾公园")) and "a" not in terms("a cat")
+    assert terms("妈妈喜欢什么花") == ["妈妈", "喜欢", "什么", "花"] and terms("好") == ["好"]  # one character: a word
 
 
 def test_bm25_keeps_a_words_combining_marks():

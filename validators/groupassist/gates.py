@@ -127,6 +127,7 @@ def rubric_limits(ctx) -> pd.DataFrame:
                                  limits["optional_weight"]))
     unknown = c["dependency"].isna() & (c["pattern"] == "superseded_value")  # its instance set aside
     bad = ((c["weight"].to_numpy() != expected) | (~positive & mandatory).to_numpy()) & ~unknown.to_numpy()
-    parts.append(failures("criteria", c["criterion_id"][bad], "weight", c["weight"][bad],
+    written = [int(w) if pd.notna(w) and float(w).is_integer() else w for w in c["weight"][bad]]  # 2, not 2.0
+    parts.append(failures("criteria", c["criterion_id"][bad], "weight", written,
                           "weight differs from the declared weight of its kind, pattern and mandatoriness"))
     return combined(parts)

@@ -91,16 +91,16 @@ def query_reveals(ctx) -> pd.DataFrame:
         spans, facts, queries = ([written[t] for t in texts[c]] for c in ("span", "fact", "query"))
         leak = np.fromiter((bool(s.strip() and found(q, s) or f.strip() and found(q, f))
                             for s, f, q in zip(spans, facts, queries)), bool, len(a))
-        parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"span_{lang}"][leak],
+        parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"query_{lang}"][leak],
                               "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))
     inst, words = ctx.frame("instances"), ctx.params["words"]
     m3 = inst["dependency"] == "M3"
     for lang in ("zh", "en"):
-        for label, pattern, scope in (("evaluation dimension", word_pattern(words["evaluation_dimension"]), inst.index),
-                                      ("change hint", word_pattern(words["change_hint"]), inst.index[m3])):
+        for label, pattern, scope in (("an evaluation dimension", word_pattern(words["evaluation_dimension"]),
+                                       inst.index), ("a change hint", word_pattern(words["change_hint"]), inst.index[m3])):
             found = search(inst.loc[scope, f"query_{lang}"], pattern, ignore_case=True)
-            parts.append(failures("instances", inst["instance_id"][found.index], f"query_{lang}", found,
-                                  f"query names a {label}"))
+            parts.append(failures("instances", inst["instance_id"][found.index], f"query_{lang}",
+                                  inst.loc[found.index, f"query_{lang}"], [f"query names {label}, {w!r}" for w in found]))
     return combined(parts)
 
 

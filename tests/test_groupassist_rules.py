@@ -379,8 +379,8 @@ KEYS = {"messages": "message_id", "instances": "instance_id", "anchors": "anchor
         "criteria": "criterion_id", "feedback": "feedback_id", "audit": "instance_id"}
 
 
-@pytest.mark.parametrize("rule_id", ["GM2", "GM3", "GM4", "GM6", "GA1", "GA2", "GA4", "GA5", "GC2", "GC4", "GC5", "GC7",
-                                     "GC10"])
+@pytest.mark.parametrize("rule_id", ["GM2", "GM3", "GM4", "GM6", "GA1", "GA2", "GA3", "GA4", "GA5", "GC2", "GC4", "GC5",
+                                     "GC7", "GC10"])
 def test_a_failure_line_shows_the_value_the_file_holds(tmp_path, rule_id):
     """`field=value` on a failure line is the named row's own value; what a rule computed belongs in its message."""
     copy = Copy(tmp_path / "release")

@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from realcompanion.scoring.reconstruction import normalize
+from realcompanion.scoring.reconstruction import UNSPACED, normalize
 
 from ..catalogue import combined, failures
 from ..screen import search
@@ -17,6 +17,24 @@ def word_pattern(words: dict) -> str:
     """One regex for a declared word list: Chinese words as substrings, English words on word boundaries."""
     return "|".join([re.escape(w) for w in words.get("zh", [])] +
                     [rf"\b{re.escape(w)}\b" for w in words.get("en", [])])
+
+
+# a letter or digit of a script that writes spaces between words: not a Chinese or Japanese character
+_SPACED_WORD = f"[^\\W{UNSPACED}]"
+
+
+def stated_in_chinese(query: str, span: str) -> bool:
+    """Whether a normalized Chinese-side `span` is in `query` (arguments as `str.__contains__` takes them): anywhere,
+    since Chinese writes no spaces, except that a span beginning or ending with a Latin letter or digit does not end
+    inside a longer word there (`1007` is not in `10070`, nor `Rach` in `Rachel`), as the English side matches whole
+    words."""
+    if span not in query:
+        return False
+    left, right = (re.match(_SPACED_WORD, c) is not None for c in (span[0], span[-1]))
+    if not (left or right):
+        return True
+    pattern = (f"(?<!{_SPACED_WORD})" if left else "") + re.escape(span) + (f"(?!{_SPACED_WORD})" if right else "")
+    return re.search(pattern, query) is not None
 
 
 def elsewhere(a: pd.DataFrame) -> pd.Series:
@@ -63,24 +81,26 @@ def query_reveals(ctx) -> pd.DataFrame:
     parts = []
     for lang in ("zh", "en"):
         # a memory is revealed however the query writes it: in other case, full-width forms or punctuation; in
-        # English as whole words (`1007` is not in `10070`), in Chinese, written without spaces, anywhere
+        # English as whole words (`1007` is not in `10070`), in Chinese, written without spaces, anywhere but inside
+        # a longer Latin word or number
         pad = " " if lang == "en" else ""
+        found = str.__contains__ if lang == "en" else stated_in_chinese
         texts = {c: a[f"{c}_{lang}"].fillna("").tolist() for c in ("span", "fact", "query")}
         # each text once: a query is repeated on each of its instance's anchors, and a fact across instances
         written = {t: pad + normalize(t) + pad if t else "" for t in {t for column in texts.values() for t in column}}
         spans, facts, queries = ([written[t] for t in texts[c]] for c in ("span", "fact", "query"))
-        leak = np.fromiter((bool(s.strip() and s in q or f.strip() and f in q) for s, f, q in zip(spans, facts, queries)),
-                           bool, len(a))
-        parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"span_{lang}"][leak],
+        leak = np.fromiter((bool(s.strip() and found(q, s) or f.strip() and found(q, f))
+                            for s, f, q in zip(spans, facts, queries)), bool, len(a))
+        parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"query_{lang}"][leak],
                               "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))
     inst, words = ctx.frame("instances"), ctx.params["words"]
     m3 = inst["dependency"] == "M3"
     for lang in ("zh", "en"):
-        for label, pattern, scope in (("evaluation dimension", word_pattern(words["evaluation_dimension"]), inst.index),
-                                      ("change hint", word_pattern(words["change_hint"]), inst.index[m3])):
+        for label, pattern, scope in (("an evaluation dimension", word_pattern(words["evaluation_dimension"]),
+                                       inst.index), ("a change hint", word_pattern(words["change_hint"]), inst.index[m3])):
             found = search(inst.loc[scope, f"query_{lang}"], pattern, ignore_case=True)
-            parts.append(failures("instances", inst["instance_id"][found.index], f"query_{lang}", found,
-                                  f"query names a {label}"))
+            parts.append(failures("instances", inst["instance_id"][found.index], f"query_{lang}",
+                                  inst.loc[found.index, f"query_{lang}"], [f"query names {label}, {w!r}" for w in found]))
     return combined(parts)
 
 

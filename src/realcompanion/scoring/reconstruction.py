@@ -66,14 +66,14 @@ class _PunctuationAsSpace(dict):
 _PUNCTUATION_AS_SPACE = _PunctuationAsSpace()
 # Han (with its extensions and compatibility ideographs) and kana: Chinese and Japanese write no space between words,
 # so a space beside one of their characters says nothing (Korean writes spaces between words, and keeps them)
-_UNSPACED = "\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-_SPACE_BESIDE_UNSPACED = re.compile(f"(?<=[{_UNSPACED}]) | (?=[{_UNSPACED}])")
+UNSPACED = "\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_SPACE_BESIDE_UNSPACED = re.compile(f"(?<=[{UNSPACED}]) | (?=[{UNSPACED}])")
 
 
 def normalize(text: str) -> str:
     """NFKC, case folded, NFKC again (folding can leave a letter and its accent apart: Ϊ́ folds to ϊ + U+0301, ΐ to
     ι + U+0308 + U+0301), each punctuation character (Unicode category P) a space, white space collapsed, and no
-    space kept beside a Chinese or Japanese character (`_UNSPACED`: 达·芬奇 is 达芬奇, 喜欢 Python is 喜欢Python). Only
+    space kept beside a Chinese or Japanese character (`UNSPACED`: 达·芬奇 is 达芬奇, 喜欢 Python is 喜欢Python). Only
     punctuation goes: vowel signs and other combining marks are part of a word (दिल and दाल differ only in one),
     and symbols carry meaning (C++ is not C)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())

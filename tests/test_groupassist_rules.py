@@ -500,3 +500,19 @@ def test_a_count_by_split_and_level_names_no_field(tmp_path):
     (copy.root / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False), encoding="utf-8")
     found = validate(copy.root).failure_frame()
     assert found.loc[found["rule"] == "GI2", ["row", "field"]].values.tolist() == [["eval/L1", ""]]
+
+
+def test_a_mandatory_penalty_is_named_on_its_flag_not_its_weight(tmp_path):
+    """Gate v told a mandatory penalty of the declared weight as `weight=-2.0 : weight differs...`: the weight was
+    right and the flag wrong. The flag is named, and a wrong weight beside it is named too."""
+    copy = Copy(tmp_path / "release")
+    right, wrong = [c for c in copy.rows["criteria"] if c["kind"] == "penalty"][:2]
+    right["mandatory"] = wrong["mandatory"] = True
+    wrong["weight"] -= 1
+    copy.save()
+    found = validate(copy.root).failure_frame()
+    flag = "a penalty is never mandatory: pass needs every mandatory criterion met and no penalty met"
+    assert set(zip(found["rule"], found["row"], found["field"], found["value"], found["message"])) == {
+        ("GA5", right["criterion_id"], "mandatory", "true", flag), ("GA5", wrong["criterion_id"], "mandatory", "true", flag),
+        ("GA5", wrong["criterion_id"], "weight", as_text(float(wrong["weight"])),
+         "weight differs from the declared weight of its kind, pattern and mandatoriness")}

@@ -355,6 +355,23 @@ def test_an_instance_the_release_leaves_without_a_level_is_one_line_naming_its_r
     assert Judge.requests == []
 
 
+def test_a_verdict_on_a_rubric_the_release_sets_aside_in_part_names_the_releases_row(tmp_path, capsys):
+    """A criterion that does not fit its schema is set aside on reading: a good verdict naming it was told as the
+    verdicts file's fault ("names criteria not of this instance"); the line names the release's row and field."""
+    import shutil
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    path = copy / "data" / "criteria.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = next(k for k, line in enumerate(lines) if json.loads(line)["criterion_id"] == "G01:I0006:C02")
+    lines[at] = json.dumps({**json.loads(lines[at]), "weight": "3"}, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["score", str(copy), "--verdicts", str(write_jsonl(tmp_path / "v.jsonl", [GOOD_L2]))]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {path}:{at + 1} field 'weight': does not match its schema") and "\n" not in err
+    assert "the verdicts on G01:I0006 cannot be checked" in err
+
+
 @pytest.mark.parametrize("extra, says", [(["--track", "chat"], "--track: RealCompanion releases only"),
                                           (["--run", "r.jsonl"], "scored from --verdicts")])
 def test_score_usage_on_a_groupassist_release(tmp_path, extra, says, capsys):

@@ -41,6 +41,11 @@ class Instances:
             r: release.line("instances", k) for k, r in enumerate(inst["instance_id"])}
         self.eval = [i for i, r in self.rows.items() if r["split"] == "eval"]
         self.atoms, self.criteria = (self._by_instance(release.frame(name)) for name in ("atoms", "criteria"))
+        self.aside = {}  # instance -> (file, the first of its atoms or criteria the reader set aside: not its schema's)
+        for name in ("atoms", "criteria"):
+            for bad in release.invalid_rows.get(name, ()):
+                owner = bad["row"].get("instance_id") if isinstance(bad["row"], dict) else None
+                self.aside.setdefault(owner, (release.path(name), bad))
 
     def _by_instance(self, frame) -> dict:
         """Each eval instance's rows of `frame` (none: an empty frame with the same columns)."""

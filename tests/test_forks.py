@@ -485,6 +485,17 @@ def stale_rows(root):
     return "INT2"
 
 
+def sha256_of_a_dropped_file(root):
+    """A resource dropped from the descriptor, its digest left in the block: `refresh` drops it, validate passed it."""
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["sha256"].update({"data/old.jsonl": "0" * 64}))
+    return "INT1"
+
+
+def rows_of_a_dropped_resource(root):
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["rows"].update(old=5))
+    return "INT2"
+
+
 def stale_relabeled(root):
     edit_json(root / "datapackage.json", lambda d: d["realcompanion"].update(relabeled=d["realcompanion"]["relabeled"] + 1))
     return "CAT3"
@@ -511,7 +522,8 @@ def stale_enum_copy(root):
 
 
 @pytest.mark.parametrize("stale", [undeclared_participant, stale_sha256, stale_hash, stale_rows, stale_relabeled,
-                                   stale_resource_counts, stale_schema_copy, stale_enum_copy])
+                                   stale_resource_counts, stale_schema_copy, stale_enum_copy, sha256_of_a_dropped_file,
+                                   rows_of_a_dropped_resource])
 def test_every_stale_part_names_refresh_in_every_message(fork, stale):
     rule = stale(fork)
     failures = validate(fork).failure_frame()

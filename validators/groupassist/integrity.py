@@ -11,6 +11,7 @@ from ..integrity import (
     PII_PATTERNS,
     contained,
     data_not_code,
+    declared_rows,
     hashes,
     loaded_as_written,
     schema_copies,
@@ -61,9 +62,7 @@ rule("GI10", "warning", "integrity", (),
       "and instances per group groupassist.groups, and instances by split and level groupassist.instances",
       "App. D, Table 10 (counts, per group); GROUPASSIST.md §3; Data Package v2 (resource rows)")
 def counts(ctx) -> pd.DataFrame:
-    rows = ctx.params.get("rows", {})
-    out = [(n, n, "", ctx.table(n).num_rows, stale_count(rows.get(n), "rows")) for n in ctx.release.resources
-           if rows.get(n) != ctx.table(n).num_rows] + standard_counts(ctx)
+    out = declared_rows(ctx) + standard_counts(ctx)
     groups = ctx.params.get("groups", {})
     for name in ("messages", "instances"):
         have = {c["values"]: c["counts"] for c in ctx.table(name).column("group_id").drop_null().value_counts().to_pylist()}

@@ -540,6 +540,19 @@ def test_a_stale_document_check_names_refresh(fork, command, document, capsys):
     assert "run `realcompanion refresh`" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("command, document", [("card", "README.md"), ("datasheet", "DATASHEET.md"),
+                                               ("refresh", "README.md"), ("refresh", "DATASHEET.md")])
+def test_a_block_whose_markers_are_missing_is_never_said_rewritten(fork, command, document, capsys):
+    """A block whose closing marker was deleted cannot be rewritten: `card --write` and `datasheet --write` said
+    `rewrote:` it, and `refresh` said `refreshed:` it and exited 0, leaving the document stale for `publish`."""
+    path = fork / document
+    path.write_text(path.read_text(encoding="utf-8").replace("<!-- /generated:status -->", "", 1), encoding="utf-8")
+    assert main([command, str(fork), *(["--write"] if command != "refresh" else [])]) == 1
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if line.startswith("stale: ") and line.endswith("status (markers missing)")]
+    assert not [line for line in out.splitlines() if line.startswith(("rewrote:", "refreshed:")) and "status" in line]
+
+
 @pytest.mark.parametrize("cls,source", [(Release, REPO_ROOT), (GroupAssistRelease, SPECIMEN)],
                          ids=["realcompanion", "groupassist"])
 def test_a_fork_that_drops_a_resource_of_its_format_is_one_line(tmp_path, capsys, cls, source):

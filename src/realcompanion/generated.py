@@ -38,6 +38,12 @@ def fill_blocks(text: str, renderers: dict[str, Callable[[], str]]) -> tuple[str
     return filled, stale + [f"{name} (markers missing)" for name in renderers if name not in seen]
 
 
+def by_hand(parts: list[str]) -> list[str]:
+    """The stale parts no rewrite fixes, a block whose markers are missing or that nothing renders: still stale after
+    a write, they are left to whoever edits the document."""
+    return [part for part in parts if part.endswith(("(markers missing)", "(unknown block)"))]
+
+
 def markdown_table(rows: list[dict]) -> str:
     """A GitHub-flavoured Markdown table (cells with `|` escaped)."""
     import pandas as pd
@@ -60,9 +66,11 @@ def add_mode(p, written: str) -> None:
 
 
 def check_or_write(args, stale, write) -> int:
-    """Print what `write` rewrote (with --write), then what is still stale; exit 1 while anything is."""
+    """Print what `write` rewrote (with --write), then what is still stale; exit 1 while anything is. A part `write`
+    cannot rewrite (`by_hand`) is listed as stale only."""
     if args.write:
-        for part in write(args.path):
+        written = write(args.path)
+        for part in [part for part in written if part not in by_hand(written)]:
             print(f"rewrote: {part}")
     problems = stale(args.path)
     for part in problems:

@@ -553,6 +553,21 @@ def test_a_block_whose_markers_are_missing_is_never_said_rewritten(fork, command
     assert not [line for line in out.splitlines() if line.startswith(("rewrote:", "refreshed:")) and "status" in line]
 
 
+@pytest.mark.parametrize("command, document", [("card", "README.md"), ("datasheet", "DATASHEET.md")])
+def test_a_document_saved_with_crlf_line_ends_keeps_them(fork, command, document, capsys):
+    """An editor that saves CRLF: every generated block was "markers missing", which no `--write` mends. The blocks
+    are found, a current document is current, and a stale one is rewritten with its own line ends."""
+    path = fork / document
+    crlf = path.read_bytes().replace(b"\n", b"\r\n")
+    path.write_bytes(crlf)
+    assert main([command, str(fork)]) == 0
+    marker = b"<!-- generated:status -->\r\n"
+    path.write_bytes(crlf.replace(marker, marker + b"stale\r\n"))
+    assert main([command, str(fork), "--write"]) == 0
+    assert path.read_bytes() == crlf
+    assert "markers missing" not in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("cls,source", [(Release, REPO_ROOT), (GroupAssistRelease, SPECIMEN)],
                          ids=["realcompanion", "groupassist"])
 def test_a_fork_that_drops_a_resource_of_its_format_is_one_line(tmp_path, capsys, cls, source):

@@ -13,7 +13,9 @@ from typing import Callable
 
 from .refresh import COMMAND
 
-_BLOCK = re.compile(r"(<!-- generated:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /generated:(?P=name) -->)", re.S)
+# a document saved with CRLF line ends keeps them: its blocks are found, and rendered with its line end
+_BLOCK = re.compile(r"(?P<start><!-- generated:(?P<name>[\w-]+) -->(?P<eol>\r?\n))(?P<body>.*?)"
+                    r"(?P<end><!-- /generated:(?P=name) -->)", re.S)
 
 
 def fill_blocks(text: str, renderers: dict[str, Callable[[], str]]) -> tuple[str, list[str]]:
@@ -29,10 +31,10 @@ def fill_blocks(text: str, renderers: dict[str, Callable[[], str]]) -> tuple[str
         if name not in renderers:
             stale.append(f"{name} (unknown block)")
             return match.group(0)
-        body = renderers[name]().rstrip("\n") + "\n"
+        body = (renderers[name]().rstrip("\n") + "\n").replace("\n", match["eol"])
         if body != match["body"]:
             stale.append(name)
-        return match.group(1) + body + match.group(4)
+        return match["start"] + body + match["end"]
 
     filled = _BLOCK.sub(replace, text)
     return filled, stale + [f"{name} (markers missing)" for name in renderers if name not in seen]

@@ -518,20 +518,24 @@ def test_a_mandatory_penalty_is_named_on_its_flag_not_its_weight(tmp_path):
          "weight differs from the declared weight of its kind, pattern and mandatoriness")}
 
 
-def test_a_count_or_hash_the_block_declares_for_no_resource_is_named_and_refresh_drops_it(tmp_path):
-    """A resource dropped (or renamed) with its declared rows and sha256 left in the block: VALID, while `refresh`
-    rewrote both maps. Each entry is named on the descriptor; after `refresh` the release is valid."""
+def test_a_count_or_hash_the_block_declares_for_nothing_the_release_holds_is_named_and_refresh_drops_it(tmp_path):
+    """A resource dropped (or renamed) with its declared rows and sha256 left in the block, and a count of 0 for a
+    group or a split and level the release holds none of (`stamp` writes none): VALID, while `refresh` rewrote the
+    maps. Each entry is named; after `refresh` the release is valid."""
     from realcompanion.cli import main
 
     copy = Copy(tmp_path / "release")
     descriptor = copy.descriptor()
     descriptor["groupassist"]["rows"]["old"] = 5
     descriptor["groupassist"]["sha256"]["data/old.jsonl"] = "0" * 64
+    descriptor["groupassist"]["groups"]["G99"] = {"messages": 0}
+    descriptor["groupassist"]["instances"]["test"] = {"L1": 0}
     copy.save(descriptor=descriptor)
     found = validate(copy.root).failure_frame()
-    assert set(zip(found["rule"], found["resource"], found["row"], found["field"], found["value"])) == {
+    assert set(zip(found["rule"], found["resource"], found["row"], found["field"], found["value"].astype(str))) == {
         ("GI2", "", "datapackage.json", "groupassist.rows.old", "5"),
-        ("GI1", "", "datapackage.json", "groupassist.sha256.data/old.jsonl", "0" * 16)}
+        ("GI1", "", "datapackage.json", "groupassist.sha256.data/old.jsonl", "0" * 16),
+        ("GI2", "messages", "G99", "", "0"), ("GI2", "instances", "test/L1", "", "0")}
     assert found["message"].str.contains("realcompanion refresh", regex=False).all()
     assert misnamed(found, copy.root) == []
     assert main(["refresh", str(copy.root)]) == 0 and not validate(copy.root).fired()

@@ -485,6 +485,17 @@ def stale_rows(root):
     return "INT2"
 
 
+def sha256_of_a_dropped_file(root):
+    """A resource dropped from the descriptor, its digest left in the block: `refresh` drops it, validate passed it."""
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["sha256"].update({"data/old.jsonl": "0" * 64}))
+    return "INT1"
+
+
+def rows_of_a_dropped_resource(root):
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["rows"].update(old=5))
+    return "INT2"
+
+
 def stale_relabeled(root):
     edit_json(root / "datapackage.json", lambda d: d["realcompanion"].update(relabeled=d["realcompanion"]["relabeled"] + 1))
     return "CAT3"
@@ -511,7 +522,8 @@ def stale_enum_copy(root):
 
 
 @pytest.mark.parametrize("stale", [undeclared_participant, stale_sha256, stale_hash, stale_rows, stale_relabeled,
-                                   stale_resource_counts, stale_schema_copy, stale_enum_copy])
+                                   stale_resource_counts, stale_schema_copy, stale_enum_copy, sha256_of_a_dropped_file,
+                                   rows_of_a_dropped_resource])
 def test_every_stale_part_names_refresh_in_every_message(fork, stale):
     rule = stale(fork)
     failures = validate(fork).failure_frame()
@@ -526,6 +538,34 @@ def test_a_stale_document_check_names_refresh(fork, command, document, capsys):
     edit_json(fork / "datapackage.json", lambda d: d["realcompanion"]["rows"].update(qa=1))
     assert main([command, str(fork)]) == 1
     assert "run `realcompanion refresh`" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command, document", [("card", "README.md"), ("datasheet", "DATASHEET.md"),
+                                               ("refresh", "README.md"), ("refresh", "DATASHEET.md")])
+def test_a_block_whose_markers_are_missing_is_never_said_rewritten(fork, command, document, capsys):
+    """A block whose closing marker was deleted cannot be rewritten: `card --write` and `datasheet --write` said
+    `rewrote:` it, and `refresh` said `refreshed:` it and exited 0, leaving the document stale for `publish`."""
+    path = fork / document
+    path.write_text(path.read_text(encoding="utf-8").replace("<!-- /generated:status -->", "", 1), encoding="utf-8")
+    assert main([command, str(fork), *(["--write"] if command != "refresh" else [])]) == 1
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if line.startswith("stale: ") and line.endswith("status (markers missing)")]
+    assert not [line for line in out.splitlines() if line.startswith(("rewrote:", "refreshed:")) and "status" in line]
+
+
+@pytest.mark.parametrize("command, document", [("card", "README.md"), ("datasheet", "DATASHEET.md")])
+def test_a_document_saved_with_crlf_line_ends_keeps_them(fork, command, document, capsys):
+    """An editor that saves CRLF: every generated block was "markers missing", which no `--write` mends. The blocks
+    are found, a current document is current, and a stale one is rewritten with its own line ends."""
+    path = fork / document
+    crlf = path.read_bytes().replace(b"\n", b"\r\n")
+    path.write_bytes(crlf)
+    assert main([command, str(fork)]) == 0
+    marker = b"<!-- generated:status -->\r\n"
+    path.write_bytes(crlf.replace(marker, marker + b"stale\r\n"))
+    assert main([command, str(fork), "--write"]) == 0
+    assert path.read_bytes() == crlf
+    assert "markers missing" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("cls,source", [(Release, REPO_ROOT), (GroupAssistRelease, SPECIMEN)],

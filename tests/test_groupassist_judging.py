@@ -331,6 +331,47 @@ def test_verdict_files_that_are_not_json_lines_or_empty(tmp_path, instances, cap
     assert read_verdicts(path, instances).judge == JUDGE
 
 
+@pytest.mark.parametrize("field, value", [("level", None), ("level", "L3"), ("split", None)])
+def test_an_instance_the_release_leaves_without_a_level_is_one_line_naming_its_row(tmp_path, judge_server, field,
+                                                                                    value, capsys):
+    """An eval instance whose level is not L1 or L2, or whose split is neither eval nor pool (the release fails GS2),
+    cannot be judged or scored: `judge` and `score` ended in a KeyError traceback (or said "a None instance" of the
+    user's file); the line names the release's file, row and field."""
+    import shutil
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    path = copy / "data" / "instances.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[0] = json.dumps({**json.loads(lines[0]), field: value}, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    responses = write_jsonl(tmp_path / "r.jsonl", [{"instance_id": "G01:I0001", "condition": "A", "response": "x"}])
+    judge = judge_args(responses, tmp_path / "out.jsonl", judge_server)
+    judge[1] = str(copy)
+    for command in (["score", str(copy), "--verdicts", str(write_jsonl(tmp_path / "v.jsonl", [GOOD_L1]))], judge):
+        assert main(command) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(f"error: {path}:1 field '{field}': instance 'G01:I0001' has {field} {json.dumps(value)}")
+        assert "run `realcompanion validate` first" in err and "\n" not in err
+    assert Judge.requests == []
+
+
+def test_a_verdict_on_a_rubric_the_release_sets_aside_in_part_names_the_releases_row(tmp_path, capsys):
+    """A criterion that does not fit its schema is set aside on reading: a good verdict naming it was told as the
+    verdicts file's fault ("names criteria not of this instance"); the line names the release's row and field."""
+    import shutil
+
+    copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
+    path = copy / "data" / "criteria.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = next(k for k, line in enumerate(lines) if json.loads(line)["criterion_id"] == "G01:I0006:C02")
+    lines[at] = json.dumps({**json.loads(lines[at]), "weight": "3"}, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["score", str(copy), "--verdicts", str(write_jsonl(tmp_path / "v.jsonl", [GOOD_L2]))]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {path}:{at + 1} field 'weight': does not match its schema") and "\n" not in err
+    assert "the verdicts on G01:I0006 cannot be checked" in err
+
+
 @pytest.mark.parametrize("extra, says", [(["--track", "chat"], "--track: RealCompanion releases only"),
                                           (["--run", "r.jsonl"], "scored from --verdicts")])
 def test_score_usage_on_a_groupassist_release(tmp_path, extra, says, capsys):

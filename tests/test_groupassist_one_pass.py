@@ -119,6 +119,18 @@ def test_a_failure_citing_a_set_aside_record_is_not_reported_again(tmp_path):
     assert {o.rule.id: o for o in report.outcomes}["GP1"].set_aside == 1
 
 
+@pytest.mark.parametrize("spelling", ["2025-03-02T23:59:59", "2025-03-02T23:59:59+08", "2025-03-02t23:59:59z"])
+def test_a_timestamp_gs4_rejects_is_not_ordered_against_the_next_message(tmp_path, spelling):
+    """A timestamp without an offset was read as UTC by GM2, which then named the next message, a good one, as
+    going back in time: the one defect is GS4's, once."""
+    copy = Copy(tmp_path / "release")
+    broken = copy.rows["messages"][3]
+    broken["timestamp"] = spelling  # later than its group's next records, read as any instant
+    copy.save()
+    found = validate(copy.root).failure_frame()
+    assert list(zip(found["rule"], found["row"])) == [("GS4", broken["message_id"])], found.to_string()
+
+
 def test_every_report_form_says_what_was_set_aside(tmp_path, capsys):
     copy = Copy(tmp_path / "release")
     aside, (rule, row) = messages(copy)

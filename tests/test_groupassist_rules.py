@@ -501,3 +501,42 @@ def test_a_count_by_split_and_level_names_no_field(tmp_path):
     (copy.root / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False), encoding="utf-8")
     found = validate(copy.root).failure_frame()
     assert found.loc[found["rule"] == "GI2", ["row", "field"]].values.tolist() == [["eval/L1", ""]]
+
+
+def test_a_mandatory_penalty_is_named_on_its_flag_not_its_weight(tmp_path):
+    """Gate v told a mandatory penalty of the declared weight as `weight=-2.0 : weight differs...`: the weight was
+    right and the flag wrong. The flag is named, and a wrong weight beside it is named too."""
+    copy = Copy(tmp_path / "release")
+    right, wrong = [c for c in copy.rows["criteria"] if c["kind"] == "penalty"][:2]
+    right["mandatory"] = wrong["mandatory"] = True
+    wrong["weight"] -= 1
+    copy.save()
+    found = validate(copy.root).failure_frame()
+    flag = "a penalty is never mandatory: pass needs every mandatory criterion met and no penalty met"
+    assert set(zip(found["rule"], found["row"], found["field"], found["value"], found["message"])) == {
+        ("GA5", right["criterion_id"], "mandatory", "true", flag), ("GA5", wrong["criterion_id"], "mandatory", "true", flag),
+        ("GA5", wrong["criterion_id"], "weight", as_text(float(wrong["weight"])),
+         "weight differs from the declared weight of its kind, pattern and mandatoriness")}
+
+
+def test_a_count_or_hash_the_block_declares_for_nothing_the_release_holds_is_named_and_refresh_drops_it(tmp_path):
+    """A resource dropped (or renamed) with its declared rows and sha256 left in the block, and a count of 0 for a
+    group or a split and level the release holds none of (`stamp` writes none): VALID, while `refresh` rewrote the
+    maps. Each entry is named; after `refresh` the release is valid."""
+    from realcompanion.cli import main
+
+    copy = Copy(tmp_path / "release")
+    descriptor = copy.descriptor()
+    descriptor["groupassist"]["rows"]["old"] = 5
+    descriptor["groupassist"]["sha256"]["data/old.jsonl"] = "0" * 64
+    descriptor["groupassist"]["groups"]["G99"] = {"messages": 0}
+    descriptor["groupassist"]["instances"]["test"] = {"L1": 0}
+    copy.save(descriptor=descriptor)
+    found = validate(copy.root).failure_frame()
+    assert set(zip(found["rule"], found["resource"], found["row"], found["field"], found["value"].astype(str))) == {
+        ("GI2", "", "datapackage.json", "groupassist.rows.old", "5"),
+        ("GI1", "", "datapackage.json", "groupassist.sha256.data/old.jsonl", "0" * 16),
+        ("GI2", "messages", "G99", "", "0"), ("GI2", "instances", "test/L1", "", "0")}
+    assert found["message"].str.contains("realcompanion refresh", regex=False).all()
+    assert misnamed(found, copy.root) == []
+    assert main(["refresh", str(copy.root)]) == 0 and not validate(copy.root).fired()

@@ -56,6 +56,8 @@ class Embeddings(JSONHandler):
             data = data[:-1]
         if self.mode == "not_finite":
             data[0]["embedding"][0] = 1e300  # JSON, and a 64-bit float, but no 32-bit one
+        if self.mode == "zero_vector":
+            data[0]["embedding"] = [0.0] * DIMENSIONS
         text = json.dumps({"object": "list", "data": data, "model": body["model"]})
         if self.mode == "key_twice":
             text = '{"data": [], ' + text[1:]
@@ -195,9 +197,23 @@ def test_dense_ranking_and_recall_by_hand(embeddings):
     assert np.linalg.norm(vectors[0]) == pytest.approx(1.0)
 
 
+def test_a_vector_of_any_32_bit_magnitude_ranks_by_its_direction(embeddings):
+    """Norms are taken in 64 bits: in 32, the squares of entries like 1e20 overflowed and of 1e-30 underflowed, numpy
+    printed a warning, and the vector was ranked as the zero vector (cosine 0 with every query)."""
+    import warnings
+
+    embedder = Embedder(embeddings)
+    embedder.cache = {"large": np.float32([1e20, 0, 1e20]), "small": np.float32([3e-30, 4e-30, 0])}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rows = embedder.matrix(["large", "small"])
+    assert rows.dtype == np.float32 and np.allclose(rows, [[0.5 ** 0.5, 0, 0.5 ** 0.5], [0.6, 0.8, 0]])
+
+
 @pytest.mark.parametrize("mode, says", [("http_500", "HTTP 500"), ("malformed_json", "is not JSON"),
                                         ("wrong_count", "holds 1 vectors for 2 inputs"),
                                         ("not_finite", "not a finite number"),
+                                        ("zero_vector", "'embedding' is a zero vector"),
                                         ("key_twice", "duplicate key 'data'"),
                                         ("integer_too_long", "integer string conversion"),
                                         ("integer_past_a_float", "not a non-empty list of numbers")])

@@ -71,6 +71,21 @@ def test_a_groupassist_path_out_of_the_folder_is_gi3_alone(tmp_path, change, nam
     assert [(f["rule"], f["value"]) for f in json.loads(out)["failures"]] == [("GI3", named)]
 
 
+@pytest.mark.parametrize("release, rule", [("realcompanion", "INT3"), ("groupassist", "GI3")])
+def test_a_path_through_dotdot_that_comes_back_in_is_int3_alone(specimen, tmp_path, release, rule):
+    """`data/../data/qa.jsonl` stays inside, and was VALID once `refresh` had stamped it; but the Hub refuses it
+    as a file's path, so `publish` stopped after validating. docs/validating.md says a `..` fails INT3 (GI3)."""
+    root = specimen if release == "realcompanion" else shutil.copytree(GROUPASSIST, tmp_path / "groupassist")
+    path = "data/../data/audit.jsonl" if release == "groupassist" else "data/../data/qa.jsonl"
+    edit_descriptor(root, lambda d: next(r for r in d["resources"] if r["path"] == path.replace("data/../", "")
+                                         ).update(path=path))
+    code, out, err = run_quietly(["validate", str(root), "--json", "-"])
+    assert code == 1, err
+    failures = json.loads(out)["failures"]
+    assert [(f["rule"], f["value"]) for f in failures] == [(rule, path)], failures
+    assert "goes through '..'" in failures[0]["message"]
+
+
 @pytest.mark.parametrize("command", [["stamp"], ["card"], ["datasheet"], ["schemas"],
                                      ["baselines", "--track", "chat", "--resamples", "10"]])
 def test_every_command_refuses_a_url_or_absolute_path_in_one_line(documented, command):

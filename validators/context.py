@@ -33,6 +33,15 @@ CITATIONS = [
     ("qa", "asked_after"),
 ]
 
+def instants(stamps: pd.Series) -> pd.Series:
+    """Each timestamp's UTC instant, NaT where it is no RFC 3339 datetime with an offset (FLD2 and GS4 name it):
+    pandas reads a time without an offset as UTC, and a rule ordering messages by it blamed the next message."""
+    from realcompanion.schemas import RFC3339
+
+    stamps = stamps.astype(object).where(stamps.str.match(RFC3339).fillna(False))
+    return pd.to_datetime(stamps, utc=True, errors="coerce", format="ISO8601")
+
+
 class Context:
     # The shared views `warm` computes (gates C and D share `citations`), as chains computed side by side: the
     # citations' Arrow lookups leave the GIL to the stream's sorts. A chain's views are computed in its order.
@@ -174,11 +183,7 @@ class Context:
             instant = pc.cast(self.table("source").column("timestamp"), pa.timestamp("us", tz="UTC"))
             frame["instant"] = pc.cast(instant, pa.timestamp("us")).to_numpy()  # naive UTC: numpy-native, fast
         except pa.ArrowInvalid:  # a timestamp FLD2 rejects has no instant; every other message keeps its own
-            from realcompanion.schemas import RFC3339
-
-            stamps = frame["timestamp"].astype(object).where(frame["timestamp"].str.match(RFC3339).fillna(False))
-            instant = pd.to_datetime(stamps, utc=True, errors="coerce", format="ISO8601")
-            frame["instant"] = instant.dt.tz_convert(None).astype("datetime64[us]").to_numpy()
+            frame["instant"] = instants(frame["timestamp"]).dt.tz_convert(None).astype("datetime64[us]").to_numpy()
         return frame
 
     def at(self, positions: pd.Series, column: str) -> pd.Series:

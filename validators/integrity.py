@@ -79,17 +79,30 @@ def hashes(ctx) -> pd.DataFrame:
         if size is not None and size != ctx.release.sizes[name]:
             rows.append((name, path, "", ctx.release.sizes[name], f"resource {name} declares {size} bytes "
                          f"({STALE})"))
-    return failure_rows(rows)
+    return failure_rows(rows + unmatched(ctx, "sha256", {ctx.release.resource(n)["path"] for n in ctx.release.resources},
+                                         "no data file of the release"))
+
+
+def unmatched(ctx, key: str, known: set, what: str) -> list[tuple]:
+    """The entries of the format block's `key` map that name none of `known` (a resource dropped or renamed):
+    `refresh` drops them, so a release VALID as it stands must hold none."""
+    return [("", "datapackage.json", f"{ctx.release.BLOCK}.{key}.{name}", as_text(value)[:16], f"names {what} ({STALE})")
+            for name, value in ctx.params.get(key, {}).items() if name not in known]
+
+
+def declared_rows(ctx) -> list[tuple]:
+    """Each resource's row count against the format block's `rows`, and each count there of no resource."""
+    declared = ctx.params.get("rows", {})
+    return [(name, name, "", ctx.table(name).num_rows, stale_count(declared.get(name), "rows"))
+            for name in ctx.release.resources if declared.get(name) != ctx.table(name).num_rows] + unmatched(
+        ctx, "rows", set(ctx.release.resources), "no resource of the release")
 
 
 @release_rule("INT2", "error", "integrity", RESOURCES,
               "every resource's row count matches realcompanion.rows, and its Data Package `rows` and `fields` in "
               "datapackage.json, when declared", "Table 11 (corpus totals); SPEC §4; Data Package v2 (resource rows)")
 def row_counts(ctx) -> pd.DataFrame:
-    declared = ctx.params.get("rows", {})
-    return failure_rows([(name, name, "", ctx.table(name).num_rows, stale_count(declared.get(name), "rows"))
-                         for name in ctx.release.resources if declared.get(name) != ctx.table(name).num_rows]
-                        + standard_counts(ctx))
+    return failure_rows(declared_rows(ctx) + standard_counts(ctx))
 
 
 def standard_counts(ctx) -> list[tuple]:

@@ -13,7 +13,9 @@ from typing import Callable
 
 from .refresh import COMMAND
 
-_BLOCK = re.compile(r"(<!-- generated:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /generated:(?P=name) -->)", re.S)
+# a document saved with CRLF line ends keeps them: its blocks are found, and rendered with its line end
+_BLOCK = re.compile(r"(?P<start><!-- generated:(?P<name>[\w-]+) -->(?P<eol>\r?\n))(?P<body>.*?)"
+                    r"(?P<end><!-- /generated:(?P=name) -->)", re.S)
 
 
 def fill_blocks(text: str, renderers: dict[str, Callable[[], str]]) -> tuple[str, list[str]]:
@@ -29,13 +31,19 @@ def fill_blocks(text: str, renderers: dict[str, Callable[[], str]]) -> tuple[str
         if name not in renderers:
             stale.append(f"{name} (unknown block)")
             return match.group(0)
-        body = renderers[name]().rstrip("\n") + "\n"
+        body = (renderers[name]().rstrip("\n") + "\n").replace("\n", match["eol"])
         if body != match["body"]:
             stale.append(name)
-        return match.group(1) + body + match.group(4)
+        return match["start"] + body + match["end"]
 
     filled = _BLOCK.sub(replace, text)
     return filled, stale + [f"{name} (markers missing)" for name in renderers if name not in seen]
+
+
+def by_hand(parts: list[str]) -> list[str]:
+    """The stale parts no rewrite fixes, a block whose markers are missing or that nothing renders: still stale after
+    a write, they are left to whoever edits the document."""
+    return [part for part in parts if part.endswith(("(markers missing)", "(unknown block)"))]
 
 
 def markdown_table(rows: list[dict]) -> str:
@@ -60,9 +68,11 @@ def add_mode(p, written: str) -> None:
 
 
 def check_or_write(args, stale, write) -> int:
-    """Print what `write` rewrote (with --write), then what is still stale; exit 1 while anything is."""
+    """Print what `write` rewrote (with --write), then what is still stale; exit 1 while anything is. A part `write`
+    cannot rewrite (`by_hand`) is listed as stale only."""
     if args.write:
-        for part in write(args.path):
+        written = write(args.path)
+        for part in [part for part in written if part not in by_hand(written)]:
             print(f"rewrote: {part}")
     problems = stale(args.path)
     for part in problems:

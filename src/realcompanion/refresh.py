@@ -30,6 +30,14 @@ class Refused(Exception):
         self.failing = failing
 
 
+class ByHand(Exception):
+    """Generated parts no rewrite fixes (`generated.by_hand`): every other part was refreshed and reported."""
+
+    def __init__(self, parts: list[str]):
+        super().__init__(", ".join(parts))
+        self.parts = parts
+
+
 def refresh(root, check: bool = True, progress=None, report=None) -> list[str]:
     """Bring every generated part of the release at `root` up to date; returns what changed, in order.
     `progress` is called once per rule of the validation that comes first; `report` with each part as soon as it is
@@ -38,6 +46,7 @@ def refresh(root, check: bool = True, progress=None, report=None) -> list[str]:
     from .card import open_release
     from .files import read_json, read_text, write_own
     from .formats import part
+    from .generated import by_hand
     from .publish.croissant import FILE, build
     from .schemas import Schemas, dump_json
     from .stamp import STAMPED, blocking_rules
@@ -64,12 +73,14 @@ def refresh(root, check: bool = True, progress=None, report=None) -> list[str]:
     written = [key for key in STAMPED if any(old.get(key) != new.get(key) for old, new in pairs)]
     if written:
         wrote([f"datapackage.json: resources {', '.join(written[:-1])}{' and ' * (len(written) > 1)}{written[-1]}"])
-    wrote(card.write(root))
-    wrote(f"DATASHEET.md block: {name}" for name in datasheet.write(root))
+    documents = card.write(root) + [f"DATASHEET.md block: {name}" for name in datasheet.write(root)]
+    wrote(part for part in documents if part not in by_hand(documents))
     croissant = root / FILE
     if croissant.is_file():
         text = dump_json(build(open_release(root)))
         if read_text(croissant) != text:
             write_own(root, FILE, text)
             wrote([FILE])
+    if by_hand(documents):
+        raise ByHand(by_hand(documents))
     return changed

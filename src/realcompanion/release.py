@@ -389,8 +389,11 @@ class Release:
         named = [(res.get("name", "?"), res.get(key), f"resource {key}") for res in self.descriptor.get("resources", [])
                  if isinstance(res, dict) for key in ("path", "schema")]
         named += [("", self.params.get(key), f"{key} path") for key in ("vocabulary", "rules")]
-        out = [(name, path, f"{what} is {why}, outside the package folder") for name, path, what in named
-               if isinstance(path, str) and (why := leaves(self.root, path))]
+        out = [(name, path, f"{what} is {why}, outside the package folder") if why else
+               (name, path, f"{what} goes through '..': name the file from the package folder down (the Hub "
+                            "refuses such a path)")
+               for name, path, what in named if isinstance(path, str)
+               and ((why := leaves(self.root, path)) or ".." in Path(path).parts)]
         if out:  # the files to publish are listed from these paths: the first escape is reason enough
             return out
         return [("", path, f"is {why}, outside the package folder") for path in release_paths(self)

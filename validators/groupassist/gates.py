@@ -128,7 +128,8 @@ def rubric_limits(ctx) -> pd.DataFrame:
     positive, mandatory = c["kind"] != "penalty", c["mandatory"].eq(True)  # a null (set aside) is no penalty, optional
     per = pd.DataFrame({"positive": positive.groupby(c["instance_id"]).sum(),
                         "penalty": (~positive).groupby(c["instance_id"]).sum(),
-                        "mandatory": mandatory.groupby(c["instance_id"]).sum()}).reindex(l2, fill_value=0)
+                        # a mandatory penalty is its flag's error, named once below, not one more mandatory criterion
+                        "mandatory": (positive & mandatory).groupby(c["instance_id"]).sum()}).reindex(l2, fill_value=0)
     per["total"] = per["positive"] + per["penalty"]
     parts = []
     for count, bad, message in (  # a count over the instance's criteria: the instance as a whole
@@ -146,8 +147,11 @@ def rubric_limits(ctx) -> pd.DataFrame:
                                                                  if isinstance(v, (int, float))}).astype(float),
                                  limits["optional_weight"]))
     unknown = c["dependency"].isna() & (c["pattern"] == "superseded_value")  # its instance set aside
-    bad = ((c["weight"].to_numpy() != expected) | (~positive & mandatory).to_numpy()) & ~unknown.to_numpy()
+    bad = (c["weight"].to_numpy() != expected) & ~unknown.to_numpy()
+    forced = ~positive & mandatory  # the flag's error, not the weight's (a penalty's weight is its pattern's)
     written = [int(w) if pd.notna(w) and float(w).is_integer() else w for w in c["weight"][bad]]  # 2, not 2.0
     parts.append(failures("criteria", c["criterion_id"][bad], "weight", written,
                           "weight differs from the declared weight of its kind, pattern and mandatoriness"))
+    parts.append(failures("criteria", c["criterion_id"][forced], "mandatory", c["mandatory"][forced],
+                          "a penalty is never mandatory: pass needs every mandatory criterion met and no penalty met"))
     return combined(parts)

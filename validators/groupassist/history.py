@@ -6,6 +6,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..catalogue import combined, failures
+from ..context import instants
 from .catalogue import rule
 from .context import position_in, taken
 
@@ -31,7 +32,7 @@ def message_ids(ctx) -> pd.DataFrame:
       "App. E.1 (cutoffs by turn index)")
 def in_order(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
-    instant = pd.to_datetime(m["timestamp"], utc=True, errors="coerce", format="ISO8601")  # per record, any RFC 3339 spelling
+    instant = instants(m["timestamp"])  # per record, any RFC 3339 spelling; one GS4 rejects is not judged
     parts = [failures("messages", m["message_id"][bad], field, m[field][bad].astype(str), f"{field} goes back")
              for field, values in (("turn", m["turn"]), ("timestamp", instant))
              for bad in [values < values.groupby(m["group_id"]).shift()]]  # the group's previous record, in any run

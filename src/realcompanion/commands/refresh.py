@@ -19,7 +19,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..refresh import Refused, refresh
+    from ..refresh import COMMAND, ByHand, Refused, refresh
     from .stamp import FORCED, refusal
     from .validate import validation_bar
 
@@ -31,6 +31,11 @@ def run(args) -> int:
                               report=lambda part: print(f"refreshed: {part}"))
     except Refused as refused:
         print(refusal(args.path, refused.failing, "refresh"), file=sys.stderr)
+        return 1
+    except ByHand as left:
+        for part in left.parts:
+            print(f"stale: {part}")
+        print(f"mend these by hand (restore the block's markers, or drop an unknown block), then run `{COMMAND}` again")
         return 1
     if not changed:
         print("every generated part is current")

@@ -42,6 +42,10 @@ def read_verdicts(path, instances: Instances) -> Verdicts:
         (name, (kinds, _)), = ANSWER[level].items()
         value = field(row, name, kinds, path, line)
         why = verdict_problem(level, value, instances.ids(instance))
+        if why and instance_id in instances.aside:  # the release's row the verdict names or misses, not the file's
+            file, bad = instances.aside[instance_id]
+            raise ReadError(file, f"does not match its schema ({bad['message']}): the verdicts on {instance_id} cannot "
+                            "be checked; run `realcompanion validate` first", line=bad["line"], field=bad["field"])
         if why:
             raise ReadError(path, why, line=line, field=name)
         records.append({"instance_id": instance_id, "condition": condition, name: value})

@@ -19,12 +19,15 @@ unreadable (exit 2).
 """
 from __future__ import annotations
 
+import json
+
 from ..errors import ReadError
 from ..scoring.jsonl import field, problem, rows
 from ..scoring.verdicts import reply_sha256
 
 PROMPTS = {"L1": "groupassist-l1.v1.txt", "L2": "groupassist-l2.v1.txt"}
 ANSWER = {"L1": {"facts": ((list,), None)}, "L2": {"criteria": ((dict,), None)}}
+SPLITS = ("eval", "pool")
 LANG = "zh"
 
 
@@ -34,8 +37,15 @@ class Instances:
     def __init__(self, release):
         inst = release.frame("instances")
         self.rows = {r["instance_id"]: r for r in inst.to_dict("records")}
+        self.file, self.lines = release.path("instances"), {
+            r: release.line("instances", k) for k, r in enumerate(inst["instance_id"])}
         self.eval = [i for i, r in self.rows.items() if r["split"] == "eval"]
         self.atoms, self.criteria = (self._by_instance(release.frame(name)) for name in ("atoms", "criteria"))
+        self.aside = {}  # instance -> (file, the first of its atoms or criteria the reader set aside: not its schema's)
+        for name in ("atoms", "criteria"):
+            for bad in release.invalid_rows.get(name, ()):
+                owner = bad["row"].get("instance_id") if isinstance(bad["row"], dict) else None
+                self.aside.setdefault(owner, (release.path(name), bad))
 
     def _by_instance(self, frame) -> dict:
         """Each eval instance's rows of `frame` (none: an empty frame with the same columns)."""
@@ -48,6 +58,11 @@ class Instances:
         found = self.rows.get(instance_id)
         if found is None:
             raise ReadError(path, f"unknown instance_id '{instance_id}'", line=line, field="instance_id")
+        for name, allowed in (("split", SPLITS), ("level", ANSWER)):  # a release that breaks GS2: not judged, not guessed
+            if found[name] not in allowed:
+                raise ReadError(self.file, f"instance '{instance_id}' has {name} {json.dumps(found[name])}, not one of "
+                                f"{', '.join(allowed)}, so it cannot be judged or scored; run `realcompanion validate` "
+                                "first", line=self.lines[instance_id], field=name)
         if found["split"] != "eval":
             raise ReadError(path, f"'{instance_id}' is a {found['split']} instance, not an evaluation instance",
                             line=line, field="instance_id")

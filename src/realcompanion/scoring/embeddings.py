@@ -59,7 +59,9 @@ class Embedder:
         width = dims.pop() if dims else 1
         zero = np.zeros(width, dtype=np.float32)
         rows = np.stack([self.cache.get(t, zero) for t in texts]) if texts else np.zeros((0, width), dtype=np.float32)
-        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        # in 64 bits: the squares of a 32-bit vector's entries (1e20, 1e-30) overflow or underflow 32, and the vector
+        # ranked as zero
+        norms = np.sqrt(np.einsum("ij,ij->i", rows, rows, dtype=np.float64))[:, None]
         return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
 
     def _request(self, chunk: list[str]) -> list:
@@ -100,6 +102,8 @@ def vectors(body: str, expected: int, endpoint: str) -> list:
             out[index] = np.asarray(vector, dtype=np.float32)
         if not np.isfinite(out[index]).all():
             raise fail(f"data[{k}] 'embedding' holds a value that is not a finite number")
+        if not out[index].any():  # no direction: its cosine with anything is undefined, not 0
+            raise fail(f"data[{k}] 'embedding' is a zero vector")
     return out
 
 

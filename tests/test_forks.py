@@ -496,6 +496,20 @@ def rows_of_a_dropped_resource(root):
     return "INT2"
 
 
+def participant_count_of_a_dropped_resource(root):
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["participants"]["U01"].update(old=5))
+    return "ARI3"
+
+
+def a_zero_participant_count(root):
+    """A participant's rows of one resource removed, its count set to 0 by hand: `stamp` writes no 0 (`refresh`
+    drops it), and validate passed it."""
+    write(root, "qa", [row for row in read(root, "qa") if row["participant_id"] != "U01"])
+    main(["stamp", "--force", str(root)])
+    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["participants"]["U01"].update(qa=0))
+    return "ARI3"
+
+
 def stale_relabeled(root):
     edit_json(root / "datapackage.json", lambda d: d["realcompanion"].update(relabeled=d["realcompanion"]["relabeled"] + 1))
     return "CAT3"
@@ -523,7 +537,8 @@ def stale_enum_copy(root):
 
 @pytest.mark.parametrize("stale", [undeclared_participant, stale_sha256, stale_hash, stale_rows, stale_relabeled,
                                    stale_resource_counts, stale_schema_copy, stale_enum_copy, sha256_of_a_dropped_file,
-                                   rows_of_a_dropped_resource])
+                                   rows_of_a_dropped_resource, participant_count_of_a_dropped_resource,
+                                   a_zero_participant_count])
 def test_every_stale_part_names_refresh_in_every_message(fork, stale):
     rule = stale(fork)
     failures = validate(fork).failure_frame()

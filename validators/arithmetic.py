@@ -37,18 +37,26 @@ def no_stratum_exception(ctx, frame):
               "per-participant counts reconcile with datapackage.json, and every participant of a derived file has "
               "a stream in source", "Table 25, Arithmetic (counts reconcile); Tables 2, 11")
 def counts_reconcile(ctx) -> pd.DataFrame:
+    """A count `stamp` would not write is stale too: one of 0 (it counts only the rows a participant has), or for a
+    resource without participant_id (renamed or dropped); `refresh` drops both, so a VALID release holds neither."""
     declared = ctx.params.get("participants", {})
     rows = []
     streams = participant_counts(ctx.table("source"))
-    for name in [r for r in ctx.release.resources if "participant_id" in ctx.table(r).column_names]:
+    counted = [r for r in ctx.release.resources if "participant_id" in ctx.table(r).column_names]
+    for name in counted:
         actual = participant_counts(ctx.table(name))
         for pid in sorted(set(actual) | {p for p, c in declared.items() if name in c}):
-            want, got = declared.get(pid, {}).get(name), actual.get(pid, 0)
+            want, got = declared.get(pid, {}).get(name), actual.get(pid)
             if want != got:
                 said = "no count declared" if want is None else f"declared {want} rows"
-                rows.append((name, pid, "", got, f"{said}, found {got} rows ({STALE})"))
+                found = "found none" if got is None else f"found {got} rows"
+                rows.append((name, pid, "", got or 0, f"{said}, {found} ({STALE})"))
             elif pid not in streams:
                 rows.append((name, pid, "participant_id", pid, "participant has no messages in source"))
+    rows += [("", "datapackage.json", f"{ctx.release.BLOCK}.participants.{pid}.{name}", as_text(count)[:16],
+              f"names no resource of the release with a participant_id ({STALE})")
+             for pid, per in declared.items() if isinstance(per, dict) for name, count in per.items()
+             if name not in counted]
     return failure_rows(rows)
 
 

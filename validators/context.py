@@ -33,6 +33,7 @@ CITATIONS = [
     ("qa", "asked_after"),
 ]
 
+
 def instants(stamps: pd.Series) -> pd.Series:
     """Each timestamp's UTC instant, NaT where it is no RFC 3339 datetime with an offset (FLD2 and GS4 name it):
     pandas reads a time without an offset as UTC, and a rule ordering messages by it blamed the next message."""

@@ -111,6 +111,18 @@ def test_a_criterion_citing_a_message_outside_its_history_fails(tmp_path, kind, 
     assert judged(copy) == ({"GC9"}, {("GC9", criterion["criterion_id"])})
 
 
+def test_an_anchor_citing_another_groups_message_is_not_judged_on_that_messages_role(tmp_path):
+    """GA1 names an anchor citing another group's message; GC10 judged the role of the message it should not cite
+    and named the anchor again (the invariants judge no position or speaker of such an anchor: `elsewhere`). GA2
+    still says its span is not in the message it cites."""
+    copy = Copy(tmp_path / "release")
+    anchor = copy.one("anchors", from_assistant=False, profile_only=False, premise=False)
+    group = anchor["instance_id"].split(":")[0]
+    anchor["message_id"] = next(m for m in copy.rows["messages"]
+                                if m["group_id"] != group and m["role"] == "assistant")["message_id"]
+    assert judged(copy) == ({"GA1", "GA2"}, {("GA1", anchor["anchor_id"]), ("GA2", anchor["anchor_id"])})
+
+
 @pytest.mark.parametrize("kind", ["grounding", "service", "penalty"])
 def test_a_criterion_citing_a_message_no_group_holds_fails_gs3_alone(tmp_path, kind):
     """A dangling evidence is one defect, the foreign key's (GS3): GC9 judges where a resolved message lies."""

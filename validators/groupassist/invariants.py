@@ -293,8 +293,10 @@ def l2_rubric(ctx) -> pd.DataFrame:
       "GROUPASSIST.md §3 (from_assistant); App. A.1 (safety placeholders replace the text, attachments are kept as "
       "placeholders naming them)")
 def anchor_source(ctx) -> pd.DataFrame:
-    a = ctx.anchors.loc[ctx.anchors["role"].notna(), ["anchor_id", "message_id", "from_assistant", "role",
-                                                     "placeholder"]]
+    """An anchor citing another group's message is GA1's (`elsewhere`): the role of a message it should not cite
+    is not judged."""
+    a = ctx.anchors.loc[ctx.anchors["role"].notna() & ~elsewhere(ctx.anchors), [
+        "anchor_id", "message_id", "from_assistant", "role", "placeholder"]]
     role = a["from_assistant"] != (a["role"] == "assistant")
     withheld = a["placeholder"] == "safety"
     return combined([failures("anchors", a["anchor_id"][role], "from_assistant", a["from_assistant"][role],

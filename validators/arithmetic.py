@@ -4,12 +4,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from realcompanion.refresh import STALE
+from realcompanion.refresh import STALE, stale_count
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import participant_counts
 
 from .catalogue import as_text, failure_rows, failures, frame_rule, release_rule
 from .context import runs
+from .integrity import unmatched
 
 
 @frame_rule("ARI1", "error", "arithmetic", "chat", "tier",
@@ -49,14 +50,13 @@ def counts_reconcile(ctx) -> pd.DataFrame:
             want, got = declared.get(pid, {}).get(name), actual.get(pid)
             if want != got:
                 said = "no count declared" if want is None else f"declared {want} rows"
-                found = "found none" if got is None else f"found {got} rows"
-                rows.append((name, pid, "", got or 0, f"{said}, {found} ({STALE})"))
+                rows.append((name, pid, "", got or 0, stale_count(want, "rows", held=False) if got is None
+                             else f"{said}, found {got} rows ({STALE})"))
             elif pid not in streams:
                 rows.append((name, pid, "participant_id", pid, "participant has no messages in source"))
-    rows += [("", "datapackage.json", f"{ctx.release.BLOCK}.participants.{pid}.{name}", as_text(count)[:16],
-              f"names no resource of the release with a participant_id ({STALE})")
-             for pid, per in declared.items() if isinstance(per, dict) for name, count in per.items()
-             if name not in counted]
+    flat = {f"{pid}.{name}": count for pid, per in declared.items() if isinstance(per, dict) for name, count in per.items()}
+    rows += unmatched(ctx, "participants", {f"{pid}.{name}" for pid in declared for name in counted},
+                      "no resource of the release with a participant_id", entries=flat)
     return failure_rows(rows)
 
 

@@ -77,7 +77,8 @@ def frame_rule(id: str, severity: str, family: str, resource: str, field: str, s
 
 def as_text(value) -> str:
     """A value as the file writes it: `null`, `true`/`false`, lists and objects as JSON, numbers and strings as
-    they are."""
+    they are, a whole number whole: Arrow reads a column of JSON numbers as floats, and `weight=2.0` was not what the
+    file wrote (JSON has one number type, so `2.0` in a file reads `2` too)."""
     if type(value) is str:  # most values: as they are, without the checks below (a quarter of a second a million)
         return value
     if isinstance(value, (list, tuple, dict, np.ndarray)):
@@ -86,6 +87,8 @@ def as_text(value) -> str:
         return "null"
     if isinstance(value, (bool, np.bool_)):
         return "true" if value else "false"
+    if isinstance(value, (float, np.floating)) and value.is_integer() and abs(value) < 2 ** 53:
+        return str(int(value))
     return str(value)
 
 

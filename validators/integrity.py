@@ -83,11 +83,13 @@ def hashes(ctx) -> pd.DataFrame:
                                          "no data file of the release"))
 
 
-def unmatched(ctx, key: str, known: set, what: str) -> list[tuple]:
+def unmatched(ctx, key: str, known: set, what: str, entries: dict | None = None) -> list[tuple]:
     """The entries of the format block's `key` map that name none of `known` (a resource dropped or renamed):
-    `refresh` drops them, so a release VALID as it stands must hold none."""
+    `refresh` drops them, so a release VALID as it stands must hold none. A nested map is given flat as `entries`
+    (`U01.chat`: its count)."""
+    entries = ctx.params.get(key, {}) if entries is None else entries
     return [("", "datapackage.json", f"{ctx.release.BLOCK}.{key}.{name}", as_text(value)[:16], f"names {what} ({STALE})")
-            for name, value in ctx.params.get(key, {}).items() if name not in known]
+            for name, value in entries.items() if name not in known]
 
 
 def declared_rows(ctx) -> list[tuple]:

@@ -72,7 +72,8 @@ def check_or_write(args, stale, write) -> int:
     cannot rewrite (`by_hand`) is listed as stale only."""
     if args.write:
         written = write(args.path)
-        for part in [part for part in written if part not in by_hand(written)]:
+        left = by_hand(written)
+        for part in [part for part in written if part not in left]:
             print(f"rewrote: {part}")
     problems = stale(args.path)
     for part in problems:

@@ -16,10 +16,12 @@ STALE = "if the files are right, run `realcompanion refresh`"
 COMMAND = "realcompanion refresh"
 
 
-def stale_count(want: int | None, counted: str) -> str:
+def stale_count(want: int | None, counted: str, held: bool = True) -> str:
     """A count `refresh` writes that the files do not bear out: what is declared (or that nothing is), and the
-    command that writes it."""
-    return f"{f'declared {want} {counted}' if want is not None else f'no count of {counted} declared'} ({STALE})"
+    command that writes it. A count of what the release holds none of (`held` false; 0 included, which `stamp`
+    never writes, so `refresh` drops the entry) says so."""
+    said = f"declared {want} {counted}" if want is not None else f"no count of {counted} declared"
+    return f"{said}{'' if held else ', of which the release holds none'} ({STALE})"
 
 
 class Refused(Exception):
@@ -74,13 +76,14 @@ def refresh(root, check: bool = True, progress=None, report=None) -> list[str]:
     if written:
         wrote([f"datapackage.json: resources {', '.join(written[:-1])}{' and ' * (len(written) > 1)}{written[-1]}"])
     documents = card.write(root) + [f"DATASHEET.md block: {name}" for name in datasheet.write(root)]
-    wrote(part for part in documents if part not in by_hand(documents))
+    left = by_hand(documents)
+    wrote(part for part in documents if part not in left)
     croissant = root / FILE
     if croissant.is_file():
         text = dump_json(build(open_release(root)))
         if read_text(croissant) != text:
             write_own(root, FILE, text)
             wrote([FILE])
-    if by_hand(documents):
-        raise ByHand(by_hand(documents))
+    if left:
+        raise ByHand(left)
     return changed

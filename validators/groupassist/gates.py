@@ -149,8 +149,7 @@ def rubric_limits(ctx) -> pd.DataFrame:
     unknown = c["dependency"].isna() & (c["pattern"] == "superseded_value")  # its instance set aside
     bad = (c["weight"].to_numpy() != expected) & ~unknown.to_numpy()
     forced = ~positive & mandatory  # the flag's error, not the weight's (a penalty's weight is its pattern's)
-    written = [int(w) if pd.notna(w) and float(w).is_integer() else w for w in c["weight"][bad]]  # 2, not 2.0
-    parts.append(failures("criteria", c["criterion_id"][bad], "weight", written,
+    parts.append(failures("criteria", c["criterion_id"][bad], "weight", c["weight"][bad],
                           "weight differs from the declared weight of its kind, pattern and mandatoriness"))
     parts.append(failures("criteria", c["criterion_id"][forced], "mandatory", c["mandatory"][forced],
                           "a penalty is never mandatory: pass needs every mandatory criterion met and no penalty met"))

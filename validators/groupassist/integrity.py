@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 
 from realcompanion.groupassist import RESOURCES
-from realcompanion.refresh import STALE, stale_count
+from realcompanion.refresh import stale_count
 
 from ..catalogue import failure_rows
 from ..integrity import (
@@ -67,22 +67,15 @@ def counts(ctx) -> pd.DataFrame:
     for name in ("messages", "instances"):
         have = {c["values"]: c["counts"] for c in ctx.table(name).column("group_id").drop_null().value_counts().to_pylist()}
         want = {g: per[name] for g, per in groups.items() if name in per}
-        out += [(name, g, "", have.get(g, 0), _stale(have, want, g, f"{name} in the group"))
+        out += [(name, g, "", have.get(g, 0), stale_count(want.get(g), f"{name} in the group", g in have))
                 for g in sorted(set(have) | set(want)) if have.get(g) != want.get(g)]
     inst = ctx.frame("instances")
     have = inst.groupby(["split", "level"]).size().to_dict()
     declared = {(s, lv): n for s, levels in ctx.params.get("instances", {}).items() for lv, n in levels.items()}
-    out += [("instances", f"{s}/{lv}", "", have.get((s, lv), 0), _stale(have, declared, (s, lv), "instances"))
+    out += [("instances", f"{s}/{lv}", "", have.get((s, lv), 0), stale_count(declared.get((s, lv)), "instances",
+                                                                           (s, lv) in have))
             for s, lv in sorted(set(have) | set(declared)) if have.get((s, lv)) != declared.get((s, lv))]
     return failure_rows(out)
-
-
-def _stale(have: dict, want: dict, key, counted: str) -> str:
-    """Why a declared count is stale; one of records the release holds none of (0 included, which `stamp` never
-    writes: `refresh` drops the entry) says so."""
-    if key in have:
-        return stale_count(want.get(key), counted)
-    return f"declared {want[key]} {counted}, of which the release holds none ({STALE})"
 
 
 @rule("GI5", "warning", "privacy", RESOURCES,

@@ -27,7 +27,6 @@ from ..scoring.verdicts import reply_sha256
 
 PROMPTS = {"L1": "groupassist-l1.v1.txt", "L2": "groupassist-l2.v1.txt"}
 ANSWER = {"L1": {"facts": ((list,), None)}, "L2": {"criteria": ((dict,), None)}}
-SPLITS = ("eval", "pool")
 LANG = "zh"
 
 
@@ -37,6 +36,7 @@ class Instances:
     def __init__(self, release):
         inst = release.frame("instances")
         self.rows = {r["instance_id"]: r for r in inst.to_dict("records")}
+        self.splits = release.schemas.vocabulary["split"]  # the levels are those the judge has a prompt for (ANSWER)
         self.file, self.lines = release.path("instances"), {
             r: release.line("instances", k) for k, r in enumerate(inst["instance_id"])}
         self.eval = [i for i, r in self.rows.items() if r["split"] == "eval"]
@@ -58,7 +58,7 @@ class Instances:
         found = self.rows.get(instance_id)
         if found is None:
             raise ReadError(path, f"unknown instance_id '{instance_id}'", line=line, field="instance_id")
-        for name, allowed in (("split", SPLITS), ("level", ANSWER)):  # a release that breaks GS2: not judged, not guessed
+        for name, allowed in (("split", self.splits), ("level", ANSWER)):  # a release that breaks GS2: not judged, not guessed
             if found[name] not in allowed:
                 raise ReadError(self.file, f"instance '{instance_id}' has {name} {json.dumps(found[name])}, not one of "
                                 f"{', '.join(allowed)}, so it cannot be judged or scored; run `realcompanion validate` "

@@ -28,7 +28,6 @@ from .judging import ANSWER, Instances, verdict_problem
 from .scoring import atom_recall, factual_f1, rubric_score
 
 QUANTITIES = {"L1": ("atom_recall", "factual_f1"), "L2": ("S", "pass")}
-DEPENDENCIES = ("M1", "M2", "M3")
 
 
 def read_verdicts(path, instances: Instances) -> Verdicts:
@@ -84,7 +83,7 @@ def cells(instances: Instances, scores: pd.DataFrame, seed: int, resamples: int)
     out = {}
     for level, quantities in QUANTITIES.items():
         out[level] = {}
-        for dependency in (*DEPENDENCIES, "all"):
+        for dependency in (*instances.vocabulary["dependency"], "all"):
             wanted = [i for i in instances.eval if instances.rows[i]["level"] == level
                       and dependency in ("all", instances.rows[i]["dependency"])]
             chosen = scores[scores["instance_id"].isin(wanted)]

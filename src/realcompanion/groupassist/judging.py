@@ -36,7 +36,8 @@ class Instances:
     def __init__(self, release):
         inst = release.frame("instances")
         self.rows = {r["instance_id"]: r for r in inst.to_dict("records")}
-        self.splits = release.schemas.vocabulary["split"]  # the levels are those the judge has a prompt for (ANSWER)
+        self.vocabulary = release.schemas.vocabulary  # splits and dependencies; the levels are those the judge has a
+        # prompt for (ANSWER)
         self.file, self.lines = release.path("instances"), {
             r: release.line("instances", k) for k, r in enumerate(inst["instance_id"])}
         self.eval = [i for i, r in self.rows.items() if r["split"] == "eval"]
@@ -58,7 +59,8 @@ class Instances:
         found = self.rows.get(instance_id)
         if found is None:
             raise ReadError(path, f"unknown instance_id '{instance_id}'", line=line, field="instance_id")
-        for name, allowed in (("split", self.splits), ("level", ANSWER)):  # a release that breaks GS2: not judged, not guessed
+        # a release that breaks GS2: not judged, not guessed
+        for name, allowed in (("split", self.vocabulary["split"]), ("level", ANSWER)):
             if found[name] not in allowed:
                 raise ReadError(self.file, f"instance '{instance_id}' has {name} {json.dumps(found[name])}, not one of "
                                 f"{', '.join(allowed)}, so it cannot be judged or scored; run `realcompanion validate` "

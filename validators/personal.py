@@ -48,9 +48,11 @@ PII_PATTERNS = {
     URL: f"https?://{_URL}{_UNTIL_URL.format(_NOT_URL, '?')}\\?{_URL}{_UNTIL_URL.format(_NOT_URL, '=')}={_URL}*",
 }
 FREE_TEXT = "freeText"  # a Table Schema field's flag: false, a fork's field that holds no free text (docs/forking.md)
-# Chinese, Japanese and Korean letters: an e-mail address written after them (写信到ana@example.org) starts after them
+# Chinese, Japanese and Korean letters: an e-mail address written between them (写信到ana@example.org吧) is the part
+# in another script; one in them (张三@例子.中国) is whole
 _CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_WORDS_BEFORE = re.compile(f"^.*[{_CJK}](?=[^{_CJK}])")
+_WORDS_BEFORE = re.compile(f"^.*[{_CJK}](?=[^{_CJK}.+-])")
+_WORDS_AFTER = re.compile(f"[^{_CJK}.-](?=[{_CJK}])")
 _DIGEST = re.compile("(?<![0-9A-Za-z])[0-9A-Fa-f]{32,}(?![0-9A-Za-z])")
 
 
@@ -174,8 +176,9 @@ def _matches(text: str, compiled: dict, document: bool = False):
             continue
         start, end = m.span()
         if label == EMAIL:
-            words = _WORDS_BEFORE.match(reading, start, reading.index("@", start))
-            start = words.end() if words else start
+            at = reading.index("@", start)
+            words = _WORDS_BEFORE.match(reading, start, at), _WORDS_AFTER.search(reading, at + 1, end)
+            start, end = words[0].end() if words[0] else start, words[1].end() if words[1] else end
         elif label == URL:
             end = _url_end(text, start, end, starts)
         yield label, written(text, start, end, starts, ends)

@@ -22,10 +22,11 @@ from ..personal import PII_PATTERNS, digit_run, screened
 from .catalogue import rule
 
 # Read as `personal` reads text: a number in Chinese numerals is in digits. A resident ID number may be split after
-# its region (6 digits) and birth date (8), or in fours; a landline is an area code from 0, then 7 or 8 digits.
+# its region (6 digits) and birth date (8), or in fours; a landline is an area code from 0, then 7 or 8 digits
+# (split after the third or fourth).
 PII_PATTERNS_ZH = {"mainland mobile number": r"(?<!\d)1[3-9]\d{9}(?!\d)",
                    "resident ID number": r"(?<!\d)\d{6}[ -]?\d{4}[ -]?\d{4}[ -]?\d{3}[\dXx](?![\dXx])",
-                   "mainland landline number": r"(?<!\d)(?:\(0\d{2,3}\)|0\d{2,3})[ -]?\d{7,8}(?!\d)"}
+                   "mainland landline number": r"(?<!\d)(?:\(0\d{2,3}\)|0\d{2,3})[ -]?\d{3,4}[ -]?\d{4}(?!\d)"}
 
 rule("GI3", "error", "integrity", (), "no resource path escapes the package folder (absolute, .., link or URL)",
       "GROUPASSIST.md §3 (no path escapes; SPEC §4)")(contained)

@@ -29,6 +29,7 @@ from .jsonlines import objects
 from .paths import leaves, own_file
 from .schemas import RESOURCES, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
 
+MAX_RESOURCES = 100  # the most resources a release may declare: each is read, typed and judged (a format has 5 or 8)
 _SCALARS = {
     "string": pa.string(),
     "integer": pa.int64(),
@@ -243,6 +244,9 @@ class Release:
             raise ReadError(descriptor, f"no '{self.BLOCK}' block (an object)" + (
                 f": a {other[0]} release, which this command does not read" if other else ""), field=self.BLOCK)
         self.check_block(self.descriptor[self.BLOCK], descriptor)
+        if len(self.descriptor.get("resources") or []) > MAX_RESOURCES:  # each is read, typed and judged
+            raise ReadError(descriptor, f"declares {len(self.descriptor['resources']):,} resources, more than the "
+                            f"{MAX_RESOURCES} a release may", field="resources")
         for res in self.descriptor.get("resources", []):
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "

@@ -19,9 +19,11 @@ from string import Template
 from ..files import decode, read_bytes, strict_json
 from ..paths import REPO_ROOT
 from ..release import ReadError
-from .endpoint import answering, api_key, client
+from .endpoint import api_key, body, client
 from .jsonl import problem
 from .settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
+
+ANSWER_BYTES = 1 << 23  # the most bytes of a judge's answer: a verdict is a few hundred
 
 PROMPTS_DIR = REPO_ROOT / "prompts"
 
@@ -70,7 +72,7 @@ def parse_verdict(content: str, fields: dict, optional: dict | None = None) -> d
 
 class Judge:
     def __init__(self, endpoint: str, model: str, key: str, timeout: float):
-        self.endpoint, self.model = endpoint, model
+        self.endpoint, self.model, self.timeout = endpoint, model, timeout
         self.client = client(endpoint, key, timeout)
 
     def stamp(self, prompt: Prompt) -> dict:
@@ -92,10 +94,10 @@ class Judge:
                                          f"({', '.join('$' + name for name in values)})") from None
         except ValueError as exc:  # a '$' that starts no placeholder
             raise ReadError(prompt.path, f"{exc}; write $$ for a dollar sign") from None
-        with answering(self.endpoint):
-            raw = self.client.chat.completions.with_raw_response.create(
-                model=self.model, messages=[{"role": "user", "content": text}], temperature=JUDGE_TEMPERATURE)
-        return parse_verdict(content_of(raw.http_response.text), fields, optional)
+        answer = body(self.endpoint, self.timeout, ANSWER_BYTES, lambda: self.client.chat.completions.
+                      with_streaming_response.create(model=self.model, messages=[{"role": "user", "content": text}],
+                                                     temperature=JUDGE_TEMPERATURE))
+        return parse_verdict(content_of(answer), fields, optional)
 
 
 def content_of(body: str) -> str:

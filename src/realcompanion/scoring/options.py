@@ -6,7 +6,7 @@ from pathlib import Path
 from ..argtypes import endpoint, seconds, whole
 from .settings import BOOTSTRAP_RESAMPLES, TRACKS
 
-JUDGE_TIMEOUT = 60.0  # seconds per request to the judge's endpoint
+JUDGE_TIMEOUT = 60.0  # seconds a whole request to the judge's endpoint may take
 # options whose default is a value, not None: given at that value they change nothing, so `realcompanion_only`
 # lets them pass
 VALUE_DEFAULTS = {"seed": 0, "resamples": BOOTSTRAP_RESAMPLES}
@@ -115,7 +115,7 @@ def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
                    if required else None)
     if timeout:
         p.add_argument("--timeout", type=seconds, default=JUDGE_TIMEOUT,
-                       help=f"seconds per request (default {JUDGE_TIMEOUT:g})")
+                       help=f"seconds each whole request may take (default {JUDGE_TIMEOUT:g})")
     else:
         p.set_defaults(timeout=JUDGE_TIMEOUT)
 
@@ -123,11 +123,13 @@ def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
 def add_embeddings(p) -> None:
     """Where dense retrieval embeds text: --dense-endpoint (none given: dense is not run), --dense-model,
     --dense-api-key-env, --dense-batch; build it with `embeddings.embedder_from`."""
-    from .embeddings import DEFAULT_BATCH, DEFAULT_MODEL
+    from .embeddings import DEFAULT_BATCH, DEFAULT_MODEL, TIMEOUT
 
     p.add_argument("--dense-endpoint", type=endpoint, metavar="URL",
                    help="base URL of an OpenAI-compatible embeddings API (.../v1); without it dense retrieval is not run")
     p.add_argument("--dense-model", default=DEFAULT_MODEL, metavar="NAME", help=f"embedding model (default {DEFAULT_MODEL})")
+    p.add_argument("--timeout", type=seconds, default=TIMEOUT,
+                   help=f"seconds each whole request to the embeddings endpoint may take (default {TIMEOUT:g})")
     p.add_argument("--dense-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
                    help="environment variable holding the embeddings API key (default OPENAI_API_KEY; unset: none sent)")
     p.add_argument("--dense-batch", type=whole(1), default=DEFAULT_BATCH, metavar="N",

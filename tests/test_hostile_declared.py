@@ -29,6 +29,7 @@ def declare(root, **rule) -> None:
     "f'{1:>999999999}' != ''",
     "len(sorted([[0] * 999] * 999)) > 0",  # a list shared 999 times: a million items to compare
     "sum([[0] * 999] * 999, []) != []",  # adding lists is quadratic
+    "sum([[0] * 999] * 999, start=[]) != []",
     "len(str([[[0] * 999] * 999] * 999)) > 0",  # a billion items to print
 ])
 def test_a_pathological_expression_fails_its_rows_at_once(specimen, expression):

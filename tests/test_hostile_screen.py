@@ -109,7 +109,7 @@ def add_leaves(root, text: str, free_text=None) -> str:
             {"name": "detail", "type": "object", "nestedSchema": "nested/detail.schema.json", **flag}]
     edit_json(root / "schemas" / "notes.schema.json", fields)
     notes = read(root, "notes")
-    for n, note in enumerate(notes):
+    for note in notes:
         note.update(tags=["ok"], contact="none", detail={"remark": "fine"})
     notes[0].update(tags=["ok", text], contact=text, detail={"remark": text})
     write(root, "notes", notes)

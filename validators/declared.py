@@ -164,8 +164,10 @@ def _formatted(a, b):
     if isinstance(a, (str, bytes)):
         text = a if isinstance(a, str) else a.decode("latin-1")
         for width, precision in _FORMAT_SIZES.findall(text):
-            if "*" in (width, precision) or max(int(width or 0), int(precision or 0)) > ITEMS:
-                _too_long(f"'{width or precision}' as a width or precision")
+            if "*" in (width, precision):
+                raise ValueError("a width or precision given by '*' is not available")
+            if max(int(width or 0), int(precision or 0)) > ITEMS:
+                _too_long(f"a width or precision of {max(int(width or 0), int(precision or 0)):,}")
     return a % b
 
 
@@ -180,7 +182,8 @@ def _bounded(name: str, function):
                     _too_long(f"the argument of {name}()")
         if name == "round" and len(args) > 1 and type(args[1]) is int and abs(args[1]) > DIGITS:
             raise ValueError(f"round() to more than {DIGITS} digits")
-        if name == "sum" and len(args) > 1 and not isinstance(args[1], (int, float)):
+        start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+        if name == "sum" and not isinstance(start, (int, float)):
             raise TypeError("sum() adds numbers: its start must be a number")
         return function(*args, **kwargs)
     return call

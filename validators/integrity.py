@@ -19,7 +19,7 @@ from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import declared_counts
 
 from .catalogue import as_text, combined, failure_rows, failures, release_rule
-from .kept import FORMAT_SCHEMAS, canonical, definitions_kept, first_difference, format_rules_kept
+from .kept import definitions_kept, first_difference, format_rules_kept
 from .personal import PII_PATTERNS, digit_run, screened
 
 SCRIPT_SUFFIXES = {".py", ".pyw"}

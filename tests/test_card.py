@@ -174,7 +174,7 @@ def test_missing_card_is_one_line_exit_2(specimen, capsys):
 
 @pytest.mark.parametrize("format_", ["realcompanion", "groupassist"])
 def test_each_config_states_its_split_size(repo, format_):
-    from realcompanion.groupassist import SPECIMEN
+    from realcompanion.formats.groupassist import SPECIMEN
 
     repo = SPECIMEN if format_ == "groupassist" else repo
     release = card.open_release(repo)

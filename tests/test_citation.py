@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from realcompanion import card
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import SPECIMEN
 from realcompanion.paths import REPO_ROOT
 from realcompanion.publish.documents import cff
 from realcompanion.release import Release

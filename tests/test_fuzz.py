@@ -556,7 +556,7 @@ JUDGE = {"model": "m", "prompt_sha256": "0" * 64, "temperature": 0}
 ], ids=["lowercase", "unknown", "nan-score", "nan-temperature", "infinite-temperature"])
 def test_bad_verdicts_are_one_line(repo, tmp_path, change, needle):
     from realcompanion.release import Release
-    from realcompanion.scoring.gold import load_track
+    from realcompanion.formats.realcompanion.scoring.gold import load_track
 
     item = next(i for i in load_track(Release(repo), "chat").items if i.posed)
     row = {"item_id": item.item_id, "condition": "C1", "content_match": 1, "used_memory": True, "judge": dict(JUDGE)}

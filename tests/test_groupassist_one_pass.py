@@ -9,7 +9,7 @@ from realcompanion.validators.groupassist.run import validate
 from test_groupassist_rules import Copy
 
 from realcompanion.cli import main
-from realcompanion.groupassist import RESOURCES
+from realcompanion.formats.groupassist import RESOURCES
 
 
 def free_fillers(c, group, n=2):

@@ -17,7 +17,7 @@ import pytest
 from realcompanion.cli import main
 from realcompanion.errors import ReadError
 from realcompanion.publish import gate
-from realcompanion.publish.listing import DOCUMENTS
+from realcompanion.listing import DOCUMENTS
 from realcompanion.publish.plan import plan
 from realcompanion.publish.privacy import ACKNOWLEDGED
 from realcompanion.publish.upload import TagExists, upload

@@ -8,8 +8,8 @@ from raw_tracks import data_rows
 
 from realcompanion.cli import main
 from realcompanion.release import Release
-from realcompanion.scoring.gold import load_track
-from realcompanion.scoring.settings import CONDITIONS
+from realcompanion.formats.realcompanion.scoring.gold import load_track
+from realcompanion.formats.realcompanion.scoring.settings import CONDITIONS
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from local_server import JSONHandler, serving
 
 from realcompanion.cli import main
 from realcompanion.release import Release
-from realcompanion.scoring.gold import load_track
+from realcompanion.formats.realcompanion.scoring.gold import load_track
 from realcompanion.scoring.judge_client import PROMPTS_DIR
 
 

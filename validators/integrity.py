@@ -359,7 +359,7 @@ def allowed_nulls(ctx) -> pd.DataFrame:
 def unread(ctx) -> pd.DataFrame:
     """A file that is code is INT4's finding alone. A warning: the release the descriptor declares is whole
     without the file; `publish` refuses until it is declared or removed."""
-    from realcompanion.publish.listing import unread_files
+    from realcompanion.listing import unread_files
 
     return failure_rows([("", path, "", path, "no resource reads it: declare it in datapackage.json, or remove it")
                          for path in unread_files(ctx.release) if not code_in(ctx.release.root / path)])

@@ -24,8 +24,8 @@ from realcompanion.schemas import names
 from .catalogue import as_text, failure_rows
 from .declared import read_declarations
 
-FORMAT_RULES = {"realcompanion": "format_rules.json", "groupassist": "groupassist/format_rules.json"}
-FORMAT_SCHEMAS = {"realcompanion": "format_schemas.json", "groupassist": "groupassist/format_schemas.json"}
+FORMAT_RULES = {"realcompanion": "realcompanion/format_rules.json", "groupassist": "groupassist/format_rules.json"}
+FORMAT_SCHEMAS = {"realcompanion": "realcompanion/format_schemas.json", "groupassist": "groupassist/format_schemas.json"}
 PROSE = {"description", "title", "example", "examples", "$comment"}
 LOWER_BOUNDS = {"minimum", "exclusiveMinimum", "minLength", "minItems"}  # a release may raise these
 UPPER_BOUNDS = {"maximum", "exclusiveMaximum", "maxLength", "maxItems"}  # and lower these

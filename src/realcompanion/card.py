@@ -27,7 +27,7 @@ from .files import read_text, write_own
 from .generated import block_body, fill_blocks, markdown_table
 from .nested import scalars
 from .publish.documents import CITATION, cff, dump_cff
-from .publish.listing import CARD
+from .listing import CARD
 from .release import ReadError, Release
 
 SPLIT = "test"
@@ -68,7 +68,7 @@ def status(release: Release) -> str:
             return f"> **Synthetic release (version {version}).** {provenance}"
         return f"> **{release.TITLE} release {version}.** {provenance} Read the personal-information section before use."
     if release.BLOCK != Release.BLOCK:
-        from .groupassist.card import status as format_status
+        from .formats.groupassist.card import status as format_status
 
         return format_status(release)
     if synthetic:

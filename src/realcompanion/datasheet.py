@@ -16,7 +16,7 @@ from .card import licences, members, status
 from .files import read_text, write_own
 from .formats import constants
 from .generated import fill_blocks, markdown_table
-from .publish.listing import DATASHEET
+from .listing import DATASHEET
 from .release import Release
 from .schemas import enum_of
 from .stamp import declared

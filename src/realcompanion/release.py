@@ -384,7 +384,7 @@ class Release:
         """(name, path, why) of each path that leaves the package folder (`paths.leaves`): a resource's path or
         schema, the vocabulary, the declared rules, or any file the release would publish that is a link to outside
         (rule INT3, checked before any file is read)."""
-        from .publish.listing import release_paths
+        from .listing import release_paths
 
         named = [(res.get("name", "?"), res.get(key), f"resource {key}") for res in self.descriptor.get("resources", [])
                  if isinstance(res, dict) for key in ("path", "schema")]

@@ -37,9 +37,9 @@ def run(args) -> int:
 
     from ..release import Release
     from ..scoring import report as R
-    from ..scoring.baselines import METHODS, baselines_report
-    from ..scoring.controls import GOLD_SETS
-    from ..scoring.gold import POPULATIONS, load_track
+    from ..formats.realcompanion.scoring.baselines import METHODS, baselines_report
+    from ..formats.realcompanion.scoring.controls import GOLD_SETS
+    from ..formats.realcompanion.scoring.gold import POPULATIONS, load_track
     from ..scoring.options import bm25_fallback, check_reading
 
     release = Release(args.path)

@@ -33,9 +33,9 @@ def run(args) -> int:
 
     from ..files import output_file
     from ..release import Release
-    from ..scoring.gold import load_track
+    from ..formats.realcompanion.scoring.gold import load_track
     from ..scoring.judge_client import judge_from, load_prompt
-    from ..scoring.replies import judge_replies, read_replies
+    from ..formats.realcompanion.scoring.replies import judge_replies, read_replies
     from ..scoring.verdicts import VerdictsOut, read_verdicts
 
     release = Release(args.path)

@@ -33,7 +33,7 @@ def run(args) -> int:
     listed = args.format or found or "realcompanion"
     has_release = found == listed
     if listed == "groupassist":
-        from ..groupassist import GroupAssistRelease
+        from ..formats.groupassist import GroupAssistRelease
         from ..validators.groupassist.catalogue import select
 
         release = GroupAssistRelease(args.path, check=False) if has_release else None

@@ -39,8 +39,8 @@ def run(args) -> int:
         return _groupassist(args)
 
     from ..paths import REPO_ROOT
-    from ..synth import synthesize
-    from ..synth.plan import paper_plan, specimen_plan
+    from ..formats.realcompanion.synth import synthesize
+    from ..formats.realcompanion.synth.plan import paper_plan, specimen_plan
 
     plans = paper_plan(int(args.scale)) if args.paper_scale else specimen_plan(args.participants, args.scale)
     with tqdm(total=len(plans), unit="participant", disable=None) as bar:
@@ -52,9 +52,9 @@ def run(args) -> int:
 def _groupassist(args) -> int:
     from tqdm import tqdm
 
-    from ..groupassist import SPECIMEN
-    from ..groupassist.plan import paper_plan, specimen_plan
-    from ..groupassist.synth import synthesize
+    from ..formats.groupassist import SPECIMEN
+    from ..formats.groupassist.plan import paper_plan, specimen_plan
+    from ..formats.groupassist.synth import synthesize
 
     plans = paper_plan() if args.paper_scale else specimen_plan(args.scale)
     try:

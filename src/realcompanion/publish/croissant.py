@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import card
 from ..release import ReadError, Release
 from . import rai
-from .listing import CROISSANT as FILE
+from ..listing import CROISSANT as FILE
 
 CONFORMS_TO = ("http://mlcommons.org/croissant/1.0", "http://mlcommons.org/croissant/RAI/1.0")
 _SCALAR_TYPES = {"string": "TEXT", "integer": "INTEGER", "number": "FLOAT", "boolean": "BOOL",

@@ -15,7 +15,7 @@ from ..card import open_release
 from ..files import read_json
 from ..refresh import COMMAND
 from ..release import Release
-from .listing import DOCUMENTS
+from ..listing import DOCUMENTS
 
 
 def missing_documents(root: Path) -> str | None:
@@ -58,7 +58,7 @@ def croissant_stale(release: Release, version: str) -> str | None:
 
 
 def unread_files(release: Release, version: str) -> str | None:
-    from .listing import unread_files
+    from ..listing import unread_files
 
     stray = unread_files(release)
     return (f"file(s) under data/ or schemas/ that the release does not read, so neither validated nor published: "

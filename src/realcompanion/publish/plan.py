@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..release import ReadError
 from ..stamp import sha256_of
-from .listing import release_paths
+from ..listing import release_paths
 
 KEPT_ON_HUB = (".gitattributes",)  # the Hub's own file, never deleted by a release commit
 

@@ -21,7 +21,7 @@ from ..paths import REPO_ROOT
 from ..release import ReadError
 from .endpoint import answering, api_key, client
 from .jsonl import problem
-from .settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
+from ..formats.realcompanion.scoring.settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
 
 PROMPTS_DIR = REPO_ROOT / "prompts"
 

@@ -26,7 +26,7 @@ from ..errors import visible
 from ..release import ReadError
 from ..stamp import sha256_of
 from .jsonl import field, known_item, rows
-from .settings import TRACK_CONDITIONS
+from ..formats.realcompanion.scoring.settings import TRACK_CONDITIONS
 
 FIELDS = {
     "chat": {"content_match": ((int,), (0, 1, 2)), "used_memory": ((bool,), None)},

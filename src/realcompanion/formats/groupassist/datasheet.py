@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from functools import partial
 
-from ..card import status
-from ..generated import markdown_table
+from ...card import status
+from ...generated import markdown_table
 from .synth import declared
 
 DATASHEET = "DATASHEET.md"
@@ -44,8 +44,8 @@ def files(release, stamped: dict) -> str:
 
 
 def rules(release) -> str:
-    from ..validators.declared import declared_rules
-    from ..validators.groupassist.catalogue import select
+    from ...validators.declared import declared_rules
+    from ...validators.groupassist.catalogue import select
 
     return markdown_table([{"id": f"`{r.id}`", "severity": r.severity, "family": r.family, "statement": r.statement,
                             "paper": r.paper} for r in select(None, declared_rules(release))])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bootstrap import participant_interval
+from realcompanion.scoring.bootstrap import participant_interval
 
 
 def _u(positives: np.ndarray, negatives: np.ndarray) -> float:

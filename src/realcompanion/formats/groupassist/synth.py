@@ -11,8 +11,8 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-from ..schemas import dump_json, read_json
-from ..stamp import write
+from ...schemas import dump_json, read_json
+from ...stamp import write
 from . import FORMAT, RESOURCES, GroupAssistRelease
 from .group import Group
 from .plan import GroupPlan

@@ -26,7 +26,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from ..scoring.bm25 import search_words
+from ...scoring.bm25 import search_words
 
 # The rankers' fixed settings, echoed in every baselines report.
 SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.75,

@@ -15,11 +15,11 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from .documents import CHANGELOG, CITATION
-from .privacy import ACKNOWLEDGED
+from .publish.documents import CHANGELOG, CITATION
+from .publish.privacy import ACKNOWLEDGED
 
 if TYPE_CHECKING:
-    from ..release import Release
+    from .release import Release
 
 CARD = "README.md"  # the dataset card (card.py writes its generated parts)
 DATASHEET = "DATASHEET.md"

@@ -20,7 +20,7 @@ and other unscored rows are listed as skipped.
 """
 from __future__ import annotations
 
-from .bm25 import Indexes
+from realcompanion.scoring.bm25 import Indexes
 from .settings import CONDITIONS
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..descriptor import check_block
-from ..paths import REPO_ROOT
-from ..release import Release
+from ...descriptor import check_block
+from ...paths import REPO_ROOT
+from ...release import Release
 
 FORMAT = "groupassist"
 RESOURCES = ("messages", "members", "instances", "anchors", "atoms", "criteria", "feedback", "audit")

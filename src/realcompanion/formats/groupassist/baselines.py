@@ -16,8 +16,8 @@ NOT_RUN = "not run (no --dense-endpoint given)"
 def run(args) -> int:
     from tqdm import tqdm
 
-    from ..scoring import report as R
-    from ..scoring.embeddings import embedder_from
+    from ...scoring import report as R
+    from ...scoring.embeddings import embedder_from
 
     release = GroupAssistRelease(args.path)
     plot = R.checked_outputs(release, args)
@@ -48,7 +48,7 @@ def run(args) -> int:
         out["dense"]["requests"] = embedder.requests
     R.emit(release, "\n".join(text), out, args.json)
     if plot:
-        from ..scoring.plot import bars_by_cell
+        from ...scoring.plot import bars_by_cell
 
         bars_by_cell(cells, f"Anchor recall by level x dependency (eval instances, k = {k})", "anchor recall", plot)
     return 0

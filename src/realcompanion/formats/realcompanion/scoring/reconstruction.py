@@ -44,8 +44,8 @@ import unicodedata
 from itertools import combinations
 from pathlib import Path
 
-from ..release import ReadError
-from .jsonl import field, rows
+from realcompanion.release import ReadError
+from realcompanion.scoring.jsonl import field, rows
 
 LAYERS = ("persona", "profile")
 ADJUSTED_GROUPS = {"persona": ("big_five", "entities"), "profile": ()}
@@ -192,7 +192,7 @@ def spread(values: list) -> dict:
 def judge_match(judge, prompt, failures: list):
     """A matcher: `normalized_match`, else the judge's word (cached per pair); unreadable answers are
     recorded in `failures` and count as no match."""
-    from .judge_client import JudgeError
+    from realcompanion.scoring.judge_client import JudgeError
 
     cache: dict[tuple, bool] = {}
 
@@ -265,7 +265,7 @@ def size_correlation(release, units: dict[str, list[list[dict]]]) -> dict:
 
 def read_usage(folder) -> dict | None:
     """The run's `usage.json` ({layer: {calls, processed, output}}), or None when the folder has none."""
-    from ..schemas import read_json
+    from realcompanion.schemas import read_json
 
     path = Path(folder) / USAGE
     if not os.path.lexists(path):  # a folder or a broken link by its name is refused, as a prediction file is

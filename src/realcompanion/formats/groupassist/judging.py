@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import json
 
-from ..errors import ReadError
-from ..scoring.jsonl import field, problem, rows
-from ..scoring.verdicts import reply_sha256
+from ...errors import ReadError
+from ...scoring.jsonl import field, problem, rows
+from ...scoring.verdicts import reply_sha256
 
 PROMPTS = {"L1": "groupassist-l1.v1.txt", "L2": "groupassist-l2.v1.txt"}
 ANSWER = {"L1": {"facts": ((list,), None)}, "L2": {"criteria": ((dict,), None)}}
@@ -131,8 +131,8 @@ def prompt_values(instances: Instances, instance: dict, response: str) -> dict:
 def judge_responses(instances: Instances, out, judge, prompts: dict, progress=None) -> list[dict]:
     """Ask the judge about each response `out` has no verdict for, writing each verdict as it comes
     (`verdicts.judge_each`); returns the responses left unjudged."""
-    from ..scoring.judge_client import JudgeError
-    from ..scoring.verdicts import judge_each
+    from ...scoring.judge_client import JudgeError
+    from ...scoring.verdicts import judge_each
 
     def verdict_of(response: dict) -> dict:
         instance = instances.rows[response["instance_id"]]
@@ -151,9 +151,9 @@ def run(args) -> int:
     """`realcompanion judge <GroupAssistBench folder> --replies R --endpoint URL --model NAME --out V [--resume]`."""
     from tqdm import tqdm
 
-    from ..files import output_file
-    from ..scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
-    from ..scoring.verdicts import VerdictsOut
+    from ...files import output_file
+    from ...scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
+    from ...scoring.verdicts import VerdictsOut
     from . import GroupAssistRelease
     from .judged import read_verdicts
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..errors import ReadError
-from ..scoring.jsonl import field, rows
-from ..scoring.report import records
-from ..scoring.verdicts import Verdicts, judged_once, one_judge
-from ..stamp import sha256_of
+from ...errors import ReadError
+from ...scoring.jsonl import field, rows
+from ...scoring.report import records
+from ...scoring.verdicts import Verdicts, judged_once, one_judge
+from ...stamp import sha256_of
 from .judging import ANSWER, Instances, verdict_problem
 from .scoring import atom_recall, factual_f1, rubric_score
 
@@ -78,7 +78,7 @@ def instance_scores(instances: Instances, verdicts: Verdicts) -> pd.DataFrame:
 
 def cells(instances: Instances, scores: pd.DataFrame, seed: int, resamples: int) -> dict:
     """{level: {dependency or "all": {quantity: mean block}}} for one condition's scores."""
-    from ..scoring.judged import mean_block
+    from ..realcompanion.scoring.judged import mean_block
 
     out = {}
     for level, quantities in QUANTITIES.items():
@@ -115,8 +115,8 @@ def run(args) -> int:
 
     from tqdm import tqdm
 
-    from ..scoring import report as R
-    from ..scoring.settings import CONFIDENCE_LEVEL
+    from ...scoring import report as R
+    from ..realcompanion.scoring.settings import CONFIDENCE_LEVEL
     from . import GroupAssistRelease
 
     if args.run_file or not args.verdicts:
@@ -150,7 +150,7 @@ def run(args) -> int:
         text.append(R.grid(table, f"{condition}: means by level x dependency, pooled [95% CI over groups]"))
     R.emit(release, "\n".join(text), out, args.json)
     if plot:
-        from ..scoring.plot import per_participant
+        from ...scoring.plot import per_participant
 
         series = {f"{c} {q}": block["by_group"] for c, levels in judged["conditions"].items()
                   for level, q in (("L1", "atom_recall"), ("L2", "S")) for block in [levels[level]["all"][q]]}

@@ -8,9 +8,9 @@ from realcompanion.refresh import STALE, stale_count
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import participant_counts
 
-from .catalogue import as_text, failure_rows, failures, frame_rule, release_rule
-from .context import runs
-from .integrity import unmatched
+from ..catalogue import as_text, failure_rows, failures, frame_rule, release_rule
+from ..context import runs
+from ..integrity import unmatched
 
 
 @frame_rule("ARI1", "error", "arithmetic", "chat", "tier",

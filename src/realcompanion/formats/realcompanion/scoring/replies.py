@@ -9,10 +9,10 @@ fields (`verdicts.FIELDS`).
 """
 from __future__ import annotations
 
-from ..release import ReadError
-from .jsonl import field, known_item, rows
+from realcompanion.release import ReadError
+from realcompanion.scoring.jsonl import field, known_item, rows
 from .settings import TRACK_CONDITIONS
-from .verdicts import FIELDS, OPTIONAL_FIELDS, judge_each, reply_sha256
+from realcompanion.scoring.verdicts import FIELDS, OPTIONAL_FIELDS, judge_each, reply_sha256
 
 REPLY_FIELD = {"chat": "reply", "qa": "answer"}
 NO_REFERENCE = {"chat": "(none: the probe opens a conversation and has no reference reply)",

@@ -15,9 +15,9 @@ from dataclasses import field as dc_field
 
 import numpy as np
 
-from ..release import ReadError
-from ..stamp import sha256_of
-from .jsonl import field, known_item, problem, rows
+from realcompanion.release import ReadError
+from realcompanion.stamp import sha256_of
+from realcompanion.scoring.jsonl import field, known_item, problem, rows
 
 
 @dataclass

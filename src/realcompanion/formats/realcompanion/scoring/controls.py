@@ -21,7 +21,7 @@ import zlib
 
 import numpy as np
 
-from .seeding import item_rng
+from realcompanion.scoring.seeding import item_rng
 
 GOLD_SETS = ("actual", "offset_permuted", "position_randomized")
 

@@ -15,8 +15,8 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
-from ..schemas import RESOURCES, Schemas, dump_json, read_json
-from ..stamp import stamp
+from realcompanion.schemas import RESOURCES, Schemas, dump_json, read_json
+from realcompanion.stamp import stamp
 from .participant import Participant
 from .plan import ParticipantPlan
 

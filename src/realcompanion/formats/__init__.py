@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import ReadError
-from .schemas import read_json
+from ..errors import ReadError
+from ..schemas import read_json
 
 FORMATS = ("realcompanion", "groupassist")
 # Where each format keeps the parts the commands share, as module:attribute, imported only when asked for
@@ -25,11 +25,11 @@ PARTS = {
                       "planned": "realcompanion.validators.run:planned", "stamp": "realcompanion.stamp:stamp",
                       "renderers": "realcompanion.datasheet:renderers",
                       "runner": "realcompanion.validators.run:REALCOMPANION"},
-    "groupassist": {"release": "realcompanion.groupassist:GroupAssistRelease",
+    "groupassist": {"release": "realcompanion.formats.groupassist:GroupAssistRelease",
                     "validate": "realcompanion.validators.groupassist.run:validate",
                     "planned": "realcompanion.validators.groupassist.run:planned",
-                    "stamp": "realcompanion.groupassist.synth:stamp",
-                    "renderers": "realcompanion.groupassist.datasheet:renderers",
+                    "stamp": "realcompanion.formats.groupassist.synth:stamp",
+                    "renderers": "realcompanion.formats.groupassist.datasheet:renderers",
                     "runner": "realcompanion.validators.groupassist.run:GROUPASSIST"},
 }
 

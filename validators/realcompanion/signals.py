@@ -8,8 +8,8 @@ import pyarrow.compute as pc
 
 from realcompanion.refresh import stale_count
 
-from .catalogue import failure_rows, failures, frame_rule, release_rule
-from .context import runs, take_rows
+from ..catalogue import failure_rows, failures, frame_rule, release_rule
+from ..context import runs, take_rows
 
 
 @release_rule("REF1", "warning", "referent", ("source", "profile", "chat"),

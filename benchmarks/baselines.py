@@ -16,11 +16,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from realcompanion.paths import REPO_ROOT
-from realcompanion.release import Release
 from realcompanion.formats.realcompanion.scoring.baselines import baselines_report
 from realcompanion.formats.realcompanion.scoring.gold import load_track
 from realcompanion.formats.realcompanion.scoring.settings import BOOTSTRAP_RESAMPLES, TRACKS
+from realcompanion.paths import REPO_ROOT
+from realcompanion.release import Release
 
 
 def time_baselines(root: Path, seed: int) -> None:

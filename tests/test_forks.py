@@ -18,8 +18,8 @@ from test_rules import read, write
 
 from realcompanion.cli import main
 from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.names import DOCUMENTS
 from realcompanion.paths import REPO_ROOT
-from realcompanion.listing import DOCUMENTS
 from realcompanion.release import Release
 
 REPO_ID = "org/fork"

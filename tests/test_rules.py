@@ -15,8 +15,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from failure_lines import misnamed
-from realcompanion.validators.catalogue import as_text, select
+from realcompanion.validators.catalogue import as_text
 from realcompanion.validators.declared import declared_rules
+from realcompanion.validators.realcompanion.catalogue import select
 from realcompanion.validators.run import validate
 
 from realcompanion.paths import REPO_ROOT

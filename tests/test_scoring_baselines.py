@@ -8,11 +8,11 @@ import pytest
 from raw_tracks import raw_track
 
 from realcompanion.cli import main
-from realcompanion.release import Release
 from realcompanion.formats.realcompanion.scoring.baselines import METHODS, run_baselines, summarize_baselines
 from realcompanion.formats.realcompanion.scoring.controls import GOLD_SETS, substituted_golds
 from realcompanion.formats.realcompanion.scoring.gold import load_track
 from realcompanion.formats.realcompanion.scoring.metrics import metric_names
+from realcompanion.release import Release
 
 
 @pytest.fixture(scope="module", params=["chat", "qa"])

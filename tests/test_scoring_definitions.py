@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from tiny_release import build, write_jsonl
 
 from realcompanion.cli import main
-from realcompanion.release import Release
 from realcompanion.formats.realcompanion.scoring.baselines import baselines_report, run_baselines
 from realcompanion.formats.realcompanion.scoring.gold import load_track
 from realcompanion.formats.realcompanion.scoring.metrics import random_expectation, wilson
+from realcompanion.release import Release
 
 
 @pytest.fixture(scope="module")
@@ -269,9 +269,9 @@ def test_c3_holds_only_messages_bm25_retrieves(tiny, tmp_path):
 def test_bm25_ranks_like_a_bm25s_index_over_the_messages_before_the_probe(where, chat, repo):
     import bm25s
 
+    from realcompanion.formats.realcompanion.scoring.settings import BM25
     from realcompanion.scoring.bm25 import ParticipantIndex
     from realcompanion.scoring.bm25 import tokenizer as bm25_tokenizer
-    from realcompanion.formats.realcompanion.scoring.settings import BM25
 
     track = chat if where == "tiny" else load_track(Release(repo), where.split()[1])
     items = track.retrievable()[:: max(1, len(track.retrievable()) // 25)]

@@ -1,8 +1,8 @@
 """Run a format's catalogue over a release and collect one report.
 
-One runner for both formats: a `Runner` names what differs (the catalogue, its structure
+One runner for every format: a `Runner` names what differs (the catalogue, its structure
 rules, the rule that reports records of the wrong type, the path rule, the release and
-context); RealCompanion's is REALCOMPANION, GroupAssistBench's is in groupassist/run.py.
+context); each format's is in its folder (<format>/run.py, the registry's `runner`).
 Order: resource paths are checked before anything is read (INT3); each table is
 read once (an unreadable file raises `ReadError`, exit 2); then every rule runs:
 the constraint rule and the frame rules (pandera checks, one schema per resource) in
@@ -36,10 +36,9 @@ from realcompanion.collector import paused
 from realcompanion.errors import ReadError
 from realcompanion.release import Release
 
-from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures, select
+from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures
 from .context import Context
 from .declared import declared_rules
-from .structure import STRUCTURE_RULES
 
 
 @dataclass
@@ -205,8 +204,8 @@ def _units(rules: list[Rule]) -> list[tuple[str | None, list[Rule]]]:
     return [*frame_units.items(), *units]
 
 
-# Below this many rows, forking workers costs more than the second core saves (measured: RealCompanion at paper
-# size, 36,534 rows, runs 0.2 s faster in one process; GroupAssistBench at paper size, 150,780 rows, 0.2 s slower).
+# Below this many rows, forking workers costs more than the second core saves (measured: a release of 36,534 rows,
+# the first format's paper size, runs 0.2 s faster in one process; one of 150,780 rows, the second's, 0.2 s slower).
 PARALLEL_MIN_ROWS = 100_000
 _CTX: Context | None = None
 
@@ -234,7 +233,7 @@ def _execute(ctx: Context, units: list, progress, parallel: bool = False, here: 
     """Run units, on every core when `parallel`: this process runs the units `here`, then it and a worker forked
     per other core (inheriting the read tables and views) each take the next unit none has taken, until none is
     left. A pool of a worker per core kept this process waiting, one process more on the cores with its own
-    copied pages (GroupAssistBench at paper size: 0.1 s of 1.7 s), and left the run waiting for ever when a
+    copied pages (150,780 rows: 0.1 s of 1.7 s), and left the run waiting for ever when a
     worker was killed (out of memory); a unit a worker took and never sent back is reported not evaluated."""
     global _CTX
     helpers = min((os.cpu_count() or 1) - 1, len(units) - 1) if parallel else 0
@@ -368,20 +367,26 @@ class Runner:
     context: Callable  # release -> the format's Context over it
     declared: Callable  # release -> the generated part of its format block, as `stamp` would write it
 
+    def validate(self, path=".", rules: str | None = None, progress=None, restamped: bool = False,
+                 opened: Release | None = None) -> Report:
+        """`validate` in this format: what a command reaches through the registry (`formats.part`)."""
+        return validate(path, rules, progress, restamped, self, opened)
 
-def _declared(release: Release) -> dict:
-    from realcompanion.stamp import declared
-
-    return declared(release)
-
-
-REALCOMPANION = Runner(select, STRUCTURE_RULES, "SCH1", "INT3", "SCH2", lambda path: Release(path, check=False), Context,
-                       _declared)
+    def planned(self, rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
+        return planned(rules, declared, self)
 
 
-def planned(rules: str | None, declared: list[Rule] = (), runner: Runner = REALCOMPANION) -> list[Rule]:
+def _first(runner: Runner | None) -> Runner:
+    """`runner`, or the first format's (the one a release without a format block is read as)."""
+    from realcompanion.formats import FORMATS, part
+
+    return runner or part(FORMATS[0], "runner")
+
+
+def planned(rules: str | None, declared: list[Rule] = (), runner: Runner | None = None) -> list[Rule]:
     """The rules a run evaluates: the chosen ones (among the catalogue and the release's declared rules), and the
     structure rules always (they decide what is set aside)."""
+    runner = _first(runner)
     every, chosen = runner.select(None, declared), {r.id for r in runner.select(rules, declared)}
     return [r for r in every if r.id in runner.structure] + [r for r in every if r.id in chosen
                                                              and r.id not in runner.structure]
@@ -495,7 +500,7 @@ def import_pandera() -> None:
 
 
 def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False,
-             runner: Runner = REALCOMPANION, opened: Release | None = None) -> Report:
+             runner: Runner | None = None, opened: Release | None = None) -> Report:
     """Validate the release at `path` (in `runner`'s format), or the release `opened` there already (the command
     line opens it to read its tables ahead while this module's libraries are imported); `rules` is a
     comma-separated list of ids or families; `restamped` judges it as `stamp` would leave it (declared counts,
@@ -507,6 +512,7 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
     (exit 2) in preference to anything else, a read that failed before it was forked included; but not
     awaited after Ctrl-C.
     """
+    runner = _first(runner)
     with paused():  # a run allocates millions of objects and frees them by reference counting (`collector`)
         ctx = runner.context(opened or runner.release(path))
         if restamped:

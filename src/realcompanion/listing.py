@@ -1,6 +1,6 @@
 """Exactly which files a release is: its documents, the schema files it reads and its data files.
 
-The list is declared once here (and described in docs/publishing.md): the
+The list is declared once here (its names in names.py; described in docs/publishing.md): the
 documents, croissant.json and pii-acknowledged.json when present, the schema files the release
 reads (vocabulary, declared rules, each resource's Table Schema, the nested
 schemas) and the data files the resources declare: every shipped file is
@@ -15,19 +15,11 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from .publish.documents import CHANGELOG, CITATION
-from .publish.privacy import ACKNOWLEDGED
+from .names import DATA_FOLDER, DOCUMENTS, OPTIONAL_DOCUMENTS, SCHEMA_FOLDER
 
 if TYPE_CHECKING:
     from .release import Release
 
-CARD = "README.md"  # the dataset card (card.py writes its generated parts)
-DATASHEET = "DATASHEET.md"
-CROISSANT = "croissant.json"
-DOCUMENTS = ("datapackage.json", CARD, DATASHEET, CITATION, CHANGELOG)
-OPTIONAL_DOCUMENTS = (CROISSANT, ACKNOWLEDGED)
-SCHEMA_FOLDER = "schemas"
-DATA_FOLDER = "data"
 
 
 def schema_files(release: Release) -> list[str]:

@@ -231,6 +231,7 @@ class Release:
     BLOCK = "realcompanion"
     TITLE = "RealCompanion"  # the format's name, as the card's and datasheet's opening notice gives it
     RESOURCES = RESOURCES  # the resources every release of the format carries (a fork may add more)
+    OWNER = ("participant_id", "participants")  # the field naming whose records a row holds, and what they are called
 
     def __init__(self, root=".", *, check: bool = True, partial: bool = False):
         self.root = Path(root)

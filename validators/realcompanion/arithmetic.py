@@ -4,13 +4,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from realcompanion.refresh import STALE, stale_count
+from realcompanion.names import STALE, stale_count
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import participant_counts
 
-from ..catalogue import as_text, failure_rows, failures, frame_rule, release_rule
+from ..catalogue import as_text, failure_rows, failures
 from ..context import runs
 from ..integrity import unmatched
+from .catalogue import frame_rule, release_rule
 
 
 @frame_rule("ARI1", "error", "arithmetic", "chat", "tier",

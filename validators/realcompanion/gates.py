@@ -12,7 +12,8 @@ import pyarrow.compute as pc
 
 from realcompanion.schemas import RESOURCES
 
-from ..catalogue import FAILURE_COLUMNS, as_text, combined, failures, release_rule
+from ..catalogue import FAILURE_COLUMNS, as_text, combined, failures
+from .catalogue import release_rule
 
 
 def _rows(ctx, frame: pd.DataFrame) -> list[str]:

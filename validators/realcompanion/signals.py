@@ -6,10 +6,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from realcompanion.refresh import stale_count
+from realcompanion.names import stale_count
 
-from ..catalogue import failure_rows, failures, frame_rule, release_rule
+from ..catalogue import failure_rows, failures
 from ..context import runs, take_rows
+from .catalogue import frame_rule, release_rule
 
 
 @release_rule("REF1", "warning", "referent", ("source", "profile", "chat"),

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..catalogue import failures, frame_rule, release_rule
+from ..catalogue import failures
+from .catalogue import frame_rule, release_rule
 
 
 @release_rule("V1", "error", "validity", ("source", "profile", "chat"),

@@ -1,7 +1,11 @@
-"""Which format a release is in, and what each RealCompanion format version fixes.
+"""The registry of formats: which format a release is in, where each format keeps its parts, and what each
+RealCompanion format version fixes.
 
 The package carries two formats (FORMATS); a release's descriptor names its format by
-the parameter block it carries (`realcompanion` or `groupassist`).
+the parameter block it carries (`realcompanion` or `groupassist`). Each format is one folder
+of Python (formats/<name>/) and one of rules (validators/<name>/); the shared engine reaches
+a format's parts only through `part`, never by importing the format. Adding a format is a
+folder of each kind and one entry in PARTS (docs/design.md).
 
 A RealCompanion release declares its `realcompanion.format_version` and carries copies
 of that version's constants (VERSIONS) in `datapackage.json`, for tools that read the
@@ -20,18 +24,35 @@ from ..schemas import read_json
 
 FORMATS = ("realcompanion", "groupassist")
 # Where each format keeps the parts the commands share, as module:attribute, imported only when asked for
+# (`release`: the class that opens one; `runner`: what the one validation pass needs of it (validators/run.py);
+# `stamp`: its declared counts and hashes; `renderers`: its datasheet's generated blocks; `status`: the card's
+# opening notice; `catalogue`: its coded rules; `format_rules`, `format_schemas`:
+# the declared rules and core definitions every release of it keeps; `synth`: its generator's command; `score`,
+# `judge`, `baselines`: its own scoring commands, where they are not RealCompanion's)
 PARTS = {
-    "realcompanion": {"release": "realcompanion.release:Release", "validate": "realcompanion.validators.run:validate",
-                      "planned": "realcompanion.validators.run:planned", "stamp": "realcompanion.stamp:stamp",
+    "realcompanion": {"release": "realcompanion.release:Release", "stamp": "realcompanion.stamp:stamp",
                       "renderers": "realcompanion.datasheet:renderers",
-                      "runner": "realcompanion.validators.run:REALCOMPANION"},
+                      "status": "realcompanion.formats.realcompanion.card:status",
+                      "runner": "realcompanion.validators.realcompanion.run:REALCOMPANION",
+                      "catalogue": "realcompanion.validators.realcompanion.catalogue:CATALOGUE",
+                      "format_rules": "realcompanion.validators.realcompanion:FORMAT_RULES",
+                      "format_schemas": "realcompanion.validators.realcompanion:FORMAT_SCHEMAS",
+                      "synth": "realcompanion.formats.realcompanion.synth.command:run"},
     "groupassist": {"release": "realcompanion.formats.groupassist:GroupAssistRelease",
-                    "validate": "realcompanion.validators.groupassist.run:validate",
-                    "planned": "realcompanion.validators.groupassist.run:planned",
                     "stamp": "realcompanion.formats.groupassist.synth:stamp",
                     "renderers": "realcompanion.formats.groupassist.datasheet:renderers",
-                    "runner": "realcompanion.validators.groupassist.run:GROUPASSIST"},
+                    "status": "realcompanion.formats.groupassist.card:status",
+                    "runner": "realcompanion.validators.groupassist.run:GROUPASSIST",
+                    "catalogue": "realcompanion.validators.groupassist.catalogue:CATALOGUE",
+                    "format_rules": "realcompanion.validators.groupassist:FORMAT_RULES",
+                    "format_schemas": "realcompanion.validators.groupassist:FORMAT_SCHEMAS",
+                    "synth": "realcompanion.formats.groupassist.synth:run",
+                    "score": "realcompanion.formats.groupassist.judged:run",
+                    "judge": "realcompanion.formats.groupassist.judging:run",
+                    "baselines": "realcompanion.formats.groupassist.baselines:run"},
 }
+# Formats whose releases carry a participant's message stream, which declared rules of the stream kinds read
+STREAMS = ("realcompanion",)
 
 VERSIONS: dict[str, dict] = {
     "2.0.0": {
@@ -50,12 +71,16 @@ def constants(format_version) -> dict:
 
 
 def part(format_name: str, name: str):
-    """A format's `release` class, `validate`, `planned`, `stamp`, datasheet `renderers` or the `runner` of its rules,
-    imported on first use."""
+    """The part `name` of a format (PARTS), imported on first use."""
     from importlib import import_module
 
     module, attribute = PARTS[format_name][name].split(":")
     return getattr(import_module(module), attribute)
+
+
+def open_release(root, **options):
+    """The release at `root`, opened as the format its descriptor names (`options`: those of `Release`)."""
+    return part(format_of(root), "release")(root, **options)
 
 
 def format_of(root) -> str:

@@ -14,8 +14,8 @@ from pathlib import Path
 from .. import __version__
 from ..errors import ReadError, visible
 from ..files import output_file
-from ..schemas import dump_json
 from ..formats.realcompanion.scoring import settings
+from ..schemas import dump_json
 
 
 def envelope(release, command: str, release_parameters=("recent_window",), scoring=None, **parameters) -> dict:

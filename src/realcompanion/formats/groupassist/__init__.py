@@ -25,6 +25,7 @@ class GroupAssistRelease(Release):
     BLOCK = FORMAT
     TITLE = "GroupAssistBench"
     RESOURCES = RESOURCES
+    OWNER = ("group_id", "groups")
 
     def check_block(self, block: dict, path) -> None:
         """The `groupassist` block meets descriptor.schema.json shipped beside this module (a release cannot loosen

@@ -19,39 +19,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...errors import ReadError
-from ...scoring.jsonl import field, rows
 from ...scoring.report import records
-from ...scoring.verdicts import Verdicts, judged_once, one_judge
-from ...stamp import sha256_of
-from .judging import ANSWER, Instances, verdict_problem
+from ...scoring.verdicts import Verdicts
+from .judging import Instances, read_verdicts
 from .scoring import atom_recall, factual_f1, rubric_score
 
 QUANTITIES = {"L1": ("atom_recall", "factual_f1"), "L2": ("S", "pass")}
-
-
-def read_verdicts(path, instances: Instances) -> Verdicts:
-    records, judges, seen = [], {}, {}
-    for line, row in rows(path):
-        instance = instances.known(row, path, line)
-        instance_id, level = instance["instance_id"], instance["level"]
-        condition = field(row, "condition", (str,), path, line)
-        judged_once(seen, instance_id, condition, path, line)
-        one_judge(judges, level, row, path, line)
-        (name, (kinds, _)), = ANSWER[level].items()
-        value = field(row, name, kinds, path, line)
-        why = verdict_problem(level, value, instances.ids(instance))
-        if why and instance_id in instances.aside:  # the release's row the verdict names or misses, not the file's
-            file, bad = instances.aside[instance_id]
-            raise ReadError(file, f"does not match its schema ({bad['message']}): the verdicts on {instance_id} cannot "
-                            "be checked; run `realcompanion validate` first", line=bad["line"], field=bad["field"])
-        if why:
-            raise ReadError(path, why, line=line, field=name)
-        records.append({"instance_id": instance_id, "condition": condition, name: value})
-    if not records:
-        raise ReadError(path, "no verdicts")
-    judge = {level: stamp for level, (stamp, _) in sorted(judges.items())}
-    return Verdicts(str(path), sha256_of(path), judge, pd.DataFrame.from_records(records))
 
 
 def instance_scores(instances: Instances, verdicts: Verdicts) -> pd.DataFrame:

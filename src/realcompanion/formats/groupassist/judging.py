@@ -23,7 +23,7 @@ import json
 
 from ...errors import ReadError
 from ...scoring.jsonl import field, problem, rows
-from ...scoring.verdicts import reply_sha256
+from ...scoring.verdicts import Verdicts, judged_once, one_judge, reply_sha256
 
 PROMPTS = {"L1": "groupassist-l1.v1.txt", "L2": "groupassist-l2.v1.txt"}
 ANSWER = {"L1": {"facts": ((list,), None)}, "L2": {"criteria": ((dict,), None)}}
@@ -147,6 +147,35 @@ def judge_responses(instances: Instances, out, judge, prompts: dict, progress=No
     return judge_each(out, verdict_of, progress)
 
 
+def read_verdicts(path, instances: Instances) -> Verdicts:
+    """A verdicts file on the release's instances, each verdict checked as a judge's answer is (`verdict_problem`)."""
+    import pandas as pd
+
+    from ...stamp import sha256_of
+
+    records, judges, seen = [], {}, {}
+    for line, row in rows(path):
+        instance = instances.known(row, path, line)
+        instance_id, level = instance["instance_id"], instance["level"]
+        condition = field(row, "condition", (str,), path, line)
+        judged_once(seen, instance_id, condition, path, line)
+        one_judge(judges, level, row, path, line)
+        (name, (kinds, _)), = ANSWER[level].items()
+        value = field(row, name, kinds, path, line)
+        why = verdict_problem(level, value, instances.ids(instance))
+        if why and instance_id in instances.aside:  # the release's row the verdict names or misses, not the file's
+            file, bad = instances.aside[instance_id]
+            raise ReadError(file, f"does not match its schema ({bad['message']}): the verdicts on {instance_id} cannot "
+                            "be checked; run `realcompanion validate` first", line=bad["line"], field=bad["field"])
+        if why:
+            raise ReadError(path, why, line=line, field=name)
+        records.append({"instance_id": instance_id, "condition": condition, name: value})
+    if not records:
+        raise ReadError(path, "no verdicts")
+    judge = {level: stamp for level, (stamp, _) in sorted(judges.items())}
+    return Verdicts(str(path), sha256_of(path), judge, pd.DataFrame.from_records(records))
+
+
 def run(args) -> int:
     """`realcompanion judge <GroupAssistBench folder> --replies R --endpoint URL --model NAME --out V [--resume]`."""
     from tqdm import tqdm
@@ -155,7 +184,6 @@ def run(args) -> int:
     from ...scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
     from ...scoring.verdicts import VerdictsOut
     from . import GroupAssistRelease
-    from .judged import read_verdicts
 
     release = GroupAssistRelease(args.path)
     out = output_file(args.out, release.root, (args.replies,))

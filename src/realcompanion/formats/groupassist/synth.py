@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -69,3 +70,24 @@ def declared(release: GroupAssistRelease) -> dict:
 def stamp(root) -> dict:
     release = GroupAssistRelease(root)
     return write(release, declared(release))
+
+
+def run(args) -> int:
+    """`realcompanion synth OUT --format groupassist`: the specimen's groups, or the paper's release once."""
+    from tqdm import tqdm
+
+    from ...commands.synth import scale_refused
+    from . import SPECIMEN
+    from .plan import paper_plan, specimen_plan
+
+    if scale_refused(args, args.scale == 1, "1: the paper's release is written once"):
+        return 2
+    plans = paper_plan() if args.paper_scale else specimen_plan(args.scale)
+    try:
+        with tqdm(total=len(plans), unit="group", disable=None) as bar:
+            synthesize(args.out, plans, args.seed, args.template or SPECIMEN, progress=lambda _: bar.update())
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.out} ({len(plans)} groups, seed {args.seed})")
+    return 0

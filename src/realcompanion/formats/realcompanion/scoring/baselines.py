@@ -22,11 +22,12 @@ from __future__ import annotations
 import numpy as np
 
 from realcompanion.scoring.bm25 import Indexes
+from realcompanion.scoring.seeding import item_rng
+
 from .controls import GOLD_SETS, substituted_golds
 from .gold import POPULATIONS
 from .metrics import metric_names, random_expectation
 from .retrieval import evaluate, pool_report, summarize
-from realcompanion.scoring.seeding import item_rng
 from .settings import BROKEN_ORACLE_SIZE
 
 METHODS = {

@@ -21,6 +21,7 @@ and other unscored rows are listed as skipped.
 from __future__ import annotations
 
 from realcompanion.scoring.bm25 import Indexes
+
 from .settings import CONDITIONS
 
 

@@ -12,9 +12,10 @@ unknown or repeats, or a probability is missing, not a number, or outside [0, 1]
 from __future__ import annotations
 
 from realcompanion.release import ReadError
-from realcompanion.stamp import sha256_of
-from .auroc import auroc_summary
 from realcompanion.scoring.jsonl import field, known_item, rows
+from realcompanion.stamp import sha256_of
+
+from .auroc import auroc_summary
 
 
 def read_detector(path, track) -> dict[str, float]:

@@ -53,6 +53,7 @@ from functools import cached_property
 import numpy as np
 
 from realcompanion.release import Release
+
 from .streams import Stream, load_streams
 
 COLD_OPEN = "cold_open"

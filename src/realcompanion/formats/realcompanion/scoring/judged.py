@@ -54,8 +54,9 @@ conditions on the items judged under both, for the track's primary quantity.
 """
 from __future__ import annotations
 
-from .auroc import auroc_summary
 from realcompanion.scoring.bootstrap import mean_intervals
+
+from .auroc import auroc_summary
 from .gold import COLD_OPEN
 from .metrics import pooled_and_macro, wilson
 from .settings import CONDITIONS

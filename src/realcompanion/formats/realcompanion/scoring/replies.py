@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from realcompanion.release import ReadError
 from realcompanion.scoring.jsonl import field, known_item, rows
-from .settings import TRACK_CONDITIONS
 from realcompanion.scoring.verdicts import FIELDS, OPTIONAL_FIELDS, judge_each, reply_sha256
+
+from .settings import TRACK_CONDITIONS
 
 REPLY_FIELD = {"chat": "reply", "qa": "answer"}
 NO_REFERENCE = {"chat": "(none: the probe opens a conversation and has no reference reply)",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from realcompanion.scoring.bootstrap import mean_intervals
+
 from .metrics import item_metrics, metric_names, pooled_and_macro
 from .settings import CUTOFFS
 

@@ -16,8 +16,8 @@ from dataclasses import field as dc_field
 import numpy as np
 
 from realcompanion.release import ReadError
-from realcompanion.stamp import sha256_of
 from realcompanion.scoring.jsonl import field, known_item, problem, rows
+from realcompanion.stamp import sha256_of
 
 
 @dataclass

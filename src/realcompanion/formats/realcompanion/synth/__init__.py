@@ -17,6 +17,7 @@ from pathlib import Path
 
 from realcompanion.schemas import RESOURCES, Schemas, dump_json, read_json
 from realcompanion.stamp import stamp
+
 from .participant import Participant
 from .plan import ParticipantPlan
 

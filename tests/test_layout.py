@@ -146,3 +146,25 @@ def test_format_names_are_found():
                  "a GroupAssistBench release", "on a RealCompanion release", "validators/groupassist/gates.py"):
         assert pattern.search(text), text
     assert not pattern.search("from realcompanion.release import Release  # `realcompanion validate`")
+
+
+# A format's modules that import another format's, each for the reason given
+ACROSS_FORMATS = {
+    ("realcompanion.formats.groupassist.judged", "realcompanion.formats.realcompanion.scoring.judged"):
+        "a cell's pooled and macro means and intervals (`mean_block`), computed as RealCompanion's",
+    ("realcompanion.formats.groupassist.judged", "realcompanion.formats.realcompanion.scoring.settings"):
+        "the confidence level of the intervals (Table 36), RealCompanion's",
+}
+
+
+def format_of_module(name: str) -> str | None:
+    return next((f for f in FORMATS for prefix in (REGISTRY, "realcompanion.validators")
+                 if name == f"{prefix}.{f}" or name.startswith(f"{prefix}.{f}.")), None)
+
+
+def test_a_format_imports_no_other_format():
+    imported = graph()
+    across = {(name, target) for name, targets in imported.items() for target in targets
+              if format_of_module(name) and format_of_module(target) not in (None, format_of_module(name))}
+    assert across - set(ACROSS_FORMATS) == set(), "a format's module imports another format's"
+    assert set(ACROSS_FORMATS) - across == set(), "these import no other format any more: drop them"

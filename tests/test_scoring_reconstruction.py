@@ -9,12 +9,12 @@ import pytest
 from realcompanion.cli import main
 from realcompanion.formats.realcompanion.scoring.reconstruction import (
     agreement,
-    normalize,
     normalized_match,
     persona_units,
     prf,
     profile_units,
 )
+from realcompanion.normalized import normalize
 
 CATEGORIES = {"openness": "big_five", "pets": "entities", "location": "demographics"}
 REFERENCE_PERSONA = [

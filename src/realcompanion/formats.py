@@ -24,13 +24,14 @@ PARTS = {
     "realcompanion": {"release": "realcompanion.release:Release", "validate": "realcompanion.validators.run:validate",
                       "planned": "realcompanion.validators.run:planned", "stamp": "realcompanion.stamp:stamp",
                       "renderers": "realcompanion.datasheet:renderers",
-                      "runner": "realcompanion.validators.run:REALCOMPANION"},
+                      "runner": "realcompanion.validators.run:REALCOMPANION", "view": "realcompanion.view:VIEW"},
     "groupassist": {"release": "realcompanion.groupassist:GroupAssistRelease",
                     "validate": "realcompanion.validators.groupassist.run:validate",
                     "planned": "realcompanion.validators.groupassist.run:planned",
                     "stamp": "realcompanion.groupassist.synth:stamp",
                     "renderers": "realcompanion.groupassist.datasheet:renderers",
-                    "runner": "realcompanion.validators.groupassist.run:GROUPASSIST"},
+                    "runner": "realcompanion.validators.groupassist.run:GROUPASSIST",
+                    "view": "realcompanion.groupassist.view:VIEW"},
 }
 
 VERSIONS: dict[str, dict] = {
@@ -50,8 +51,8 @@ def constants(format_version) -> dict:
 
 
 def part(format_name: str, name: str):
-    """A format's `release` class, `validate`, `planned`, `stamp`, datasheet `renderers` or the `runner` of its rules,
-    imported on first use."""
+    """A format's `release` class, `validate`, `planned`, `stamp`, datasheet `renderers`, the `runner` of its rules or
+    the explorer's `view`, imported on first use."""
     from importlib import import_module
 
     module, attribute = PARTS[format_name][name].split(":")

@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 
 from realcompanion.validators.declared import declared_rules
-from realcompanion.validators.run import import_pandera, planned, unit_costs
+from realcompanion.validators.run import planned, unit_costs
+from realcompanion.validators.speed import import_pandera
 
 from realcompanion.allocator import from_malloc
 from realcompanion.collector import paused

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from realcompanion.cli import main
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import SPECIMEN
 from realcompanion.paths import REPO_ROOT
 from conftest import copy_release
 

@@ -96,7 +96,7 @@ def test_every_tier_category_locus_and_withdrawn_code_in_scoreable_or_withdrawn_
 def test_paper_scale_release_has_the_paper_counts_and_passes(tmp_path):
     from realcompanion.validators.run import validate
 
-    from realcompanion.synth.plan import PAPER_TOTALS
+    from realcompanion.formats.realcompanion.synth.plan import PAPER_TOTALS
 
     assert main(["synth", str(tmp_path / "paper"), "--paper-scale"]) == 0
     release = Release(tmp_path / "paper")

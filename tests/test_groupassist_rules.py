@@ -13,9 +13,9 @@ from realcompanion.validators.groupassist.catalogue import all_rules
 from realcompanion.validators.groupassist.run import validate
 from realcompanion.validators.terminal import render
 
-from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
-from realcompanion.groupassist.synth import stamp
-from realcompanion.groupassist.text import FILLER_MEMBER
+from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.formats.groupassist.synth import stamp
+from realcompanion.formats.groupassist.text import FILLER_MEMBER
 from realcompanion.schemas import dump_json
 
 FILLER = {zh for zh, _ in FILLER_MEMBER}

@@ -93,7 +93,7 @@ def test_frames_have_the_schema_fields_and_declared_rows(repo):
 def test_frames_read_a_groupassist_release_as_its_descriptor_names_it():
     """`frames`, like `load`, takes the format from the descriptor: a GroupAssistBench folder gave a RealCompanion
     reader's error ("no 'realcompanion' block")."""
-    from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
+    from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
 
     frames_match(SPECIMEN, GroupAssistRelease(SPECIMEN))
 

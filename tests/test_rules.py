@@ -15,8 +15,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from failure_lines import misnamed
-from realcompanion.validators.catalogue import as_text, select
+from realcompanion.validators.catalogue import as_text
 from realcompanion.validators.declared import declared_rules
+from realcompanion.validators.realcompanion.catalogue import select
 from realcompanion.validators.run import validate
 
 from realcompanion.paths import REPO_ROOT
@@ -937,14 +938,14 @@ def test_nested_fields_converted_slice_by_slice(specimen, monkeypatch):
 def test_giving_memory_back_changes_no_verdict(specimen, monkeypatch):
     """A release large enough gives freed memory back before each fork and after each forked unit (`given_back`):
     the run finds what it finds without."""
-    from realcompanion.validators import run
+    from realcompanion.validators import speed
 
     rows = read(specimen, "source")
     rows[3]["turn"] += 1
     write(specimen, "source", rows)
     stamp(specimen)
     kept = validate(specimen).failure_frame()
-    monkeypatch.setattr(run, "LARGE_MIN_ROWS", 0)
+    monkeypatch.setattr(speed, "LARGE_MIN_ROWS", 0)
     given = validate(specimen).failure_frame()
     assert (kept["rule"] == "B").any()
     pd.testing.assert_frame_equal(given, kept)

@@ -23,14 +23,15 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 
+from realcompanion import formats
 from realcompanion.descriptor import judged, loaded
 from realcompanion.errors import ReadError
 from realcompanion.files import loads, read_text
-from realcompanion.refresh import STALE
+from realcompanion.names import STALE
 from realcompanion.schemas import enum_of
 
 from .arrow_expression import decided
-from .catalogue import CATALOGUE, Rule, as_text, combined, failures
+from .catalogue import Rule, as_text, combined, failures
 
 SCHEMA = Path(__file__).with_name("declared.schema.json")
 FAMILY = "declared"
@@ -150,31 +151,28 @@ def _fields_named(rule: dict) -> list[tuple[str, str]]:
     return named
 
 
-# kinds (and options) that read the RealCompanion stream: a participant's messages, cited by dayid
+# kinds (and options) that read a participant's message stream, cited by dayid (the formats of formats.STREAMS)
 STREAM_KINDS = ("cites_before", "count_per_participant")
 
 
 def _coded(release) -> dict:
     """The coded catalogue of the release's format (a declared id must be new to it)."""
-    if release.BLOCK == "realcompanion":
-        return CATALOGUE
-    from .groupassist.catalogue import all_rules
-
-    return {r.id: r for r in all_rules()}
+    return {r.id: r for r in formats.part(release.BLOCK, "catalogue").all_rules()}
 
 
 def _check_names(release, path: Path, rules: list[dict]) -> None:
     """Every id new, every resource, field, vocabulary and expression one the release has and simpleeval reads;
-    kinds that read the RealCompanion message stream only on a RealCompanion release."""
+    kinds that read a message stream only on a release of a format that has one."""
     seen, coded = set(), _coded(release)
     for number, rule in enumerate(rules):
         where = f"rules[{number}]"
         if rule["id"] in seen or rule["id"] in coded:
             raise ReadError(path, f"rule id '{rule['id']}' is already declared", field=f"{where}.id")
         seen.add(rule["id"])
-        if release.BLOCK != "realcompanion" and (rule["kind"] in STREAM_KINDS or rule.get("same_participant")):
+        if release.BLOCK not in formats.STREAMS and (rule["kind"] in STREAM_KINDS or rule.get("same_participant")):
+            streams = " or ".join(formats.part(name, "release").TITLE for name in formats.STREAMS)
             raise ReadError(path, f"kind '{rule['kind']}'{' with same_participant' if rule.get('same_participant') else ''}"
-                            " reads the RealCompanion message stream; not available to this format", field=where)
+                            f" reads the {streams} message stream; not available to this format", field=where)
         for resource, field in [(rule["resource"], None), *_fields_named(rule)]:
             if resource not in release.resources:
                 raise ReadError(path, f"no resource '{resource}' in datapackage.json", field=f"{where}.resource")

@@ -182,7 +182,7 @@ def _into(release, path, reads=()) -> Path:
     lies under data/ or schemas/ of the release folder `release` (None: no release is read), or is one of the files
     `reads` (None: an option not given): a command never writes to the files it reads, nor over a file `publish`
     uploads."""
-    from .publish.listing import DOCUMENTS, OPTIONAL_DOCUMENTS
+    from .names import DOCUMENTS, OPTIONAL_DOCUMENTS
 
     path = Path(path)
     target = path.resolve()

@@ -89,7 +89,7 @@ def checkout(folder: Path, revision: str, cache: Path) -> Path:
 
 def frames(path=".") -> dict:
     """Every resource of the release folder at `path` as a pandas frame with Arrow-backed dtypes, in the format its
-    descriptor names (a GroupAssistBench folder's eight resources and a fork's own too), as `load` reads either."""
+    descriptor names (each format's own resources, and a fork's too), as `load` reads either."""
     from .formats import format_of, part
 
     release = part(format_of(path), "release")(path)

@@ -231,6 +231,7 @@ class Release:
     BLOCK = "realcompanion"
     TITLE = "RealCompanion"  # the format's name, as the card's and datasheet's opening notice gives it
     RESOURCES = RESOURCES  # the resources every release of the format carries (a fork may add more)
+    OWNER = ("participant_id", "participants")  # the field naming whose records a row holds, and what they are called
 
     def __init__(self, root=".", *, check: bool = True, partial: bool = False):
         self.root = Path(root)
@@ -384,7 +385,7 @@ class Release:
         """(name, path, why) of each path that leaves the package folder (`paths.leaves`): a resource's path or
         schema, the vocabulary, the declared rules, or any file the release would publish that is a link to outside
         (rule INT3, checked before any file is read)."""
-        from .publish.listing import release_paths
+        from .listing import release_paths
 
         named = [(res.get("name", "?"), res.get(key), f"resource {key}") for res in self.descriptor.get("resources", [])
                  if isinstance(res, dict) for key in ("path", "schema")]

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from realcompanion.groupassist import RESOURCES
-from realcompanion.refresh import stale_count
+from realcompanion.formats.groupassist import RESOURCES
+from realcompanion.names import stale_count
 
 from ..catalogue import failure_rows
 from ..integrity import (

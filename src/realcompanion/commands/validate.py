@@ -32,7 +32,7 @@ def planned_rules(path, rules: str | None = None, release=None) -> list:
     fmt = release.BLOCK if release else format_of(path)
     release = release or part(fmt, "release")(path, check=False)  # validate has Frictionless judge it beside the reading
     try:
-        return part(fmt, "planned")(rules, declared_rules(release))
+        return part(fmt, "runner").planned(rules, declared_rules(release))
     except Exception:  # a descriptor Frictionless rejects is named in preference to what follows from it
         release.check_descriptor()
         raise
@@ -79,7 +79,7 @@ def _run(args) -> int:
     fmt = format_of(args.path)
     release = part(fmt, "release")(args.path, check=False)
     with release.reading_ahead():  # the tables are read while the validator's libraries are imported
-        validate = part(fmt, "validate")
+        runner = part(fmt, "runner")
         try:
             total = len(planned_rules(args.path, args.rules, release))
         except KeyError as exc:
@@ -90,7 +90,7 @@ def _run(args) -> int:
         if args.html:
             output_folder(args.html, args.path)
         with validation_bar(args.path, total=total) as bar:
-            report = validate(args.path, args.rules, progress=bar.update, opened=release)
+            report = runner.validate(args.path, args.rules, progress=bar.update, opened=release)
     if args.json == "-":
         json.dump(report.to_json(), sys.stdout, indent=2)
         print()

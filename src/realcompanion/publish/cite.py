@@ -16,9 +16,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..card import released, stated
 from ..release import Release
-from .documents import STYLES, cff, dump_cff
+from .documents import STYLES, cff, dump_cff, released, stated
 from .plan import tag_of
 
 HUB_DATASETS = "datasets"

@@ -11,9 +11,10 @@ reports it as one line.
 from __future__ import annotations
 
 from .. import card
+from ..names import CROISSANT as FILE
 from ..release import ReadError, Release
 from . import rai
-from .listing import CROISSANT as FILE
+from .documents import stated
 
 CONFORMS_TO = ("http://mlcommons.org/croissant/1.0", "http://mlcommons.org/croissant/RAI/1.0")
 _SCALAR_TYPES = {"string": "TEXT", "integer": "INTEGER", "number": "FLOAT", "boolean": "BOOL",
@@ -119,7 +120,7 @@ def metadata(release: Release):
     try:
         return mlc.Metadata(
             ctx=ctx,
-            name=card.stated(release, "name"),
+            name=stated(release, "name"),
             description=descriptor.get("description"),
             conforms_to=list(CONFORMS_TO),
             version=release.version,

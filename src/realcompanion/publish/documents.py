@@ -14,15 +14,16 @@ from typing import TYPE_CHECKING
 
 from ..errors import ReadError
 from ..files import read_text
+from ..generated import block_body
+from ..names import CARD, CHANGELOG, CITATION
 
 if TYPE_CHECKING:
     from ..release import Release
 
-CHANGELOG = "CHANGELOG.md"
-CITATION = "CITATION.cff"
 STYLES = ("bibtex", "apa", "cff")  # the forms `realcompanion cite` prints, as `publish.cite.RENDERERS` renders them
 _RELEASED = re.compile(r"^## \[(?P<version>[^\]]+)\]", re.M)
 UNRELEASED = "Unreleased"
+_VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 
 
 def cff(root) -> dict:
@@ -58,8 +59,6 @@ def changelog_version(root) -> str | None:
 
 def stated_versions(release: Release) -> dict[str, str | None]:
     """Each document's statement of the release version, keyed by file name (None = not stated)."""
-    from ..card import CARD, stated_version
-
     cited = cff(release.root).get("version")
     return {
         "datapackage.json": release.version or None,
@@ -67,3 +66,28 @@ def stated_versions(release: Release) -> dict[str, str | None]:
         CARD: stated_version(read_text(release.root / CARD)),
         CHANGELOG: changelog_version(release.root),
     }
+
+
+def stated_version(text: str) -> str | None:
+    """The release version the card's citation block states (its BibTeX `version` field)."""
+    block = block_body(text, "citation")
+    match = _VERSION.search(block)
+    return match["version"] if match else None
+
+
+def released(release: Release) -> str:
+    """Release date: the date part of datapackage.json `created`."""
+    created = str(release.descriptor.get("created", ""))[:10]
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", created):
+        raise ReadError(release.root / "datapackage.json", "no RFC 3339 'created' date", field="created")
+    return created
+
+
+def stated(release: Release, key: str):
+    """The descriptor's `key` (`name`, `title`, `licenses`), which the card, the datasheet and the citation state:
+    Data Package leaves each optional, so a release without one gets a line naming it, not a traceback."""
+    value = release.descriptor.get(key)
+    if not value:
+        raise ReadError(release.root / "datapackage.json", f"no '{key}', which the card and the citation state "
+                        "(docs/forking.md, Converting another dataset)", field=key)
+    return value

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..listing import release_paths
 from ..release import ReadError
 from ..stamp import sha256_of
-from .listing import release_paths
 
 KEPT_ON_HUB = (".gitattributes",)  # the Hub's own file, never deleted by a release commit
 
@@ -49,7 +49,7 @@ class Plan:
 
 
 def plan(root, repo_id: str, version: str) -> Plan:
-    from ..card import open_release
+    from ..formats import open_release
 
     release = open_release(root)
     files = []

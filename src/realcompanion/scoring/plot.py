@@ -28,7 +28,7 @@ def _nothing_to_draw(figure, axes, title: str, what: str, out) -> None:
 
 def per_participant(series: dict[str, dict[str, float]], title: str, ylabel: str, out, unit: str = "participant") -> None:
     """One line per series across participants (like Table 38's rows), or across a format's other unit (`unit`:
-    GroupAssistBench's groups)."""
+    groups, say)."""
     figure = _figure()
     axes = figure.add_subplot()
     participants = sorted({p for values in series.values() for p in values})

@@ -14,8 +14,8 @@ from pathlib import Path
 from .. import __version__
 from ..errors import ReadError, visible
 from ..files import output_file
+from ..formats.realcompanion.scoring import settings
 from ..schemas import dump_json
-from . import settings
 
 
 def envelope(release, command: str, release_parameters=("recent_window",), scoring=None, **parameters) -> dict:
@@ -123,7 +123,7 @@ def grid(rows: dict[str, dict], title: str, counts: tuple[str, ...] = ()) -> str
 
 def retrieval_tables(summaries: dict[str, dict], populations, what: str) -> str:
     """Pooled and macro metrics of several rankers (keys of `summaries`), one block per population."""
-    from .metrics import metric_names
+    from ..formats.realcompanion.scoring.metrics import metric_names
 
     out = []
     for population in populations:

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import visible
+from ..formats.realcompanion.scoring.settings import TRACK_CONDITIONS
 from ..release import ReadError
 from ..stamp import sha256_of
 from .jsonl import field, known_item, rows
-from .settings import TRACK_CONDITIONS
 
 FIELDS = {
     "chat": {"content_match": ((int,), (0, 1, 2)), "used_memory": ((bool,), None)},

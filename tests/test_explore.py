@@ -235,3 +235,33 @@ def test_explore_without_the_extra_says_which(monkeypatch, capsys, tmp_path):
     assert main(["explore", str(REPO_ROOT), "--build", str(tmp_path / "site")]) == 2
     assert "pip install 'realcompanion[explore]'" in capsys.readouterr().err
     assert not (tmp_path / "site").exists()
+
+
+def test_a_long_conversation_is_paged_and_a_link_lands_on_its_message(sites, monkeypatch):
+    """`at` opens the page holding the message, scrolled to it (Datasette's own client, the pages module
+    registered in this process; in a thread of its own, beside the browser's event loop)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from datasette.app import Datasette
+    from datasette.plugins import pm
+
+    from realcompanion.explore import pages
+
+    site = sites["realcompanion"]
+    monkeypatch.setattr(pages, "PAGE", 50)
+    keys = [k for (k,) in _query(site, "select _key from source where participant_id = 'U01' order by turn")]
+    pm.register(pages, name="explore-test-pages")
+    try:
+        app = Datasette([str(site / "release.db")], template_dir=str(site / "templates"))
+
+        async def fetch(path):
+            return (await app.client.get(path)).text
+
+        with ThreadPoolExecutor(1) as thread:
+            html = thread.submit(lambda: asyncio.run(fetch(pages.conversation_url("U01", at=keys[120])))).result()
+    finally:
+        pm.unregister(name="explore-test-pages")
+    assert f"Messages 101–150 of {len(keys)}" in html
+    assert f'data-key="{keys[120]}"' in html and f'data-key="{keys[99]}"' not in html
+    assert pages.conversation_url("U01", at=keys[120]).endswith(f"#m-{keys[120]}")

@@ -118,6 +118,7 @@ def build(release, view, report: dict, path: Path, progress=None) -> dict:
         if progress:
             progress(1)
     db.add_foreign_keys([fk for fk in foreign if fk[2] in counts and fk[0] in counts])
+    db[view.conversation].create_index([view.group, view.order], if_not_exists=True)  # a conversation, in order
     db["_cites"].create({"message": str, "resource": str, "record": str, "field": str})
     db["_cites"].insert_all(cites)
     db["_cites"].create_index(["message"])

@@ -20,6 +20,7 @@ from datasette import hookimpl
 from datasette.utils.asgi import Response
 
 CONTEXT = 3  # messages shown on either side of a cited message on a record page
+PAGE = 500  # messages on one page of a conversation (a paper-scale participant has over 6,000)
 ELIDED = "elided"
 
 
@@ -43,8 +44,10 @@ def record_url(resource: str, key: str) -> str:
     return "/-/record?" + urlencode({"resource": resource, "key": key})
 
 
-def conversation_url(group: str) -> str:
-    return "/-/conversation?" + urlencode({"group": group})
+def conversation_url(group: str, **where) -> str:
+    """A conversation's page: its first, the `page`-th, or the one holding the message `at` (scrolled to it)."""
+    url = "/-/conversation?" + urlencode({"group": group, **where})
+    return url + (f"#m-{where['at']}" if "at" in where else "")
 
 
 async def _meta(db) -> dict:
@@ -81,56 +84,70 @@ async def conversations(datasette, request):
         "records": records, "failing": failing})
 
 
-async def _messages(db, view: dict, group: str) -> list[dict]:
-    """The group's messages in order, each with the records citing it and the spans to highlight in it."""
+async def _ordered(db, view: dict, group: str) -> list[tuple[str, object]]:
+    """The group's messages in order, as (key, order value): what placing and paging need, without the texts."""
+    return [(r[0], r[1]) for r in await db.execute(
+        f"select _key, {_quote(view['order'])} from {_quote(view['conversation'])} where {_quote(view['group'])} = ? "
+        f"order by {_quote(view['order'])}, rowid", [group])]
+
+
+def _chunks(values: list, size: int = 500):
+    for i in range(0, len(values), size):
+        yield values[i:i + size]
+
+
+async def _messages(db, view: dict, keys: list[str], first: int = 0) -> list[dict]:
+    """The messages `keys` (in that order; the first at position `first` of its conversation), each with the records
+    citing it and the spans to highlight in it, and a break where a new day or session begins."""
     table = _quote(view["conversation"])
-    rows = [dict(r) for r in await db.execute(
-        f"select * from {table} where {_quote(view['group'])} = ? order by {_quote(view['order'])}, rowid", [group])]
+    rows: dict[str, dict] = {}
     marks: dict[str, dict[tuple, dict]] = {}  # message -> (resource, record) -> the mark: one per citing record
-    for cite in await db.execute(
-            f"select c.message, c.resource, c.record, c.field from _cites c join {table} m on m._key = c.message "
-            f"where m.{_quote(view['group'])} = ? and c.resource != ? order by c.resource, c.record",
-            [group, view["conversation"]]):
-        found = marks.setdefault(cite["message"], {})
-        mark = found.setdefault((cite["resource"], cite["record"]), {
-            "resource": cite["resource"], "record": cite["record"], "fields": [],
-            "url": record_url(cite["resource"], cite["record"])})
-        mark["fields"].append(cite["field"])
-    spans = await _spans(db, view, [r["_key"] for r in rows], marks)
+    for part in _chunks(keys):
+        marks_ = ", ".join("?" * len(part))
+        for r in await db.execute(f"select * from {table} where _key in ({marks_})", part):
+            rows[r["_key"]] = dict(r)
+        for cite in await db.execute(f"select message, resource, record, field from _cites where message in ({marks_}) "
+                                     "and resource != ? order by resource, record", [*part, view["conversation"]]):
+            mark = marks.setdefault(cite["message"], {}).setdefault((cite["resource"], cite["record"]), {
+                "resource": cite["resource"], "record": cite["record"], "fields": [],
+                "url": record_url(cite["resource"], cite["record"])})
+            mark["fields"].append(cite["field"])
+    spans = await _spans(db, view, marks)
     out, last_day, last_session = [], None, None
-    for position, row in enumerate(rows):
+    for position, key in enumerate(keys, start=first):
+        row = rows[key]
         day = (row.get(view["time"]) or "")[:10]
         session = row.get(view["session"]) if view.get("session") else None
         breaks = []
-        if position and day != last_day:
+        if out and day != last_day:
             breaks.append(f"day {day}")
-        elif position and view.get("session") and session != last_session:
+        elif out and view.get("session") and session != last_session:
             breaks.append(f"session {session}")
         last_day, last_session = day, session
-        out.append({"row": row, "key": row["_key"], "position": position, "breaks": breaks,
+        found = spans.get(key, {})
+        out.append({"row": row, "key": key, "position": position, "breaks": breaks,
                     "speaker": row.get(view["speaker"]), "time": row.get(view["time"]),
-                    "texts": [(name, _segments(row.get(name), spans.get(row["_key"], {}).get(name, [])))
+                    "texts": [(name, _segments(row.get(name), found.get(name, ())))
                               for name in view["texts"] if row.get(name) not in (None, "")],
-                    "marks": list(marks.get(row["_key"], {}).values())})
+                    "marks": list(marks.get(key, {}).values())})
     return out
 
 
-async def _spans(db, view: dict, keys: list[str], marks: dict) -> dict:
+async def _spans(db, view: dict, marks: dict) -> dict:
     """Per message key and text field: the spans its citing records quote (the format view's `spans`, by language
     suffix: `span_zh` is highlighted in `text_zh`)."""
     out: dict[str, dict[str, list[str]]] = {}
     for resource, fields in view.get("spans", {}).items():
-        cited = {record: key for key in keys for (name, record) in marks.get(key, {}) if name == resource}
-        if not cited:
-            continue
+        cited = {record: key for key, found in marks.items() for (name, record) in found if name == resource}
         columns = ", ".join(_quote(f) for f in fields)
-        for row in await db.execute(f"select _key, {columns} from {_quote(resource)}"):
-            key = cited.get(row["_key"])
-            for span_field in fields if key else ():
-                suffix = span_field.rsplit("_", 1)[-1]
-                target = next((t for t in view["texts"] if t.endswith("_" + suffix)), view["texts"][0])
-                if row[span_field]:
-                    out.setdefault(key, {}).setdefault(target, []).append(row[span_field])
+        for part in _chunks(list(cited)):
+            for row in await db.execute(f"select _key, {columns} from {_quote(resource)} where _key in "
+                                        f"({', '.join('?' * len(part))})", part):
+                for span_field in fields:
+                    suffix = span_field.rsplit("_", 1)[-1]
+                    target = next((t for t in view["texts"] if t.endswith("_" + suffix)), view["texts"][0])
+                    if row[span_field]:
+                        out.setdefault(cited[row["_key"]], {}).setdefault(target, []).append(row[span_field])
     return out
 
 
@@ -139,6 +156,8 @@ def _segments(text, spans: list[str]) -> list[tuple[str, bool]]:
     if text is None:
         return []
     text = str(text)
+    if not any(span and span in text for span in spans):
+        return [(text, False)]
     marked = [False] * len(text)
     for span in sorted(set(spans), key=len, reverse=True):
         start = text.find(span)
@@ -155,14 +174,24 @@ def _segments(text, spans: list[str]) -> list[tuple[str, bool]]:
 
 
 async def conversation(datasette, request):
+    """One page of PAGE messages: `page` (1-based), or the page holding the message `at`, scrolled to it."""
     db = datasette.get_database()
     meta = await _meta(db)
     group = request.args.get("group", "")
-    messages = await _messages(db, meta["view"], group)
-    if not messages:
+    ordered = await _ordered(db, meta["view"], group)
+    if not ordered:
         return await _not_found(datasette, request, f"no conversation {group!r}")
+    keys = [key for key, _ in ordered]
+    pages = (len(keys) + PAGE - 1) // PAGE
+    at = request.args.get("at")
+    number = keys.index(at) // PAGE + 1 if at in keys else request.args.get("page", "1")
+    number = min(max(int(number), 1), pages) if str(number).isdigit() else 1
+    first = (number - 1) * PAGE
+    messages = await _messages(db, meta["view"], keys[first:first + PAGE], first)
     return await _page(datasette, request, "explore_conversation.html", {
-        "release": meta["release"], "group": group, "messages": messages, "view": meta["view"]})
+        "release": meta["release"], "group": group, "messages": messages, "total": len(keys), "page": number,
+        "pages": [{"number": n, "url": conversation_url(group, page=n)} for n in range(1, pages + 1)],
+        "first": first + 1, "last": first + len(messages)})
 
 
 def _unfold(value, field: str) -> list[dict]:
@@ -251,37 +280,48 @@ async def _in_place(db, view: dict, meta: dict, resource: str, key: str, row: di
         group = first[0] if first else None
     if group is None or (not cites and not point):
         return None
-    messages = await _messages(db, view, group)
-    at = {m["key"]: m["position"] for m in messages}
-    line = _line(point, row, messages, at, view["order"])
+    ordered = await _ordered(db, view, group)
+    at = {key: position for position, (key, _) in enumerate(ordered)}
+    line = _line(point, row, ordered, at)
     wanted = {at[k] for k in cites if k in at} | ({line - 1, line} if line is not None else set())
-    keep = {p + d for p in wanted for d in range(-CONTEXT, CONTEXT + 1)}
+    keep = sorted({p + d for p in wanted for d in range(-CONTEXT, CONTEXT + 1) if 0 <= p + d < len(ordered)})
+    messages = []
+    for run in _runs(keep):  # each run of consecutive positions fetched as one window
+        messages += await _messages(db, view, [ordered[p][0] for p in run], run[0])
     shown, last = [], -1
     for m in messages:
-        if m["position"] not in keep:
-            continue
         if m["position"] > last + 1:
             shown.append({ELIDED: m["position"] - last - 1})
         if line is not None and m["position"] == line:
             shown.append({"line": point["label"]})
         shown.append({**m, "cited_by": cites.get(m["key"], [])})
         last = m["position"]
-    if last < len(messages) - 1:
-        shown.append({ELIDED: len(messages) - 1 - last})
-    if line is not None and line >= len(messages):
+    if last < len(ordered) - 1:
+        shown.append({ELIDED: len(ordered) - 1 - last})
+    if line is not None and line >= len(ordered):
         shown.append({"line": point["label"]})
-    return {"group": group, "url": conversation_url(group), "messages": shown, "point": point,
-            "missing": sorted(k for k in cites if k not in at)}
+    return {"group": group, "url": conversation_url(group, at=ordered[min(wanted)][0]) if wanted else conversation_url(group),
+            "messages": shown, "point": point, "missing": sorted(k for k in cites if k not in at)}
 
 
-def _line(point: dict | None, row: dict, messages: list[dict], at: dict, order: str) -> int | None:
+def _runs(positions: list[int]) -> list[list[int]]:
+    """Sorted positions cut into runs of consecutive ones."""
+    runs: list[list[int]] = []
+    for p in positions:
+        if runs and p == runs[-1][-1] + 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return runs
+
+
+def _line(point: dict | None, row: dict, ordered: list[tuple], at: dict) -> int | None:
     """The position before which the record's probe or cutoff line is drawn, or None."""
     if not point or row.get(point["field"]) is None:
         return None
     value = row[point["field"]]
     if point["by"] == "turn":
-        return next((m["position"] for m in messages if m["row"].get(order) is not None and m["row"][order] >= value),
-                    len(messages))
+        return next((p for p, (_, order) in enumerate(ordered) if order is not None and order >= value), len(ordered))
     if value not in at:
         return None
     return at[value] + (1 if point["through"] else 0)

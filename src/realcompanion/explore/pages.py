@@ -330,9 +330,10 @@ def _line(point: dict | None, row: dict, ordered: list[tuple], at: dict) -> int 
 async def validation(datasette, request):
     db = datasette.get_database()
     meta = await _meta(db)
-    keyed = {}
+    keyed = {}  # resource -> the failing rows that are records of it (the others name a file or a line)
     for name in meta["resources"]:
-        keyed[name] = {r[0] for r in await db.execute(f"select _key from {_quote(name)}")}
+        keyed[name] = {r[0] for r in await db.execute(
+            f"select row from _failures where resource = ? and row in (select _key from {_quote(name)})", [name])}
     by_rule: dict[str, list[dict]] = {}
     for f in await db.execute("select rule, severity, resource, row, field, value, message from _failures order by rowid"):
         f = dict(f)

@@ -28,7 +28,7 @@ FORMATS = ("realcompanion", "groupassist")
 # `stamp`: its declared counts and hashes; `renderers`: its datasheet's generated blocks; `status`: the card's
 # opening notice; `catalogue`: its coded rules; `format_rules`, `format_schemas`:
 # the declared rules and core definitions every release of it keeps; `synth`: its generator's command; `score`,
-# `judge`, `baselines`: its own scoring commands, where they are not RealCompanion's)
+# `judge`, `baselines`: its own scoring commands, where they are not RealCompanion's; `view`: what the explorer shows)
 PARTS = {
     "realcompanion": {"release": "realcompanion.release:Release", "stamp": "realcompanion.stamp:stamp",
                       "renderers": "realcompanion.datasheet:renderers",
@@ -37,7 +37,8 @@ PARTS = {
                       "catalogue": "realcompanion.validators.realcompanion.catalogue:CATALOGUE",
                       "format_rules": "realcompanion.validators.realcompanion:FORMAT_RULES",
                       "format_schemas": "realcompanion.validators.realcompanion:FORMAT_SCHEMAS",
-                      "synth": "realcompanion.formats.realcompanion.synth.command:run"},
+                      "synth": "realcompanion.formats.realcompanion.synth.command:run",
+                      "view": "realcompanion.formats.realcompanion.view:VIEW"},
     "groupassist": {"release": "realcompanion.formats.groupassist:GroupAssistRelease",
                     "stamp": "realcompanion.formats.groupassist.synth:stamp",
                     "renderers": "realcompanion.formats.groupassist.datasheet:renderers",
@@ -49,7 +50,8 @@ PARTS = {
                     "synth": "realcompanion.formats.groupassist.synth:run",
                     "score": "realcompanion.formats.groupassist.judged:run",
                     "judge": "realcompanion.formats.groupassist.judging:run",
-                    "baselines": "realcompanion.formats.groupassist.baselines:run"},
+                    "baselines": "realcompanion.formats.groupassist.baselines:run",
+                    "view": "realcompanion.formats.groupassist.view:VIEW"},
 }
 # Formats whose releases carry a participant's message stream, which declared rules of the stream kinds read
 STREAMS = ("realcompanion",)

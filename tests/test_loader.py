@@ -10,7 +10,6 @@ import sys
 import tempfile
 
 import datasets
-import huggingface_hub
 import pandas as pd
 import pytest
 from tiny_release import build, write_jsonl
@@ -22,20 +21,6 @@ from realcompanion.paths import REPO_ROOT
 from realcompanion.release import Release
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import stamp
-
-
-@pytest.fixture
-def offline(monkeypatch, tmp_path):
-    """No network and a throwaway cache, also for modules imported before the variables were set."""
-    cache = tmp_path / "hf"
-    for name, value in {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_HOME": str(cache),
-                        "HF_DATASETS_CACHE": str(cache / "datasets")}.items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
-    monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True)
-    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache / "datasets")
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
-    return cache / "datasets"
 
 
 @pytest.mark.parametrize("config", RESOURCES)

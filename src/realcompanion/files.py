@@ -149,10 +149,11 @@ def read_json(path):
 def write_own(root, name: str, text: str) -> None:
     """Write `text` to `name`, a file of the release at `root` (datapackage.json, a document): one that is a link out
     of the folder is refused (`paths.own_file`), not followed; `card --write`, `stamp --force` and the like rewrote
-    the file it linked to, wherever it lay."""
+    the file it linked to, wherever it lay. Written whole or not at all (`writing`)."""
     from .paths import own_file
+    from .writing import write_text
 
-    own_file(root, name).write_text(text, encoding="utf-8")
+    write_text(own_file(root, name), text)
 
 
 def output_file(path, release=None, reads=()) -> Path:
@@ -174,6 +175,16 @@ def output_folder(path, release=None) -> Path:
     path = _into(release, path)
     if path.exists() and not path.is_dir():
         raise ReadError(path, "exists and is not a directory: give a folder to write into")
+    return path
+
+
+def empty_folder(path) -> Path:
+    """`path` if a new release can be written there: a new folder or an empty one. One that holds anything is
+    refused before any work: the generator never writes over files it did not make (a user's edited release), nor
+    through a link one of them is (`OUT/data/source.jsonl` linking outside)."""
+    path = output_folder(path)
+    if path.is_dir() and any(path.iterdir()):
+        raise ReadError(path, "is not empty: a release is generated into a new or empty folder, never over files")
     return path
 
 

@@ -25,9 +25,9 @@ def register(sub):
 def run(args) -> int:
     from tqdm import tqdm
 
-    from ..files import output_folder
+    from ..files import empty_folder
 
-    output_folder(args.out)
+    empty_folder(args.out)
     # with --paper-scale, 0.5 made no copy (a traceback) and 1.7 one copy, and a GroupAssistBench release ignored it
     wanted = {"realcompanion": "a whole number of copies of the ten participants",
               "groupassist": "1: the paper's release is written once"}

@@ -15,6 +15,7 @@ from .. import __version__
 from ..errors import ReadError, visible
 from ..files import output_file
 from ..schemas import dump_json
+from ..writing import write_text
 from . import settings
 
 
@@ -88,7 +89,7 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     text = "\n".join(map(visible, text.split("\n")))  # a condition or judge a user's file names: escaped, one line
     payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):
-        output_file(json_dest, release.root).write_text(payload, encoding="utf-8")
+        write_text(output_file(json_dest, release.root), payload)
     print(text, file=sys.stderr if json_dest == "-" else sys.stdout)
     if json_dest == "-":
         sys.stdout.write(payload)

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from functools import lru_cache
 from pathlib import Path
 
+from ..files import empty_folder
 from ..schemas import RESOURCES, Schemas, dump_json, read_json
 from ..stamp import stamp
+from ..writing import Replacing, write_text
 from .participant import Participant
 from .plan import ParticipantPlan
 
@@ -35,25 +37,35 @@ def _render(job) -> dict[str, str]:
             for resource, rows in records.items()}
 
 
+def copy_schemas(template: Path, out: Path) -> None:
+    """The template's schemas/ copied into the new release, each file through the writer (`writing`)."""
+    for source in sorted((template / "schemas").rglob("*")):
+        target = out / source.relative_to(template)
+        if source.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with Replacing(target) as handle:
+                handle.write(source.read_bytes())
+
+
 def synthesize(out, plans: list[ParticipantPlan], seed: int, template, progress=None) -> Path:
-    out, template = Path(out), Path(template)
+    template = Path(template)
     descriptor = read_json(template / "datapackage.json")
-    if out.resolve() != template.resolve():
-        shutil.copytree(template / "schemas", out / "schemas", dirs_exist_ok=True)
-    (out / "data").mkdir(parents=True, exist_ok=True)
-    handles = {r: open(out / "data" / f"{r}.jsonl", "w", encoding="utf-8", newline="\n") for r in RESOURCES}
+    out = empty_folder(out)
+    out.mkdir(parents=True, exist_ok=True)
+    copy_schemas(template, out)
+    (out / "data").mkdir()
     jobs = [(str(template.resolve()), seed, index, plan) for index, plan in enumerate(plans)]
-    try:
+    with ExitStack() as files:
+        handles = {r: files.enter_context(Replacing(out / "data" / f"{r}.jsonl")) for r in RESOURCES}
         with ProcessPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1)) as pool:
             for plan, texts in zip(plans, pool.map(_render, jobs, chunksize=max(1, len(jobs) // 64))):
                 for resource, text in texts.items():
                     handles[resource].write(text)
                 if progress:
                     progress(plan.pid)
-    finally:
-        for handle in handles.values():
-            handle.close()
     descriptor["realcompanion"]["synthetic"] = True
-    (out / "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
+    write_text(out / "datapackage.json", dump_json(descriptor))
     stamp(out)
     return out

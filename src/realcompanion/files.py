@@ -42,13 +42,22 @@ def open_regular(path):
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise ReadError(path, "no such file") from None
-    except OSError as exc:
-        raise ReadError(path, f"cannot open ({exc.strerror or exc})") from None
+    except OSError as exc:  # a socket cannot be opened at all (ENXIO): named by its type, read without opening it
+        raise ReadError(path, _unopened(path) or f"cannot open ({exc.strerror or exc})") from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
         raise ReadError(path, f"is {kind_of(mode)}, not a regular file")
     return os.fdopen(fd, "rb")
+
+
+def _unopened(path: Path) -> str | None:
+    """What a path that could not be opened is, when it is no regular file (`is a socket, ...`)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else f"is {kind_of(mode)}, not a regular file"
 
 
 def decode(data: bytes, path) -> str:

@@ -5,9 +5,9 @@ A document is judged when it is there (whether the documents a publication needs
 check). Whole means: not empty; UTF-8; ending with a line break, as every text file the package writes does (a file
 cut by a full disk or a killed writer stops mid-line, almost always); README.md opening with its YAML header and
 closing it, and carrying each generated block of its format, opened and closed; DATASHEET.md too; CITATION.cff
-reading as its schema, with every key CFF 1.2 requires; croissant.json reading as one JSON object. A cut that falls on a line end between two
-generated blocks drops a block, which is named; one in the prose after the last block of README.md is the one cut
-this cannot see.
+reading as its schema, with every key CFF 1.2 requires; croissant.json reading as one JSON object. A cut that falls
+on a line end between two generated blocks drops a block, which is named; one at a line end in the prose after the
+last block of README.md, or in CITATION.cff after its required keys, is the cut this cannot see.
 """
 from __future__ import annotations
 

@@ -285,6 +285,14 @@ def gi10(c):
     return None, "data/notes.jsonl"
 
 
+def gi11(c):
+    """DATASHEET.md cut in the middle of a line, as a writer stopped by a full disk left it."""
+    path = c.root / "DATASHEET.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:text.index("<!-- generated:files -->") + 10], encoding="utf-8")
+    return None, "DATASHEET.md"
+
+
 def gi6(c):
     """An edited enum copy lets a level outside the vocabulary through the Table Schema's check."""
     path = c.root / "schemas" / "instances.schema.json"

@@ -27,6 +27,7 @@ STILL_NAMING = {
     "realcompanion.validators.structure": "declares the first format's rules beside checks both formats run",
     "realcompanion.validators.resources": "declares the first format's rules beside checks both formats run",
     "realcompanion.validators.integrity": "declares the first format's rules beside checks both formats run",
+    "realcompanion.validators.documents": "declares the first format's rules beside checks both formats run",
     "realcompanion.scoring.bm25": "shared scoring that reads RealCompanion's method settings",
     "realcompanion.scoring.bootstrap": "shared scoring that reads RealCompanion's method settings",
     "realcompanion.scoring.judge_client": "shared scoring that reads RealCompanion's method settings",

@@ -305,6 +305,14 @@ def _scope(ctx, rule: dict) -> pd.Index:
     return rows[pd.Series(held, dtype=bool).to_numpy()]
 
 
+class NotEvaluated(Exception):
+    """A declared rule none of whose rows could be read: the rule as a whole was not evaluated (an error whatever its
+    severity: a warning rule failing on every row as `cannot be evaluated` left the release VALID, never checked)."""
+
+    def __init__(self, part: str, rows: int, first: Exception):
+        super().__init__(f"its {part} raises on every one of its {rows} row(s), such as: {first}")
+
+
 def _unscoped(ctx, rule: dict) -> pd.DataFrame:
     """A failure on each row the rule's `where` cannot be evaluated on (an attribute, a `_name`, `len` of a null):
     the rule cannot say whether it checks that row, and a `where` failing on every row would switch it off. A
@@ -313,6 +321,8 @@ def _unscoped(ctx, rule: dict) -> pd.DataFrame:
         return combined([])
     values = _where(ctx, rule)
     bad = [n for n, value in enumerate(values) if isinstance(value, Exception)]
+    if bad and len(bad) == len(values):
+        raise NotEvaluated("where", len(values), values[bad[0]])
     return _report(ctx, rule, bad, "", [rule["where"]] * len(bad),
                    [f"where cannot be evaluated: {values[n]}" for n in bad])
 
@@ -391,7 +401,10 @@ def relationships(rule: dict, ctx) -> pd.DataFrame:
 @_kind("expression")
 def expression(rule: dict, ctx) -> pd.DataFrame:
     values = evaluate(ctx, rule["resource"], rule["expression"])
-    failed = pd.Index([n for n in _scope(ctx, rule) if values[n] is not True
+    scope = _scope(ctx, rule)
+    if len(scope) and all(isinstance(values[n], Exception) for n in scope):
+        raise NotEvaluated("expression", len(scope), values[scope[0]])
+    failed = pd.Index([n for n in scope if values[n] is not True
                        and (isinstance(values[n], Exception) or not values[n])], dtype=int)
     why = [f"cannot be evaluated: {values[n]}" if isinstance(values[n], Exception) else
            f"false: {rule['expression']}" for n in failed]

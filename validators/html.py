@@ -22,6 +22,7 @@ from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from realcompanion.errors import visible
+from realcompanion.writing import write_text
 
 from .catalogue import FAILURE_COLUMNS
 
@@ -163,7 +164,7 @@ def _render(report, path, out_dir: Path, families: dict[str, list], bar) -> Path
         passed = sum(o.passed for o in outcomes)
         key = ValidationResultIdentifier(ExpectationSuiteIdentifier(family), run_id, SITE)
         context.validation_results_store.set(key, ExpectationSuiteValidationResult(
-            success=not any(o.rule.severity == "error" and not o.passed for o in outcomes),
+            success=not any(o.is_error for o in outcomes),
             results=results, suite_name=family,
             statistics={"evaluated_expectations": len(outcomes), "successful_expectations": passed,
                         "unsuccessful_expectations": len(outcomes) - passed,
@@ -187,11 +188,11 @@ def _render(report, path, out_dir: Path, families: dict[str, list], bar) -> Path
 
     for family, _, key in suites:
         for written in (page(key), page(ExpectationSuiteIdentifier(family))):
-            written.write_text(finished(written.read_text(encoding="utf-8")), encoding="utf-8")
+            write_text(written, finished(written.read_text(encoding="utf-8")))
         bar.update()
     index = out_dir / "index.html"
     links = [(family, outcomes, page(key).relative_to(out_dir).as_posix()) for family, outcomes, key in suites]
-    index.write_text(finished(_index(report, links, failures)), encoding="utf-8")
+    write_text(index, finished(_index(report, links, failures)))
     _drop_unreferenced(out_dir, there)
     bar.update()
     return index

@@ -51,6 +51,11 @@ class Outcome:
         """Found failing rows, or could not evaluate."""
         return not self.failures.empty or self.crashed
 
+    @property
+    def is_error(self) -> bool:
+        """Makes the release INVALID: an error rule that fired, or any rule that could not be evaluated."""
+        return self.crashed or (self.fired and self.rule.severity == "error")
+
 
 @dataclass
 class Report:
@@ -64,7 +69,9 @@ class Report:
 
     @property
     def errors(self) -> int:
-        return self.count("error") + sum(1 for o in self.outcomes if o.crashed and o.rule.severity == "error")
+        """Failing rows of error rules, and every rule that could not be evaluated, whatever its severity: no rule
+        passes, nor merely warns, because it did not run."""
+        return self.count("error") + sum(1 for o in self.outcomes if o.crashed)
 
     @property
     def warnings(self) -> int:

@@ -17,7 +17,7 @@ def _mark(o) -> str:
     if o.passed:
         return "ok  "
     if o.fired:
-        return "FAIL" if o.rule.severity == "error" else "warn"
+        return "FAIL" if o.is_error else "warn"
     return "SKIP"
 
 

@@ -22,7 +22,7 @@ def blocking_rules(root, progress=None) -> list[str]:
 
     validate = part(format_of(root), "runner").validate
     return sorted({o.rule.id for o in validate(root, progress=progress, restamped=True).outcomes
-                   if o.fired and o.rule.severity == "error"})
+                   if o.is_error})
 
 
 def sha256_of(path: Path) -> str:

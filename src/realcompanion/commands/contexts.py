@@ -26,12 +26,13 @@ def run(args) -> int:
     from ..release import Release
     from ..scoring.options import bm25_fallback
     from ..scoring.report import exclusions_line, invalid_rows
+    from ..writing import Replacing
 
     release = Release(args.path)
     track = load_track(release, "chat")
     out = output_file(args.out, release.root)
     written, short = 0, []
-    with open(out, "w", encoding="utf-8", newline="\n") as handle, \
+    with Replacing(out) as handle, \
             tqdm(total=len(track.items), unit="item", desc=args.condition, disable=None) as bar:
         for record in build_contexts(track, args.condition, progress=bar.update, fallback=bm25_fallback(args),
                                      short=short):

@@ -24,10 +24,10 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..files import output_folder
+    from ..files import empty_folder
     from ..formats import part
 
-    output_folder(args.out)
+    empty_folder(args.out)
     return part(args.format, "synth")(args)
 
 

@@ -75,6 +75,7 @@ def _run(args) -> int:
     from ..files import output_file, output_folder
     from ..formats import format_of, part
     from ..validators.terminal import render
+    from ..writing import write_text
 
     fmt = format_of(args.path)
     release = part(fmt, "release")(args.path, check=False)
@@ -97,7 +98,7 @@ def _run(args) -> int:
     else:
         print(render(report, args.max_examples))
         if args.json:
-            Path(args.json).write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+            write_text(args.json, json.dumps(report.to_json(), indent=2) + "\n")
     if args.html:
         from ..validators.html import render_html
 

@@ -87,7 +87,7 @@ def build(release, view, report: dict, path: Path, progress=None) -> dict:
 
     db = sqlite_utils.Database(path, recreate=True)
     # A new file, built once and read only after: no journal, no waiting for the disk at each batch's commit (the
-    # paper-scale GroupAssistBench copy took 94 s with them, most of it waiting)
+    # largest paper-scale copy took 94 s with them, most of it waiting)
     db.conn.execute("PRAGMA journal_mode = OFF")
     db.conn.execute("PRAGMA synchronous = OFF")
     identifier = _conversation_identifier(release, view)
@@ -159,8 +159,8 @@ def _references(schema: dict, name: str) -> list[tuple[list[str], str]]:
 
 
 def _foreign_keys(release, name: str, schema: dict) -> list[tuple[str, str, str, str]]:
-    """The single-field foreign keys sqlite-utils can declare (a composite one, as GroupAssistBench's group and
-    requester, stays in `_meta` for the pages to follow)."""
+    """The single-field foreign keys sqlite-utils can declare (a composite one, such as a group and member pair,
+    is left to the schema: SQLite would not enforce it either)."""
     out = []
     for fk in schema.get("foreignKeys") or []:
         fields = [fk["fields"]] if isinstance(fk["fields"], str) else list(fk["fields"])

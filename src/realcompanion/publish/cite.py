@@ -11,11 +11,12 @@ the same CFF data.
 from __future__ import annotations
 
 import re
-import subprocess
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import ReadError
+from ..git_objects import changed, commit_of
 from ..release import Release
 from .documents import STYLES, cff, dump_cff, released, stated
 from .plan import tag_of
@@ -55,7 +56,7 @@ class Citation:
         return cls(name=stated(release, "name"), cff=data, version=release.version, date=released(release),
                    tag=tag, commit=commit,
                    url=hub_url(repo_id) if repo_id else release.descriptor.get("homepage") or data.get("url"),
-                   synthetic=synthetic_mark(release), dirty=bool(commit) and git_dirty(release.root))
+                   synthetic=synthetic_mark(release), dirty=bool(commit) and changed(release.root))
 
 
 def synthetic_mark(release: Release) -> str:
@@ -72,22 +73,10 @@ def hub_url(repo_id: str) -> str:
 
 def git_commit(root: Path, tag: str) -> str | None:
     """The commit of `tag` in the checkout holding `root`, else its HEAD; None outside git or without git."""
-    for rev in (f"{tag}^{{commit}}", "HEAD"):
-        try:
-            done = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "--quiet", rev],
-                                  capture_output=True, text=True, check=False)
-        except OSError:
-            return None
-        if done.returncode == 0:
-            return done.stdout.strip()
-    return None
-
-
-def git_dirty(root: Path) -> bool:
-    """Whether the release folder has changes (tracked or not) that no commit holds."""
-    done = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "."],
-                          capture_output=True, text=True, check=False)
-    return done.returncode != 0 or bool(done.stdout.strip())
+    try:
+        return commit_of(root, tag) or commit_of(root, "HEAD")
+    except ReadError:  # no git installed
+        return None
 
 
 # -- BibTeX -------------------------------------------------------------------

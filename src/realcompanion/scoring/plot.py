@@ -15,7 +15,10 @@ def _figure():
 def _save(figure, out) -> None:
     """Write `figure` to `out` as a PNG whatever the name ends with: matplotlib picks the format from the suffix and
     refused one it does not know (`--plot report.jsonl`) with a traceback, after the report was written."""
-    figure.savefig(out, dpi=120, format="png")
+    from ..writing import Replacing
+
+    with Replacing(out) as handle:
+        figure.savefig(handle, dpi=120, format="png")
 
 
 def _nothing_to_draw(figure, axes, title: str, what: str, out) -> None:

@@ -16,6 +16,7 @@ from ..errors import ReadError, visible
 from ..files import output_file
 from ..formats.realcompanion.scoring import settings
 from ..schemas import dump_json
+from ..writing import write_text
 
 
 def envelope(release, command: str, release_parameters=("recent_window",), scoring=None, **parameters) -> dict:
@@ -88,7 +89,7 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     text = "\n".join(map(visible, text.split("\n")))  # a condition or judge a user's file names: escaped, one line
     payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):
-        output_file(json_dest, release.root).write_text(payload, encoding="utf-8")
+        write_text(output_file(json_dest, release.root), payload)
     print(text, file=sys.stderr if json_dest == "-" else sys.stdout)
     if json_dest == "-":
         sys.stdout.write(payload)

@@ -7,38 +7,38 @@ stamps the descriptor, so the same plan and seed give byte-identical files.
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 
+from ...files import empty_folder
 from ...schemas import dump_json, read_json
 from ...stamp import write
+from ...writing import Replacing, copy_schemas, write_text
 from . import FORMAT, RESOURCES, GroupAssistRelease
 from .group import Group
 from .plan import GroupPlan
 
 
 def synthesize(out, plans: list[GroupPlan], seed: int, template, progress=None) -> Path:
-    out, template = Path(out), Path(template)
+    template = Path(template)
     descriptor = read_json(template / "datapackage.json")
     params = descriptor[FORMAT] | read_json(template / descriptor[FORMAT]["vocabulary"])
-    if out.resolve() != template.resolve():
-        shutil.copytree(template / "schemas", out / "schemas", dirs_exist_ok=True)
-    (out / "data").mkdir(parents=True, exist_ok=True)
-    handles = {r: open(out / "data" / f"{r}.jsonl", "w", encoding="utf-8", newline="\n") for r in RESOURCES}
-    try:
+    out = empty_folder(out)
+    out.mkdir(parents=True, exist_ok=True)
+    copy_schemas(template, out)
+    (out / "data").mkdir()
+    with ExitStack() as files:
+        handles = {r: files.enter_context(Replacing(out / "data" / f"{r}.jsonl")) for r in RESOURCES}
         for plan in plans:
             for resource, rows in Group(plan, seed, params).build().items():
                 handles[resource].write("".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
                                                 for row in rows))
             if progress:
                 progress(plan.group_id)
-    finally:
-        for handle in handles.values():
-            handle.close()
     descriptor[FORMAT]["synthetic"] = True
-    (out / "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
+    write_text(out / "datapackage.json", dump_json(descriptor))
     stamp(out)
     return out
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from functools import lru_cache
 from pathlib import Path
 
+from realcompanion.files import empty_folder
 from realcompanion.schemas import RESOURCES, Schemas, dump_json, read_json
 from realcompanion.stamp import stamp
-
+from realcompanion.writing import Replacing, copy_schemas, write_text
 from .participant import Participant
 from .plan import ParticipantPlan
 
@@ -37,24 +38,22 @@ def _render(job) -> dict[str, str]:
 
 
 def synthesize(out, plans: list[ParticipantPlan], seed: int, template, progress=None) -> Path:
-    out, template = Path(out), Path(template)
+    template = Path(template)
     descriptor = read_json(template / "datapackage.json")
-    if out.resolve() != template.resolve():
-        shutil.copytree(template / "schemas", out / "schemas", dirs_exist_ok=True)
-    (out / "data").mkdir(parents=True, exist_ok=True)
-    handles = {r: open(out / "data" / f"{r}.jsonl", "w", encoding="utf-8", newline="\n") for r in RESOURCES}
+    out = empty_folder(out)
+    out.mkdir(parents=True, exist_ok=True)
+    copy_schemas(template, out)
+    (out / "data").mkdir()
     jobs = [(str(template.resolve()), seed, index, plan) for index, plan in enumerate(plans)]
-    try:
+    with ExitStack() as files:
+        handles = {r: files.enter_context(Replacing(out / "data" / f"{r}.jsonl")) for r in RESOURCES}
         with ProcessPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1)) as pool:
             for plan, texts in zip(plans, pool.map(_render, jobs, chunksize=max(1, len(jobs) // 64))):
                 for resource, text in texts.items():
                     handles[resource].write(text)
                 if progress:
                     progress(plan.pid)
-    finally:
-        for handle in handles.values():
-            handle.close()
     descriptor["realcompanion"]["synthetic"] = True
-    (out / "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
+    write_text(out / "datapackage.json", dump_json(descriptor))
     stamp(out)
     return out

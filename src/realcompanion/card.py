@@ -35,9 +35,11 @@ MAX_LISTED = 13  # vocabularies up to this size are spelled out in the field tab
 GENERATED_KEYS = ("pretty_name", "license", "license_name", "license_link", "tags", "size_categories", "configs",
                   "dataset_info")
 OWN_TERMS = "LicenseRef-"  # SPDX's prefix for a licence not on its list: a dataset publisher's own terms
-# The licence identifiers a Hub card's header may give (huggingface.co/docs/hub/repositories-licenses); the Hub
-# names the SPDX licences among them by their lower case, but for the three in HUB_NAMES and the GNU licences,
-# whose -only and -or-later variants it names as one.
+# The licence identifiers a Hub card's header may give: the table between the `region licenses` markers of
+# huggingface/hub-docs docs/hub/repositories-licenses.md (huggingface.co/docs/hub/repositories-licenses);
+# neither huggingface_hub nor datasets ships it. Checked equal, all 69, to that file at
+# hub-docs commit 008d54d. The Hub names the SPDX licences among them by their lower case, but for the three in
+# HUB_NAMES and the GNU licences, whose -only and -or-later variants it names as one.
 HUB_LICENSES = frozenset("""apache-2.0 mit openrail bigscience-openrail-m creativeml-openrail-m
     bigscience-bloom-rail-1.0 bigcode-openrail-m afl-3.0 artistic-2.0 bsl-1.0 bsd bsd-2-clause bsd-3-clause
     bsd-3-clause-clear c-uda cc cc0-1.0 cc-by-2.0 cc-by-2.5 cc-by-3.0 cc-by-4.0 cc-by-sa-3.0 cc-by-sa-4.0 cc-by-nc-2.0
@@ -55,7 +57,6 @@ VERBATIM_TYPES = ("datetime", "date")  # Table Schema types Arrow would reinterp
 # parsed by Arrow to decide (`_needs_json`)
 ISO_LIKE = r"^\d{4}-\d\d-\d\d([T ][\d:.]*)?(Z|[+-][\d:]*)?$"
 _FORMATS = {"datetime": "RFC 3339 date-time with UTC offset", "date": "date, YYYY-MM-DD"}
-_VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 
 
 def status(release: Release) -> str:
@@ -290,10 +291,20 @@ def citation(release: Release) -> str:
 
 
 def stated_version(text: str) -> str | None:
-    """The release version the card's citation block states (its BibTeX `version` field)."""
-    block = block_body(text, "citation")
-    match = _VERSION.search(block)
-    return match["version"] if match else None
+    """The release version the card's citation block states: the `version` field of the first entry of its BibTeX
+    code (found by markdown-it, read by pybtex); None when the block, its BibTeX or the field is missing."""
+    from markdown_it import MarkdownIt
+    from pybtex.database import parse_string
+    from pybtex.scanner import PybtexError
+
+    code = [token.content for token in MarkdownIt().parse(block_body(text, "citation"))
+            if token.type == "fence" and token.info.strip() == "bibtex"]
+    try:
+        entries = parse_string(code[0], "bibtex").entries if code else {}
+    except PybtexError:
+        return None
+    first = next(iter(entries.values()), None)
+    return first.fields.get("version") if first is not None else None
 
 
 def released(release: Release) -> str:

@@ -3,10 +3,10 @@
 One RecordSet per resource, one Field per Table Schema field: nested objects
 become sub-fields read by JSONPath from their column, lists are `repeated`,
 primary keys are the record set `key` and single-field foreign keys are
-`references`, but for one that would close a cycle of record sets (`_record_set`). The distribution lists each data file with the sha256 that
-datapackage.json declares. Building goes through `mlcroissant.Metadata`, whose
-rejection is a `ReadError` here, so every caller (the command, publish's gate)
-reports it as one line.
+`references`, but for one that would close a cycle of record sets (`_record_set`).
+The distribution lists each data file with the sha256 that datapackage.json declares.
+Building goes through `mlcroissant.Metadata`, whose rejection is a `ReadError` here,
+so every caller (the command, publish's gate) reports it as one line.
 """
 from __future__ import annotations
 
@@ -129,10 +129,9 @@ def _authors(release: Release) -> list[str]:
 def metadata(release: Release):
     """The release as an `mlcroissant.Metadata`; a description Croissant rejects is a `ReadError`."""
     import mlcroissant as mlc
+    import networkx as nx
 
     from .cite import Citation, bibtex
-
-    import networkx as nx
 
     descriptor, ctx, graph = release.descriptor, mlc.Context(conforms_to=CONFORMS_TO[0]), nx.DiGraph()
     try:

@@ -8,7 +8,6 @@ Nothing heavy is imported here, so the command line can name the citation styles
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,8 +20,6 @@ if TYPE_CHECKING:
 CHANGELOG = "CHANGELOG.md"
 CITATION = "CITATION.cff"
 STYLES = ("bibtex", "apa", "cff")  # the forms `realcompanion cite` prints, as `publish.cite.RENDERERS` renders them
-_RELEASED = re.compile(r"^## \[(?P<version>[^\]]+)\]", re.M)
-UNRELEASED = "Unreleased"
 
 
 def cff(root) -> dict:
@@ -51,9 +48,10 @@ def dump_cff(data: dict) -> str:
 
 
 def changelog_version(root) -> str | None:
-    """The newest released version in CHANGELOG.md (the first `## [X]` heading that is not Unreleased)."""
-    headings = _RELEASED.finditer(read_text(Path(root) / CHANGELOG))
-    return next((m["version"] for m in headings if m["version"] != UNRELEASED), None)
+    """The newest released version in CHANGELOG.md (the first version section that is not Unreleased)."""
+    from .changelog import released_version
+
+    return released_version(read_text(Path(root) / CHANGELOG))
 
 
 def stated_versions(release: Release) -> dict[str, str | None]:

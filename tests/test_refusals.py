@@ -160,3 +160,15 @@ def test_the_paper_citation_names_its_venue(repo):
     for root in (repo, GROUPASSIST):
         paper = yaml.safe_load((root / "CITATION.cff").read_text(encoding="utf-8"))["preferred-citation"]
         assert paper.get("journal"), root
+
+
+def test_each_shipped_changelog_keeps_the_release_it_describes(repo):
+    """Both formats' changelogs: the copy that ships keeps the section of the version the files carry."""
+    from realcompanion.publish.changelog import released_version, shipped
+
+    for root in (repo, GROUPASSIST):
+        text = (root / "CHANGELOG.md").read_text(encoding="utf-8")
+        copy = shipped(text)
+        version = json.loads((root / "datapackage.json").read_text(encoding="utf-8"))["version"]
+        assert released_version(copy) == version
+        assert "### " in copy.split(f"## [{version}]", 1)[1], root

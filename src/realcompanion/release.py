@@ -244,8 +244,8 @@ class Release:
             raise ReadError(descriptor, f"no '{self.BLOCK}' block: a {other[0]} release, which this command does "
                             "not read" if other else no_block(self.BLOCK), field=self.BLOCK)
         self.check_block(self.descriptor[self.BLOCK], descriptor)
-        if "version" in self.descriptor and version_problem(self.descriptor["version"]):
-            raise ReadError(descriptor, version_problem(self.descriptor["version"]), field="version")
+        if "version" in self.descriptor and (problem := version_problem(self.descriptor["version"])):
+            raise ReadError(descriptor, problem, field="version")  # shown as given in every report and page
         for res in self.descriptor.get("resources", []):
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "

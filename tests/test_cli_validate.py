@@ -19,10 +19,11 @@ def digest(root):
 
 
 def rule_lines(out: str) -> list[list[str]]:
-    """The terminal report's per-rule lines (the block after the title), split: mark, id, severity, statement..."""
+    """The terminal report's per-rule lines (the block after the title), split: mark, id, severity, statement...
+    (a statement wraps within its column: its further lines start with spaces)."""
     lines = out.splitlines()
     assert lines[1] == "", out
-    return [line.split() for line in lines[2:lines.index("", 2)]]
+    return [line.split() for line in lines[2:lines.index("", 2)] if not line.startswith(" ")]
 
 
 def test_clean_release_exits_0_and_prints_the_report(repo, capsys):

@@ -230,13 +230,6 @@ def test_no_value_of_the_release_runs_as_markup(served, page):
     assert page.locator("img[src=x]").count() == 0
 
 
-def test_explore_without_the_extra_says_which(monkeypatch, capsys, tmp_path):
-    monkeypatch.setitem(sys.modules, "datasette", None)
-    assert main(["explore", str(REPO_ROOT), "--build", str(tmp_path / "site")]) == 2
-    assert "pip install 'realcompanion[explore]'" in capsys.readouterr().err
-    assert not (tmp_path / "site").exists()
-
-
 def test_a_long_conversation_is_paged_and_a_link_lands_on_its_message(sites, monkeypatch):
     """`at` opens the page holding the message, scrolled to it (Datasette's own client, the pages module
     registered in this process; in a thread of its own, beside the browser's event loop)."""

@@ -36,9 +36,11 @@ MAX_LISTED = 13  # vocabularies up to this size are spelled out in the field tab
 GENERATED_KEYS = ("pretty_name", "license", "license_name", "license_link", "tags", "size_categories", "configs",
                   "dataset_info")
 OWN_TERMS = "LicenseRef-"  # SPDX's prefix for a licence not on its list: a dataset publisher's own terms
-# The licence identifiers a Hub card's header may give (huggingface.co/docs/hub/repositories-licenses); the Hub
-# names the SPDX licences among them by their lower case, but for the three in HUB_NAMES and the GNU licences,
-# whose -only and -or-later variants it names as one.
+# The licence identifiers a Hub card's header may give: the table between the `region licenses` markers of
+# huggingface/hub-docs docs/hub/repositories-licenses.md (huggingface.co/docs/hub/repositories-licenses);
+# neither huggingface_hub nor datasets ships it. Checked equal, all 69, to that file at
+# hub-docs commit 008d54d. The Hub names the SPDX licences among them by their lower case, but for the three in
+# HUB_NAMES and the GNU licences, whose -only and -or-later variants it names as one.
 HUB_LICENSES = frozenset("""apache-2.0 mit openrail bigscience-openrail-m creativeml-openrail-m
     bigscience-bloom-rail-1.0 bigcode-openrail-m afl-3.0 artistic-2.0 bsl-1.0 bsd bsd-2-clause bsd-3-clause
     bsd-3-clause-clear c-uda cc cc0-1.0 cc-by-2.0 cc-by-2.5 cc-by-3.0 cc-by-4.0 cc-by-sa-3.0 cc-by-sa-4.0 cc-by-nc-2.0

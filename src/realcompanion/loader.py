@@ -30,10 +30,15 @@ def load(path_or_repo_id, config: str, revision: str | None = None, split: str =
     after the folder and cannot name "." or "..". A Hub id and `revision` go
     through unchanged, as do extra keyword arguments (e.g. `cache_dir`). A local
     folder (at `revision`, or as it is) whose card declares no such config, or
-    whose data file does not parse, is a `ReadError` naming the file (and line).
+    whose data file does not parse, is a `ReadError` naming the file (and line). A `datasets` older than the card
+    needs (the package's own floor, `requirements.datasets_floor`) is refused in one line naming the version to
+    install.
     """
     import datasets
 
+    from .requirements import check_datasets
+
+    check_datasets()
     target = os.fspath(path_or_repo_id)
     if not os.path.isdir(target):
         return datasets.load_dataset(target, config, split=split, revision=revision, **kwargs)
@@ -122,10 +127,40 @@ def checkout(folder: Path, revision: str, cache: Path) -> Path:
 
 
 
-def frames(path=".") -> dict:
+def frames(path=".", *, typed_dates: bool = False) -> dict:
     """Every resource of the release folder at `path` as a pandas frame with Arrow-backed dtypes, in the format its
-    descriptor names (each format's own resources, and a fork's too), as `load` reads either."""
+    descriptor names (each format's own resources, and a fork's too), as `load` reads either.
+
+    Dates and timestamps arrive as the file writes them (text), as the validator reads them. With
+    `typed_dates=True` each top-level `date` field holds `datetime.date` values and each `datetime` field
+    `datetime.datetime` values that keep their own UTC offset (a column of several offsets cannot be one
+    timezone-aware pandas dtype without losing them: `pandas.to_datetime(column, utc=True)` makes that UTC column)."""
     from .formats import format_of, part
 
     release = part(format_of(path), "release")(path)
-    return {name: release.frame(name) for name in release.resources}
+    found = {name: release.frame(name) for name in release.resources}
+    if typed_dates:
+        for name, frame in found.items():
+            for field in release.table_schema(name)["fields"]:
+                if field.get("type") in _TYPED:
+                    frame[field["name"]] = _typed(release, name, field, frame[field["name"]])
+    return found
+
+
+def _typed(release, name: str, field: dict, column):
+    """A date or datetime column as Python values (`pandas.Timestamp`, a `datetime` keeping its offset; `date`);
+    a value that is no such date is a ReadError naming its row (an unvalidated release can hold one)."""
+    import pandas as pd
+
+    convert = pd.Timestamp if field["type"] == "datetime" else lambda text: pd.Timestamp(text).date()
+    values, lines = [], release.lines.get(name)
+    for row, text in enumerate(column.tolist()):
+        try:
+            values.append(None if pd.isna(text) else convert(text))
+        except ValueError:
+            raise ReadError(release.path(name), f"'{text}' is not a {field['type']} (run `realcompanion validate`)",
+                            line=lines[row] if lines else row + 1, field=field["name"]) from None
+    return pd.Series(values, index=column.index, dtype=object, name=column.name)
+
+
+_TYPED = ("datetime", "date")  # the Table Schema types `typed_dates` reads

@@ -24,10 +24,11 @@ import pyarrow.json as pajson
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
-from .formats import FORMATS
+from .formats import FORMATS, no_block
 from .jsonlines import objects
 from .paths import leaves, own_file
 from .schemas import RESOURCES, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
+from .versions import problem as version_problem
 
 _SCALARS = {
     "string": pa.string(),
@@ -241,9 +242,11 @@ class Release:
         self.descriptor = read_descriptor(self.root, self.BLOCK)
         if self.BLOCK not in self.descriptor:
             other = [name for name in FORMATS if name != self.BLOCK and isinstance(self.descriptor.get(name), dict)]
-            raise ReadError(descriptor, f"no '{self.BLOCK}' block (an object)" + (
-                f": a {other[0]} release, which this command does not read" if other else ""), field=self.BLOCK)
+            raise ReadError(descriptor, f"no '{self.BLOCK}' block: a {other[0]} release, which this command does "
+                            "not read" if other else no_block(self.BLOCK), field=self.BLOCK)
         self.check_block(self.descriptor[self.BLOCK], descriptor)
+        if "version" in self.descriptor and (problem := version_problem(self.descriptor["version"])):
+            raise ReadError(descriptor, problem, field="version")  # shown as given in every report and page
         for res in self.descriptor.get("resources", []):
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "

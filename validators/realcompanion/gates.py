@@ -37,7 +37,31 @@ def gate_a(ctx) -> pd.DataFrame:
     bad = found & ((text != chat["probe"]).fillna(True) | (sender != "user").fillna(True))
     why = [differs(p, t) if s == "user" else "probe message is not a user turn"
            for p, t, s in zip(chat["probe"][bad], text[bad], sender[bad].fillna(""))]
-    return failures("chat", chat["item_id"][bad], "probe", chat["probe"][bad].str.slice(0, 60), why)
+    shown = [where_it_differs(p, t) if s == "user" else excerpt(p, 0)
+             for p, t, s in zip(chat["probe"][bad], text[bad], sender[bad].fillna(""))]
+    return failures("chat", chat["item_id"][bad], "probe", shown, why)
+
+
+PROBE_SHOWN = 60  # characters of a failing probe shown, around where it differs
+BEFORE = 20  # of them, before the first character that differs
+
+
+def excerpt(text, at: int) -> str | None:
+    """PROBE_SHOWN characters of `text` from BEFORE characters ahead of position `at` (0-based), each end that cuts
+    the text marked `…`."""
+    if not isinstance(text, str):
+        return text
+    start = max(0, min(at - BEFORE, len(text) - PROBE_SHOWN))
+    end = start + PROBE_SHOWN
+    return ("…" if start > 0 else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+def where_it_differs(probe, text) -> str | None:
+    """The part of the probe around the first character where it differs from its message (the line's message
+    names that character), so the value shown holds the difference."""
+    if not isinstance(probe, str) or not isinstance(text, str):
+        return excerpt(probe, 0)
+    return excerpt(probe, len(os.path.commonprefix([probe, text])))
 
 
 def differs(probe, text) -> str:

@@ -23,6 +23,8 @@ from ..errors import ReadError
 from ..schemas import read_json
 
 FORMATS = ("realcompanion", "groupassist")
+TITLES = {"realcompanion": "RealCompanion", "groupassist": "GroupAssistBench"}  # as the cards and messages name them
+GENERIC = "`frictionless validate datapackage.json` checks a generic data package"
 # Where each format keeps the parts the commands share, as module:attribute, imported only when asked for
 # (`release`: the class that opens one; `runner`: what the one validation pass needs of it (validators/run.py);
 # `stamp`: its declared counts and hashes; `renderers`: its datasheet's generated blocks; `status`: the card's
@@ -86,13 +88,28 @@ def open_release(root, **options):
 
 
 def format_of(root) -> str:
-    """The format whose block the descriptor carries (`realcompanion` when it carries none, so that
-    opening the release reports the missing block)."""
+    """The format whose block the descriptor carries; a descriptor with a format's key that is not an object, with
+    two blocks, or with none (a generic data package) is a ReadError saying which formats there are."""
     descriptor = Path(root) / "datapackage.json"
     if not descriptor.exists():
         raise ReadError(descriptor, "no such file: not a release folder")
     found = read_json(descriptor)
-    blocks = [name for name in FORMATS if isinstance(found, dict) and isinstance(found.get(name), dict)]
+    if not isinstance(found, dict):
+        raise ReadError(descriptor, "must be an object (a Data Package descriptor)")
+    for name in FORMATS:
+        if name in found and not isinstance(found[name], dict):
+            raise ReadError(descriptor, f"'{name}' must be an object: the {TITLES[name]} format's block", field=name)
+    blocks = [name for name in FORMATS if name in found]
     if len(blocks) > 1:
         raise ReadError(descriptor, f"carries more than one format block ({', '.join(blocks)})")
-    return blocks[0] if blocks else FORMATS[0]
+    if not blocks:
+        raise ReadError(descriptor, no_block())
+    return blocks[0]
+
+
+def no_block(wanted: str | None = None) -> str:
+    """The refusal of a descriptor without the format block a command reads (`wanted`, or any): the formats there
+    are, by their blocks, and what checks a data package of none of them."""
+    known = "; ".join(f"{title}: a '{name}' block" for name, title in TITLES.items())
+    head = f"no '{wanted}' block" if wanted else "no format block"
+    return f"{head}, so not a release this package reads ({known}); {GENERIC}"

@@ -21,9 +21,6 @@ if TYPE_CHECKING:
     from ..release import Release
 
 STYLES = ("bibtex", "apa", "cff")  # the forms `realcompanion cite` prints, as `publish.cite.RENDERERS` renders them
-_RELEASED = re.compile(r"^## \[(?P<version>[^\]]+)\]", re.M)
-UNRELEASED = "Unreleased"
-_VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 
 
 def cff(root) -> dict:
@@ -52,9 +49,10 @@ def dump_cff(data: dict) -> str:
 
 
 def changelog_version(root) -> str | None:
-    """The newest released version in CHANGELOG.md (the first `## [X]` heading that is not Unreleased)."""
-    headings = _RELEASED.finditer(read_text(Path(root) / CHANGELOG))
-    return next((m["version"] for m in headings if m["version"] != UNRELEASED), None)
+    """The newest released version in CHANGELOG.md (the first version section that is not Unreleased)."""
+    from .changelog import released_version
+
+    return released_version(read_text(Path(root) / CHANGELOG))
 
 
 def stated_versions(release: Release) -> dict[str, str | None]:
@@ -69,10 +67,20 @@ def stated_versions(release: Release) -> dict[str, str | None]:
 
 
 def stated_version(text: str) -> str | None:
-    """The release version the card's citation block states (its BibTeX `version` field)."""
-    block = block_body(text, "citation")
-    match = _VERSION.search(block)
-    return match["version"] if match else None
+    """The release version the card's citation block states: the `version` field of the first entry of its BibTeX
+    code (found by markdown-it, read by pybtex); None when the block, its BibTeX or the field is missing."""
+    from markdown_it import MarkdownIt
+    from pybtex.database import parse_string
+    from pybtex.scanner import PybtexError
+
+    code = [token.content for token in MarkdownIt().parse(block_body(text, "citation"))
+            if token.type == "fence" and token.info.strip() == "bibtex"]
+    try:
+        entries = parse_string(code[0], "bibtex").entries if code else {}
+    except PybtexError:
+        return None
+    first = next(iter(entries.values()), None)
+    return first.fields.get("version") if first is not None else None
 
 
 def released(release: Release) -> str:

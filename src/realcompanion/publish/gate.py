@@ -29,7 +29,9 @@ def versions_disagree(release: Release, version: str) -> str | None:
     if all(v == version for v in stated.values()):
         return None
     listed = ", ".join(f"{doc} {v or '(none)'}" for doc, v in stated.items())
-    return f"version mismatch: --version {version}, {listed}"
+    return (f"version mismatch: --version {version}, {listed}: set datapackage.json `version` and the newest "
+            f"heading of CHANGELOG.md to {version}, then run `{COMMAND}` (it writes the version into CITATION.cff "
+            "and the card)")
 
 
 def card_stale(release: Release, version: str) -> str | None:

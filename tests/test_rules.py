@@ -931,7 +931,7 @@ def test_gate_b_judges_whole_participants_batch_by_batch(specimen, monkeypatch):
     """Gate B judges the stream a batch of whole participants at a time: one participant per batch finds the same
     failures, in the same order, as the whole stream at once, and a batch is cut only where a participant begins."""
     import numpy as np
-    from realcompanion.validators import gates
+    from realcompanion.validators.realcompanion import gates
 
     assert gates.participant_batches(np.array([0, 0, 0, 1, 1, 2]), 2) == [slice(0, 3), slice(3, 5), slice(5, 6)]
     assert gates.participant_batches(np.array([], dtype=int), 2) == [slice(0, 0)]

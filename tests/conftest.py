@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from realcompanion.validators.realcompanion.catalogue import all_rules
 
 from realcompanion.paths import REPO_ROOT
 
@@ -15,6 +16,11 @@ RELEASE_PARTS = ("datapackage.json", "schemas", "data")
 # (installed as realcompanion.validators) would stand in for the `validators` package Frictionless checks string
 # formats with (a uuid field's rows failed with "module 'validators' has no attribute 'uuid'").
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != REPO_ROOT]
+
+# A catalogue lists a family's rules in the order their modules registered them. Registered here as the command
+# registers them: a test module importing a rule module first (GroupAssistBench's integrity imports the shared
+# documents rules) would list them otherwise, and the datasheet's generated rules table would read as out of date.
+all_rules()
 
 
 def copy_release(src: Path, dst: Path) -> Path:
@@ -36,3 +42,20 @@ def repo() -> Path:
 def specimen(tmp_path) -> Path:
     """A writable copy of the shipped release (descriptor, schemas, data)."""
     return copy_release(REPO_ROOT, tmp_path / "release")
+
+
+@pytest.fixture
+def offline(monkeypatch, tmp_path):
+    """No network and a throwaway cache, also for modules imported before the variables were set."""
+    import datasets
+    import huggingface_hub
+
+    cache = tmp_path / "hf"
+    for name, value in {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_HOME": str(cache),
+                        "HF_DATASETS_CACHE": str(cache / "datasets")}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache / "datasets")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    return cache / "datasets"

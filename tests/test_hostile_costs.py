@@ -12,7 +12,7 @@ from local_server import serving
 from test_fuzz import check_contract, run_quietly
 
 from realcompanion.errors import ReadError
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import SPECIMEN
 from realcompanion.scoring.embeddings import Embedder
 
 ANSWER = json.dumps({"data": [{"index": 0, "embedding": [0.5, 0.25]}]}).encode()

@@ -16,7 +16,7 @@ from test_fuzz import run_quietly
 from test_groupassist_rules import Copy
 from test_rules import append_text, on_rows, read, uncited_message, write
 
-from realcompanion.publish.listing import DOCUMENTS
+from realcompanion.names import DOCUMENTS
 from realcompanion.stamp import stamp
 
 BOTH = PII_PATTERNS | PII_PATTERNS_ZH | {"long digit run": r"\d{11,}"}

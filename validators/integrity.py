@@ -13,14 +13,15 @@ import pandas as pd
 import pyarrow as pa
 
 from realcompanion.files import read_bytes
-from realcompanion.refresh import COMMAND, STALE, stale_count
+from realcompanion.names import COMMAND, STALE, stale_count
 from realcompanion.release import declared_hash
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import declared_counts
 
-from .catalogue import as_text, combined, failure_rows, failures, release_rule
+from .catalogue import as_text, combined, failure_rows, failures
 from .kept import definitions_kept, first_difference, format_rules_kept
 from .personal import PII_PATTERNS, digit_run, screened
+from .realcompanion.catalogue import release_rule
 
 SCRIPT_SUFFIXES = {".py", ".pyw"}
 CODE_SUFFIXES = SCRIPT_SUFFIXES | {".pyc", ".pyo", ".pyd", ".pyx", ".ipynb", ".pkl", ".pickle", ".joblib", ".pt",
@@ -285,7 +286,7 @@ def allowed_nulls(ctx) -> pd.DataFrame:
 def unread(ctx) -> pd.DataFrame:
     """A file that is code is INT4's finding alone. A warning: the release the descriptor declares is whole
     without the file; `publish` refuses until it is declared or removed."""
-    from realcompanion.publish.listing import unread_files
+    from realcompanion.listing import unread_files
 
     return failure_rows([("", path, "", path, "no resource reads it: declare it in datapackage.json, or remove it")
                          for path in unread_files(ctx.release) if not code_in(ctx.release.root / path)])

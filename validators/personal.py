@@ -1,4 +1,4 @@
-"""The personal-data screen (PII1; GI5 in a GroupAssistBench release): what it reads, the patterns, and one search.
+"""The personal-data screen (PII1, and the privacy rule of every format): what it reads, the patterns, one search.
 
 It reads every free-text value of every resource, a fork's too (`free_paths`), and every document the release
 ships (`DOCUMENTS`), as a person reads them (`readable`): a finding names the value as the file writes it.
@@ -15,10 +15,12 @@ import pandas as pd
 import pyarrow as pa
 
 from realcompanion.files import read_text
+from realcompanion.formats import part
+from realcompanion.names import CROISSANT, DOCUMENTS
 from realcompanion.nested import scalars
 
 from .catalogue import combined, failure_rows, failures
-from .kept import FORMAT_SCHEMAS, canonical
+from .kept import canonical
 from .readable import as_read, numerals, read, written
 from .screen import candidates
 
@@ -64,8 +66,6 @@ def digit_run(ctx) -> dict[str, str]:
 def documents(release) -> list[str]:
     """The documents the release ships and the screen reads (those present): the card, the datasheet, the
     citation, the changelog, the descriptor and croissant.json; not pii-acknowledged.json, which lists findings."""
-    from realcompanion.publish.listing import CROISSANT, DOCUMENTS
-
     return [name for name in (*DOCUMENTS, CROISSANT) if (release.root / name).is_file()]
 
 
@@ -75,7 +75,7 @@ def free_paths(release, name: str) -> set[tuple]:
     field is judged by the format's own definition (`kept.canonical`), where a pattern is an identifier's; a fork's
     field by its own schemas, where a pattern does not take it out (any text may meet one), and a field whose
     Table Schema says `"freeText": false` is not read."""
-    format_ = canonical(FORMAT_SCHEMAS[release.BLOCK])
+    format_ = canonical(part(release.BLOCK, "format_schemas"))
     core = {f["name"]: f for f in format_["resources"].get(name, {}).get("fields", [])}
 
     def canonical_follow(node, inside):

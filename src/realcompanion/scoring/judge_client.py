@@ -17,11 +17,11 @@ from pathlib import Path
 from string import Template
 
 from ..files import decode, read_bytes, strict_json
+from ..formats.realcompanion.scoring.settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
 from ..paths import REPO_ROOT
 from ..release import ReadError
 from .endpoint import api_key, body, client
 from .jsonl import problem
-from .settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
 
 ANSWER_BYTES = 1 << 23  # the most bytes of a judge's answer: a verdict is a few hundred
 

@@ -30,9 +30,9 @@ from .scoring import atom_recall, factual_f1, rubric_score
 QUANTITIES = {"L1": ("atom_recall", "factual_f1"), "L2": ("S", "pass")}
 
 
-def read_verdicts(path, instances: Instances) -> Verdicts:
+def read_verdicts(path, instances: Instances, data: bytes | None = None) -> Verdicts:
     records, judges, seen = [], {}, {}
-    for line, row in rows(path):
+    for line, row in rows(path, data):
         instance = instances.known(row, path, line)
         instance_id, level = instance["instance_id"], instance["level"]
         condition = field(row, "condition", (str,), path, line)

@@ -100,9 +100,9 @@ def verdict_problem(level: str, value, ids: set[str]) -> str | None:
     return f"criteria not judged true or false: {', '.join(bad)}" if bad else None
 
 
-def read_responses(path, instances: Instances) -> list[dict]:
+def read_responses(path, instances: Instances, data: bytes | None = None) -> list[dict]:
     out, seen = [], set()
-    for line, row in rows(path):
+    for line, row in rows(path, data):
         instance = instances.known(row, path, line)
         condition = field(row, "condition", (str,), path, line)
         key = (instance["instance_id"], condition)
@@ -128,23 +128,24 @@ def prompt_values(instances: Instances, instance: dict, response: str) -> dict:
     return {"request": instance[f"query_{LANG}"], "criteria": "\n".join(listed), "reply": response}
 
 
-def judge_responses(instances: Instances, out, judge, prompts: dict, progress=None) -> list[dict]:
-    """Ask the judge about each response `out` has no verdict for, writing each verdict as it comes
-    (`verdicts.judge_each`); returns the responses left unjudged."""
+def judge_responses(instances: Instances, out, judge, prompts: dict, concurrency: int = 1, progress=None) -> list[dict]:
+    """Ask the judge about each response `out` has no verdict for, `concurrency` at a time, writing each verdict as
+    it comes (`verdicts.ask_each`); returns the responses left unjudged."""
     from ..scoring.judge_client import JudgeError
-    from ..scoring.verdicts import judge_each
+    from ..scoring.verdicts import ask_each
 
-    def verdict_of(response: dict) -> dict:
+    async def verdict_of(response: dict) -> dict:
         instance = instances.rows[response["instance_id"]]
         level = instance["level"]
-        answer = judge.ask(prompts[level], prompt_values(instances, instance, response["response"]), ANSWER[level])
+        answer = await judge.ask_async(prompts[level], prompt_values(instances, instance, response["response"]),
+                                       ANSWER[level])
         name = next(iter(ANSWER[level]))
         why = verdict_problem(level, answer[name], instances.ids(instance))
         if why:
             raise JudgeError(f"{name} in the answer: {why}")
         return {**answer, "judge": judge.stamp(prompts[level])}
 
-    return judge_each(out, verdict_of, progress)
+    return ask_each(out, verdict_of, concurrency, progress)
 
 
 def run(args) -> int:
@@ -165,9 +166,9 @@ def run(args) -> int:
     judge = judge_from(args)
     verdicts = VerdictsOut(out, "instance_id", responses,
                            lambda response: judge.stamp(prompts[instances.rows[response["instance_id"]]["level"]]),
-                           (lambda path: read_verdicts(path, instances)) if args.resume else None)
+                           (lambda path, data: read_verdicts(path, instances, data)) if args.resume else None)
     with verdicts, tqdm(total=len(verdicts.pending), unit="response", desc="judge", disable=None) as bar:
-        failures = judge_responses(instances, verdicts, judge, prompts, progress=bar.update)
+        failures = judge_responses(instances, verdicts, judge, prompts, args.concurrency, progress=bar.update)
     verdicts.list_unjudged(failures)
     used = ", ".join(f"{level} {p.path.name} sha256 {p.sha256[:12]}" for level, p in prompts.items())
     print(f"wrote {out}: {verdicts.summary()} by {args.model} (prompts {used}); {len(failures)} responses unjudged")

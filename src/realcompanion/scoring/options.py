@@ -120,6 +120,17 @@ def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
         p.set_defaults(timeout=JUDGE_TIMEOUT)
 
 
+def add_concurrency(p) -> None:
+    """How many requests are under way at once, and how often the client retries one (`endpoint`)."""
+    from .endpoint import RETRIES
+
+    p.add_argument("--concurrency", type=whole(1), default=1, metavar="N",
+                   help="requests under way at once (default 1); each answer is written as it comes")
+    p.add_argument("--retries", type=whole(0), default=RETRIES, metavar="N",
+                   help=f"retries of a request that timed out, could not connect or was answered 408, 409, 429 or 5xx, "
+                        f"with exponential backoff, a 429's Retry-After honoured (default {RETRIES})")
+
+
 def add_embeddings(p) -> None:
     """Where dense retrieval embeds text: --dense-endpoint (none given: dense is not run), --dense-model,
     --dense-api-key-env, --dense-batch; build it with `embeddings.embedder_from`."""

@@ -180,6 +180,29 @@ def top_records(visible: pd.DataFrame, ranked: list[str], k: int) -> pd.DataFram
     return visible.set_index("message_id").loc[ranked[:k]].reset_index().sort_values("turn", kind="stable")
 
 
+class Rankers:
+    """What each eval instance of a release may see, and its rankings: `history(row)` (its group's records before
+    its cutoff) and `rankings[name](visible, query)` for BM25 and, given an `embedder`
+    (`scoring.embeddings.Embedder`), dense, whose texts are embedded here once (`bar`, a tqdm bar, follows them).
+    `baselines` scores these rankings and `respond` hands their top k to a system: one code for both."""
+
+    def __init__(self, release, lang: str = "zh", embedder=None, bar=None):
+        self.messages, self.lang = release.frame("messages"), lang
+        instances = release.frame("instances")
+        self.instances = instances[instances["split"] == "eval"]
+        terms = Terms(lang)
+        self.rankings = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang, terms)}
+        if embedder is not None:
+            texts = embedded_texts(self.messages, self.instances, lang)
+            if bar is not None:
+                bar.reset(total=len(embedder.pending(texts)))
+            embedder.embed(texts, bar.update if bar is not None else None)
+            self.rankings["dense"] = lambda visible, query: dense_ranking(visible, query, embedder, lang)
+
+    def history(self, row) -> pd.DataFrame:
+        return history(self.messages, row.group_id, row.cutoff_turn)
+
+
 def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None,
               instances_bar=None) -> pd.DataFrame:
     """Per evaluation instance (split `eval`, the set the paper reports): its history size (records before the
@@ -188,30 +211,23 @@ def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, ba
     (`scoring.embeddings.Embedder`), dense top-k; `bar` (a tqdm bar) follows the embedding, `instances_bar` the
     instances (minutes at paper scale)."""
     k = k or release.params["retrieval_k"]
-    messages, inst, anchors = (release.frame(n) for n in ("messages", "instances", "anchors"))
-    inst = inst[inst["split"] == "eval"]
-    terms, count = Terms(lang), ContextTokens(release.params["tokenizer"], lang)
-    rankers = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang, terms)}
-    if embedder is not None:
-        texts = embedded_texts(messages, inst, lang)
-        if bar is not None:
-            bar.reset(total=len(embedder.pending(texts)))
-        embedder.embed(texts, bar.update if bar is not None else None)
-        rankers["dense"] = lambda visible, query: dense_ranking(visible, query, embedder, lang)
+    rankers = Rankers(release, lang, embedder, bar)
+    anchors, inst = release.frame("anchors"), rankers.instances
+    count = ContextTokens(release.params["tokenizer"], lang)
     rows = []
     if instances_bar is not None:
         instances_bar.reset(total=len(inst))
     for row in inst.itertuples():
         if instances_bar is not None:
             instances_bar.update()
-        visible = history(messages, row.group_id, row.cutoff_turn)
+        visible = rankers.history(row)
         own = anchors[(anchors["instance_id"] == row.instance_id) & ~anchors["premise"]]
         wanted = set(own["message_id"])
         out = {"instance_id": row.instance_id, "level": row.level, "dependency": row.dependency,
                "history": len(visible), "anchors_outside_history": len(wanted - set(visible["message_id"])),
                "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
                "full_tokens": count(visible)}
-        for name, rank in rankers.items():
+        for name, rank in rankers.rankings.items():
             ranked = rank(visible, getattr(row, f"query_{lang}"))
             out |= {f"{name}_recall@{k}": recall_at_k(ranked, wanted, k),
                     f"{name}_tokens": count(top_records(visible, ranked, k))}

@@ -106,6 +106,8 @@ def fill(prompt: Prompt, values: dict) -> list[dict]:
     return [{"role": "user", "content": text}]
 
 
-def judge_from(args) -> Judge:
-    """The judge that `options.add_judge`'s flags name."""
-    return Judge(args.endpoint, args.model, api_key(args.api_key_env), args.timeout, getattr(args, "retries", RETRIES))
+def judge_from(args, prefix: str = "") -> Judge:
+    """The judge that `options.add_judge(p, prefix=prefix)`'s flags name."""
+    option = lambda name: getattr(args, f"{prefix}{name}")  # noqa: E731
+    return Judge(option("endpoint"), option("model"), api_key(option("api_key_env")), args.timeout,
+                 getattr(args, "retries", RETRIES))

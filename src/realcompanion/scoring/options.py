@@ -98,26 +98,27 @@ def add_outputs(p, plot_help: str) -> None:
     p.add_argument("--plot", metavar="PNG", help=plot_help)
 
 
-def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
-    """Where the judge is asked: --endpoint, --model, --api-key-env; build it with `judge_client.judge_from`.
+def add_judge(p, only_with: str | None = None, timeout: bool = False, prefix: str = "", who: str = "the judge") -> None:
+    """Where the judge (or `who`) is asked: --{prefix}endpoint, --{prefix}model, --{prefix}api-key-env; build it with
+    `judge_client.judge_from` (`respond.responder_from`).
 
     Required unless `only_with` names the option that brings the judge in (each help then says so). Only a
     command given `timeout` exposes --timeout; the others ask at JUDGE_TIMEOUT.
     """
     required = only_with is None
-    p.add_argument("--endpoint", type=endpoint, required=required, metavar="URL",
-                   help="base URL of a chat-completions API (.../v1)" if required
+    p.add_argument(f"--{prefix}endpoint", type=endpoint, required=required, metavar="URL",
+                   help=f"base URL of {who}'s chat-completions API (.../v1)" if required
                    else f"with {only_with}: OpenAI-compatible base URL")
-    p.add_argument("--model", required=required, metavar="NAME",
-                   help=None if required else f"with {only_with}: the judge model")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+    p.add_argument(f"--{prefix}model", required=required, metavar="NAME",
+                   help=f"{who}'s model" if required else f"with {only_with}: the judge model")
+    p.add_argument(f"--{prefix}api-key-env", default="OPENAI_API_KEY", metavar="VAR",
                    help="environment variable holding the API key (default OPENAI_API_KEY; unset: none sent)"
                    if required else None)
-    if timeout:
+    if not timeout:
+        p.set_defaults(timeout=JUDGE_TIMEOUT)
+    elif not prefix:
         p.add_argument("--timeout", type=seconds, default=JUDGE_TIMEOUT,
                        help=f"seconds per request (default {JUDGE_TIMEOUT:g})")
-    else:
-        p.set_defaults(timeout=JUDGE_TIMEOUT)
 
 
 def add_concurrency(p) -> None:

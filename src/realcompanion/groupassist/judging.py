@@ -20,6 +20,7 @@ unreadable (exit 2).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from ..errors import ReadError
 from ..scoring.jsonl import field, problem, rows
@@ -42,16 +43,15 @@ class Instances:
             r: release.line("instances", k) for k, r in enumerate(inst["instance_id"])}
         self.eval = [i for i, r in self.rows.items() if r["split"] == "eval"]
         self.atoms, self.criteria = (self._by_instance(release.frame(name)) for name in ("atoms", "criteria"))
+        self._ids: dict = {}
         self.aside = {}  # instance -> (file, the first of its atoms or criteria the reader set aside: not its schema's)
         for name in ("atoms", "criteria"):
             for bad in release.invalid_rows.get(name, ()):
                 owner = bad["row"].get("instance_id") if isinstance(bad["row"], dict) else None
                 self.aside.setdefault(owner, (release.path(name), bad))
 
-    def _by_instance(self, frame) -> dict:
-        """Each eval instance's rows of `frame` (none: an empty frame with the same columns)."""
-        grouped = dict(tuple(frame.groupby("instance_id")))
-        return {i: grouped.get(i, frame.iloc[:0]) for i in self.eval}
+    def _by_instance(self, frame) -> "ByInstance":
+        return ByInstance(frame, self.eval)
 
     def known(self, row: dict, path, line: int) -> dict:
         """The eval instance named by row["instance_id"]; anything else is a one-line error."""
@@ -71,10 +71,34 @@ class Instances:
         return found
 
     def ids(self, instance: dict) -> set[str]:
-        """The atom ids (L1) or criterion ids (L2) a verdict on `instance` may name."""
-        if instance["level"] == "L1":
-            return set(self.atoms[instance["instance_id"]]["atom_id"])
-        return set(self.criteria[instance["instance_id"]]["criterion_id"])
+        """The atom ids (L1) or criterion ids (L2) a verdict on `instance` may name (taken once per instance)."""
+        key = instance["instance_id"], instance["level"]
+        if key not in self._ids:
+            self._ids[key] = set(self.atoms[key[0]]["atom_id"] if key[1] == "L1" else
+                                 self.criteria[key[0]]["criterion_id"])
+        return self._ids[key]
+
+
+class ByInstance(Mapping):
+    """Each eval instance's rows of a frame (none: an empty frame with the same columns), each cut out when first
+    asked for: cutting every instance's rows at once cost seconds at paper scale, for a verdicts file naming few."""
+
+    def __init__(self, frame, eval_ids):
+        self.frame, self.eval, self.cut = frame, set(eval_ids), {}
+        self.positions = frame.groupby("instance_id", sort=False).indices if len(frame) else {}
+
+    def __getitem__(self, instance_id):
+        if instance_id not in self.cut:
+            if instance_id not in self.eval:
+                raise KeyError(instance_id)
+            self.cut[instance_id] = self.frame.iloc[self.positions.get(instance_id, [])]
+        return self.cut[instance_id]
+
+    def __iter__(self):
+        return iter(self.eval)
+
+    def __len__(self) -> int:
+        return len(self.eval)
 
 
 def verdict_problem(level: str, value, ids: set[str]) -> str | None:

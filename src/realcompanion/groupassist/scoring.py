@@ -38,7 +38,16 @@ SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.7
 def atom_recall(atoms: pd.DataFrame, found: set[str]) -> float:
     """Share of an instance's non-distractor atoms (atom_id, distractor) that the judge found stated; NaN (unscored)
     for an instance without one, which the L1 invariant rules out."""
-    targets = list(atoms.loc[~atoms["distractor"], "atom_id"])
+    return share_found(reference_atoms(atoms), found)
+
+
+def reference_atoms(atoms: pd.DataFrame) -> list[str]:
+    """The atoms Atom Recall counts: the instance's non-distractor atom ids."""
+    return list(atoms.loc[~atoms["distractor"], "atom_id"])
+
+
+def share_found(targets: list[str], found: set[str]) -> float:
+    """`atom_recall` on the `reference_atoms` of an instance, taken once for all its verdicts."""
     return sum(a in found for a in targets) / len(targets) if targets else float("nan")
 
 
@@ -53,14 +62,28 @@ def rubric_score(criteria: pd.DataFrame, met: set[str]) -> tuple[float, float]:
     """S and pass (1.0 or 0.0) of one L2 response: criteria (criterion_id, kind, mandatory, weight), `met` the ids
     judged met (for a penalty: the response commits the failure). A rubric without positive weight (gate v
     fails) defines neither: both NaN, reported as unscored."""
-    is_met = criteria["criterion_id"].isin(met)
-    penalty = criteria["kind"] == "penalty"
-    positive_total = criteria.loc[~penalty, "weight"].sum()
-    if not positive_total > 0:
-        return float("nan"), float("nan")
-    gained = criteria.loc[is_met & ~penalty, "weight"].sum() + criteria.loc[is_met & penalty, "weight"].sum()
-    passed = bool(is_met[criteria["mandatory"] & ~penalty].all() and not is_met[penalty].any())
-    return float(np.clip(gained / positive_total, 0.0, 1.0)), float(passed)
+    return Rubric(criteria).score(met)
+
+
+class Rubric:
+    """An instance's criteria read once into arrays, scored for each response's criteria judged met: reading the
+    frame again for each of 100,000 verdicts was most of `score`'s time. Weights sum as pandas sums them (a
+    missing weight counts 0)."""
+
+    def __init__(self, criteria: pd.DataFrame):
+        self.ids = criteria["criterion_id"].tolist()
+        self.penalty = (criteria["kind"] == "penalty").to_numpy(dtype=bool)
+        self.mandatory = criteria["mandatory"].fillna(False).to_numpy(dtype=bool) & ~self.penalty
+        self.weight = np.nan_to_num(criteria["weight"].to_numpy(dtype=float), nan=0.0)
+        self.positive_total = self.weight[~self.penalty].sum()
+
+    def score(self, met: set[str]) -> tuple[float, float]:
+        if not self.positive_total > 0:
+            return float("nan"), float("nan")
+        is_met = np.array([c in met for c in self.ids], dtype=bool)
+        gained = self.weight[is_met & ~self.penalty].sum() + self.weight[is_met & self.penalty].sum()
+        passed = bool(is_met[self.mandatory].all() and not is_met[self.penalty].any())
+        return float(np.clip(gained / self.positive_total, 0.0, 1.0)), float(passed)
 
 
 def recall_at_k(ranking: list[str], anchor_messages: set[str], k: int) -> float:

@@ -12,7 +12,7 @@ from tiny_groupassist import build
 
 from realcompanion.cli import main
 from realcompanion.groupassist import GroupAssistRelease
-from realcompanion.groupassist.scoring import Rankers, top_records
+from realcompanion.groupassist.scoring import bm25_ranking, history, top_records
 from realcompanion.release import Release
 from realcompanion.scoring.gold import load_track
 from realcompanion.scoring.respond import context_block, request_sha256
@@ -97,19 +97,18 @@ def test_groupassist_contexts_are_the_baselines_records_before_the_cutoff(tiny, 
     out = tmp_path / "r.jsonl"
     assert main(["respond", str(tiny), "--endpoint", server, "--model", "m", "--out", str(out)]) == 0
     release = GroupAssistRelease(tiny)
-    rankers, k = Rankers(release), release.params["retrieval_k"]
+    messages, instances, k = release.frame("messages"), release.frame("instances"), release.params["retrieval_k"]
     rows, texts = asked(out), sent()
     assert sorted((r["instance_id"], r["condition"]) for r in rows) == sorted(
-        (i, c) for i in rankers.instances["instance_id"] for c in ("full_context", "bm25"))
-    for row in rankers.instances.itertuples():
-        visible = rankers.history(row)
-        expected = {"full_context": visible, "bm25": top_records(visible, rankers.rankings["bm25"](
-            visible, row.query_zh), k)}
+        (i, c) for i in instances["instance_id"] for c in ("full_context", "bm25"))
+    for row in instances.itertuples():
+        visible = history(messages, row.group_id, row.cutoff_turn)  # the definitions `baselines` is checked against
+        expected = {"full_context": visible, "bm25": top_records(visible, bm25_ranking(visible, row.query_zh), k)}
         for reply in rows:
             if reply["instance_id"] == row.instance_id:
                 text = texts[reply["request_sha256"]]
-                history = text.split("<history>\n")[1].split("\n</history>")[0]
-                turns = [int(t) for t in re.findall(r"^#(\d+) \[", history, re.M)]
+                shown = text.split("<history>\n")[1].split("\n</history>")[0]
+                turns = [int(t) for t in re.findall(r"^#(\d+) \[", shown, re.M)]
                 assert turns == expected[reply["condition"]]["turn"].tolist()
                 assert max(turns) < row.cutoff_turn and row.requester in text
     assert main(["respond", str(tiny), "--condition", "dense", "--endpoint", server, "--model", "m", "--out",

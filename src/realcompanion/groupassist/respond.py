@@ -21,7 +21,6 @@ QUERY = {"L1": "question", "L2": "request"}
 def asked_items(release, rankers, conditions, k: int, progress=None) -> list[dict]:
     """Everything to ask: each eval instance under each condition, with its records' positions in the messages."""
     from ..scoring.respond import asked, respond_prompt
-    from .scoring import top_records
 
     prompts = {level: respond_prompt(level) for level in QUERY}
     messages, out = rankers.messages, []
@@ -36,11 +35,10 @@ def asked_items(release, rankers, conditions, k: int, progress=None) -> list[dic
 
     for condition in conditions:
         for row in rankers.instances.itertuples():
-            visible = rankers.history(row)
-            if condition != "full_context":
-                ranked = rankers.rankings[condition](visible, getattr(row, f"query_{LANG}"))
-                visible = top_records(visible.reset_index(), ranked, k).set_index("index")
-            positions, prompt = visible.index.to_numpy(), prompts[row.level]
+            group, n = rankers.history(row)
+            records = group.visible(n) if condition == "full_context" else \
+                group.top(rankers.rank(condition, group, n, getattr(row, f"query_{LANG}")), k)
+            positions, prompt = records.index.to_numpy(), prompts[row.level]
             again = build(prompt, row, positions)
             out.append(asked("instance_id", row.instance_id, condition, prompt, again(), again))
             if progress:

@@ -131,14 +131,15 @@ class ContextTokens:
     def __init__(self, tokenizer: str, lang: str = "zh"):
         self.tokenizer, self.lang, self.cache = tokenizer, lang, {}
 
-    def _counts(self, line: str) -> tuple[int, int]:
+    def line(self, line: str) -> tuple[int, int]:
+        """The tokens of `line` with its ending newline, and alone."""
         if line not in self.cache:
             encode = _encoding(self.tokenizer).encode
             self.cache[line] = (len(encode(line + "\n")), len(encode(line)))
         return self.cache[line]
 
     def __call__(self, records: pd.DataFrame) -> int:
-        counts = [self._counts(line) for line in lines(records, self.lang)]
+        counts = [self.line(line) for line in lines(records, self.lang)]
         return sum(ended for ended, _ in counts[:-1]) + counts[-1][1] if counts else 0
 
 
@@ -167,8 +168,9 @@ class Terms:
 
 def best_first(records: pd.DataFrame, scores) -> list[str]:
     """message_ids of `records` by descending score, ties to the most recent (later rows)."""
-    positions = np.arange(len(records))
-    return list(records["message_id"].to_numpy()[np.lexsort((-positions, -np.asarray(scores)))])
+    from .histories import best_first as order
+
+    return list(records["message_id"].to_numpy()[order(scores)])
 
 
 def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Terms | None = None) -> list[str]:
@@ -204,26 +206,36 @@ def top_records(visible: pd.DataFrame, ranked: list[str], k: int) -> pd.DataFram
 
 
 class Rankers:
-    """What each eval instance of a release may see, and its rankings: `history(row)` (its group's records before
-    its cutoff) and `rankings[name](visible, query)` for BM25 and, given an `embedder`
+    """What each eval instance of a release may see, and its rankings, from each group's history laid out once
+    (`histories`): `history(row)` is the instance's group and how many of its records lie before the cutoff, and
+    `rank(name, group, n, query)` the positions of those records best first by BM25 or, given an `embedder`
     (`scoring.embeddings.Embedder`), dense, whose texts are embedded here once (`bar`, a tqdm bar, follows them).
     `baselines` scores these rankings and `respond` hands their top k to a system: one code for both."""
 
     def __init__(self, release, lang: str = "zh", embedder=None, bar=None):
-        self.messages, self.lang = release.frame("messages"), lang
+        from .histories import Histories
+
+        self.messages, self.lang, self.embedder = release.frame("messages"), lang, embedder
         instances = release.frame("instances")
         self.instances = instances[instances["split"] == "eval"]
-        terms = Terms(lang)
-        self.rankings = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang, terms)}
+        self.count = ContextTokens(release.params["tokenizer"], lang)
+        self.histories = Histories(self.messages, lang, Terms(lang), self.count,
+                                   self.instances.groupby("group_id")["cutoff_turn"].max().to_dict())
+        self.names = ["bm25"]
         if embedder is not None:
             texts = embedded_texts(self.messages, self.instances, lang)
             if bar is not None:
                 bar.reset(total=len(embedder.pending(texts)))
             embedder.embed(texts, bar.update if bar is not None else None)
-            self.rankings["dense"] = lambda visible, query: dense_ranking(visible, query, embedder, lang)
+            self.names.append("dense")
 
-    def history(self, row) -> pd.DataFrame:
-        return history(self.messages, row.group_id, row.cutoff_turn)
+    def history(self, row):
+        """(the instance's `GroupHistory`, how many of its records the instance sees)."""
+        group = self.histories[row.group_id]
+        return group, group.size(row.cutoff_turn)
+
+    def rank(self, name: str, group, n: int, query: str) -> np.ndarray:
+        return group.bm25(n, query) if name == "bm25" else group.dense(n, query, self.embedder)
 
 
 def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None,
@@ -236,23 +248,24 @@ def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, ba
     k = k or release.params["retrieval_k"]
     rankers = Rankers(release, lang, embedder, bar)
     anchors, inst = release.frame("anchors"), rankers.instances
-    count = ContextTokens(release.params["tokenizer"], lang)
+    own = {i: set(ids) for i, ids in anchors[~anchors["premise"]].groupby("instance_id")["message_id"]}
+    ordered = rankers.histories.ordered  # where each message lies: its group and place in the group's history
+    where = dict(zip(ordered["message_id"], zip(ordered["group_id"], ordered.groupby("group_id").cumcount())))
     rows = []
     if instances_bar is not None:
         instances_bar.reset(total=len(inst))
     for row in inst.itertuples():
         if instances_bar is not None:
             instances_bar.update()
-        visible = rankers.history(row)
-        own = anchors[(anchors["instance_id"] == row.instance_id) & ~anchors["premise"]]
-        wanted = set(own["message_id"])
+        group, n = rankers.history(row)
+        wanted = own.get(row.instance_id, set())
+        inside = [m for m in wanted if m in where and where[m][0] == row.group_id and where[m][1] < n]
         out = {"instance_id": row.instance_id, "level": row.level, "dependency": row.dependency,
-               "history": len(visible), "anchors_outside_history": len(wanted - set(visible["message_id"])),
-               "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
-               "full_tokens": count(visible)}
-        for name, rank in rankers.rankings.items():
-            ranked = rank(visible, getattr(row, f"query_{lang}"))
-            out |= {f"{name}_recall@{k}": recall_at_k(ranked, wanted, k),
-                    f"{name}_tokens": count(top_records(visible, ranked, k))}
+               "history": n, "anchors_outside_history": len(wanted) - len(inside),
+               "full_recall": recall_at_k(inside, wanted, len(inside)), "full_tokens": group.tokens(n)}
+        for name in rankers.names:
+            ranked = rankers.rank(name, group, n, getattr(row, f"query_{lang}"))
+            out |= {f"{name}_recall@{k}": recall_at_k(list(group.ids[ranked]), wanted, k),
+                    f"{name}_tokens": rankers.count(group.top(ranked, k))}
         rows.append(out)
     return pd.DataFrame(rows)

@@ -34,15 +34,12 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..scoring.options import before_realcompanion
+    from ..scoring.options import before_realcompanion, dense_refused
 
     code = before_realcompanion(args, ("track", "bm25_fallback"), "respond")
     if code is not None:
         return code
-    if args.dense_endpoint:
-        import sys
-
-        print("error: --dense-endpoint applies to GroupAssistBench releases only", file=sys.stderr)
+    if dense_refused(args):
         return 2
 
     from ..files import output_file

@@ -172,6 +172,10 @@ def run(args) -> int:
         text.append(f"warning: {len(unscored)} instances judged have no reference atom (L1) or no positive criterion "
                     f"(L2), so no score, and are left out (unscored): {', '.join(unscored)}; run `realcompanion "
                     "validate`")
+    text.append(R.grid({condition: {f"{level} {dep}": levels[level][dep][q]["pooled"]
+                                    for level, q in (("L1", "atom_recall"), ("L2", "S")) for dep in levels[level]}
+                        for condition, levels in judged["conditions"].items()},
+                       "Table 3 shape: Atom Recall (L1) and S (L2) by condition, pooled over instances"))
     for condition, levels in judged["conditions"].items():
         table = {f"{level} {dep}": {q: R.with_ci(block) for q, block in quantities.items()} | {
             "n": next(iter(quantities.values()))["n"], "missing": next(iter(quantities.values()))["missing"]}

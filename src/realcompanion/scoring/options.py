@@ -57,6 +57,15 @@ def before_realcompanion(args, realcompanion_options, groupassist_module):
     return 2 if track_missing(args) else None
 
 
+def dense_refused(args) -> bool:
+    """True (after one usage line) when a RealCompanion command got --dense-endpoint."""
+    import sys
+
+    if args.dense_endpoint:
+        print("error: --dense-endpoint applies to GroupAssistBench releases only", file=sys.stderr)
+    return bool(args.dense_endpoint)
+
+
 def add_seed(p) -> None:
     p.add_argument("--seed", type=whole(0), default=VALUE_DEFAULTS["seed"],
                    help=f"seed of every random draw (default {VALUE_DEFAULTS['seed']})")

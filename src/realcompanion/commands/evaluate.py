@@ -65,6 +65,7 @@ def run(args) -> int:
             if codes[name] >= 2:
                 break
     manifest = {"release": str(args.path), "format": format_of(args.path), "track": args.track,
+                "conditions": args.condition or "all", "limit": args.limit,
                 "system": {"endpoint": args.endpoint, "model": args.model, "temperature": args.temperature},
                 "judge": {"endpoint": args.judge_endpoint, "model": args.judge_model}, "exit_codes": codes,
                 "files": {name: {"file": str(path), "sha256": sha256_of(path),

@@ -42,7 +42,7 @@ def run(args) -> int:
 
     from ..files import output_folder
     from ..formats import format_of
-    from ..scoring.report import dump_json
+    from ..schemas import dump_json
     from ..stamp import sha256_of
     from . import judge, respond, score
 

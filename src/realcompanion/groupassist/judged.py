@@ -58,24 +58,25 @@ def instance_scores(instances: Instances, verdicts: Verdicts) -> pd.DataFrame:
     """One row per verdict: condition, instance, group, level, dependency and the level's quantities. Each
     instance's reference atoms or rubric are read once, for all its verdicts."""
     out, targets, rubrics = [], {}, {}
-    for row in verdicts.frame.to_dict("records"):
-        instance_id = row["instance_id"]
+    frame = verdicts.frame
+    answers = zip(*(frame[name] if name in frame else [None] * len(frame) for name in ("facts", "criteria")))
+    for instance_id, condition, (facts, criteria) in zip(frame["instance_id"], frame["condition"], answers):
         instance = instances.rows[instance_id]
-        scores = {"condition": row["condition"], "instance_id": instance_id, "group_id": instance["group_id"],
+        scores = {"condition": condition, "instance_id": instance_id, "group_id": instance["group_id"],
                   "level": instance["level"], "dependency": instance["dependency"]}
         if instance["level"] == "L1":
             if instance_id not in targets:
                 wanted = reference_atoms(instances.atoms[instance_id])
                 targets[instance_id] = wanted, set(wanted)
             wanted, wanted_set = targets[instance_id]
-            named = [f.get("atom") for f in row["facts"]]
+            named = [f.get("atom") for f in facts]
             recall = share_found(wanted, set(named))
             scores |= {"atom_recall": recall,
                        "factual_f1": factual_f1(recall, sum(a in wanted_set for a in named), len(named))}
         else:
             if instance_id not in rubrics:
                 rubrics[instance_id] = Rubric(instances.criteria[instance_id])
-            score, passed = rubrics[instance_id].score({c for c, is_met in row["criteria"].items() if is_met})
+            score, passed = rubrics[instance_id].score({c for c, is_met in criteria.items() if is_met})
             scores |= {"S": score, "pass": passed}
         out.append(scores)
     return pd.DataFrame(out)
@@ -97,8 +98,10 @@ def cells(instances: Instances, scores: pd.DataFrame, seed: int, resamples: int,
 
     out: dict = {}
     own = [] if pending is None else pending
+    levels, dependencies = scores["level"].to_numpy(), scores["dependency"].to_numpy()
     for (level, dependency), wanted in (members or cell_members(instances)).items():
-        chosen = scores[scores["instance_id"].isin(wanted)]
+        # the rows of the cell's instances (their level and dependency are the release's, `instance_scores`)
+        chosen = scores[(levels == level) & ((dependencies == dependency) if dependency != "all" else True)]
         out.setdefault(level, {})[dependency] = {}
         for q in QUANTITIES[level]:
             values = chosen[q].dropna() if q in chosen else pd.Series(dtype=float)

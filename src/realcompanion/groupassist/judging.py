@@ -74,25 +74,39 @@ class Instances:
         """The atom ids (L1) or criterion ids (L2) a verdict on `instance` may name (taken once per instance)."""
         key = instance["instance_id"], instance["level"]
         if key not in self._ids:
-            self._ids[key] = set(self.atoms[key[0]]["atom_id"] if key[1] == "L1" else
-                                 self.criteria[key[0]]["criterion_id"])
+            self._ids[key] = set(self.atoms.column(key[0], "atom_id") if key[1] == "L1" else
+                                 self.criteria.column(key[0], "criterion_id"))
         return self._ids[key]
 
 
 class ByInstance(Mapping):
-    """Each eval instance's rows of a frame (none: an empty frame with the same columns), each cut out when first
-    asked for: cutting every instance's rows at once cost seconds at paper scale, for a verdicts file naming few."""
+    """Each eval instance's rows of a frame, in the frame's order (none: an empty frame with the same columns): the
+    frame is ordered by instance once, and an instance's rows are a slice of it, cut when first asked for (cutting
+    every instance's rows at once, or taking each one's rows from the whole frame, cost seconds at paper scale)."""
 
     def __init__(self, frame, eval_ids):
-        self.frame, self.eval, self.cut = frame, set(eval_ids), {}
-        self.positions = frame.groupby("instance_id", sort=False).indices if len(frame) else {}
+        import numpy as np
+
+        self.eval, self.cut = set(eval_ids), {}
+        ids = frame["instance_id"].to_numpy(dtype=object)
+        order = np.argsort(ids, kind="stable")
+        self.frame, ordered = frame.iloc[order], ids[order]
+        names, starts = np.unique(ordered, return_index=True) if len(ordered) else ([], [])
+        ends = [*starts[1:], len(ordered)]
+        self.bounds = {name: (start, end) for name, start, end in zip(names, starts, ends)}
 
     def __getitem__(self, instance_id):
         if instance_id not in self.cut:
             if instance_id not in self.eval:
                 raise KeyError(instance_id)
-            self.cut[instance_id] = self.frame.iloc[self.positions.get(instance_id, [])]
+            start, end = self.bounds.get(instance_id, (0, 0))
+            self.cut[instance_id] = self.frame.iloc[start:end]
         return self.cut[instance_id]
+
+    def column(self, instance_id, name: str) -> list:
+        """One column of the instance's rows, without cutting a frame."""
+        start, end = self.bounds.get(instance_id, (0, 0)) if instance_id in self.eval else self[instance_id]
+        return self.frame[name].iloc[start:end].tolist()
 
     def __iter__(self):
         return iter(self.eval)

@@ -14,7 +14,7 @@ from pathlib import Path
 from .. import __version__
 from ..errors import ReadError, visible
 from ..files import output_file
-from ..schemas import dump_json
+from ..schemas import write_json
 from . import settings
 
 
@@ -86,12 +86,12 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     report["release"]["changed_since_stamped"] = changed
     text = "\n".join(filter(None, [unstamped, warning, text]))
     text = "\n".join(map(visible, text.split("\n")))  # a condition or judge a user's file names: escaped, one line
-    payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):
-        output_file(json_dest, release.root).write_text(payload, encoding="utf-8")
+        with output_file(json_dest, release.root).open("w", encoding="utf-8") as handle:
+            write_json(report, handle)
     print(text, file=sys.stderr if json_dest == "-" else sys.stdout)
     if json_dest == "-":
-        sys.stdout.write(payload)
+        write_json(report, sys.stdout)
 
 
 def fixed(value: float, places: int = 3) -> str:

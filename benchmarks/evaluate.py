@@ -57,8 +57,8 @@ def synthesized(workdir: Path, name: str, *args) -> Path:
 
 def verdicts(release: Path, out: Path) -> Path:
     """CONDITIONS conditions' verdicts on every eval instance: random atoms named, random criteria met (seeded)."""
-    from realcompanion.groupassist import GroupAssistRelease
-    from realcompanion.groupassist.judging import Instances
+    from realcompanion.formats.groupassist import GroupAssistRelease
+    from realcompanion.formats.groupassist.judging import Instances
 
     if out.exists():
         return out
@@ -79,7 +79,7 @@ def verdicts(release: Path, out: Path) -> Path:
 
 SCORE_FLOOR = """
 import json, sys
-from realcompanion.groupassist import GroupAssistRelease
+from realcompanion.formats.groupassist import GroupAssistRelease
 release = GroupAssistRelease(sys.argv[1])
 frames = [release.frame(name) for name in ("instances", "atoms", "criteria")]
 with open(sys.argv[2], encoding="utf-8") as handle:
@@ -88,8 +88,8 @@ with open(sys.argv[2], encoding="utf-8") as handle:
 
 BASELINES_FLOOR = """
 import sys
-from realcompanion.groupassist import GroupAssistRelease
-from realcompanion.groupassist.scoring import ContextTokens, Terms, lines
+from realcompanion.formats.groupassist import GroupAssistRelease
+from realcompanion.formats.groupassist.scoring import ContextTokens, Terms, lines
 release = GroupAssistRelease(sys.argv[1])
 messages = release.frame("messages")
 for lang in ("zh", "en"):

@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 from test_groupassist_scoring import Embeddings, serving
 
-from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
-from realcompanion.groupassist.histories import Histories
-from realcompanion.groupassist.scoring import (
+from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.formats.groupassist.histories import Histories
+from realcompanion.formats.groupassist.scoring import (
     ContextTokens,
     Terms,
     bm25_ranking,

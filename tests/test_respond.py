@@ -11,11 +11,12 @@ from local_server import JSONHandler, serving
 from tiny_groupassist import build
 
 from realcompanion.cli import main
-from realcompanion.groupassist import GroupAssistRelease
-from realcompanion.groupassist.scoring import bm25_ranking, history, top_records
+from realcompanion.formats.groupassist import GroupAssistRelease
+from realcompanion.formats.groupassist.scoring import bm25_ranking, history, top_records
+from realcompanion.formats.realcompanion.scoring.gold import load_track
+from realcompanion.formats.realcompanion.scoring.respond import context_block
 from realcompanion.release import Release
-from realcompanion.scoring.gold import load_track
-from realcompanion.scoring.respond import context_block, request_sha256
+from realcompanion.scoring.respond import request_sha256
 
 
 class System(JSONHandler):

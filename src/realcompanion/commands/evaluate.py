@@ -44,6 +44,7 @@ def run(args) -> int:
     from ..formats import format_of
     from ..schemas import dump_json
     from ..stamp import sha256_of
+    from ..writing import write_text
     from . import judge, respond, score
 
     folder = output_folder(args.out, Path(args.path))
@@ -71,7 +72,7 @@ def run(args) -> int:
                 "files": {name: {"file": str(path), "sha256": sha256_of(path),
                                  **({"rows": _lines(path)} if name.endswith(".jsonl") else {})}
                           for name, path in files.items() if name != "evaluation.json" and path.is_file()}}
-    files["evaluation.json"].write_text(dump_json(manifest), encoding="utf-8")
+    write_text(files["evaluation.json"], dump_json(manifest))
     if args.json and "score" in codes and codes["score"] < 2:
         report = {"evaluation": manifest, "score": json.loads(files["score.json"].read_text(encoding="utf-8"))}
         if args.json == "-":
@@ -79,8 +80,7 @@ def run(args) -> int:
         else:
             from ..files import output_file
 
-            output_file(args.json, Path(args.path), tuple(files.values())).write_text(dump_json(report),
-                                                                                      encoding="utf-8")
+            write_text(output_file(args.json, Path(args.path), tuple(files.values())), dump_json(report))
     print(f"wrote {folder}: " + ", ".join(f"{name} (sha256 {manifest['files'][name]['sha256'][:12]})"
                                           for name in manifest["files"]) + "; evaluation.json; exit codes "
           + ", ".join(f"{k} {v}" for k, v in codes.items()), file=sys.stderr if args.json == "-" else sys.stdout)

@@ -43,10 +43,10 @@ def run(args) -> int:
         return 2
 
     from ..files import output_file
+    from ..formats.realcompanion.scoring.gold import load_track
+    from ..formats.realcompanion.scoring.respond import realcompanion_replies
     from ..release import Release
-    from ..scoring.gold import load_track
     from ..scoring.report import exclusions_line, invalid_rows
-    from ..scoring.respond import realcompanion_replies
 
     release = Release(args.path)
     track = load_track(release, args.track)

@@ -14,8 +14,9 @@ from pathlib import Path
 from .. import __version__
 from ..errors import ReadError, visible
 from ..files import output_file
+from ..formats.realcompanion.scoring import settings
 from ..schemas import write_json
-from . import settings
+from ..writing import Replacing
 
 
 def envelope(release, command: str, release_parameters=("recent_window",), scoring=None, **parameters) -> dict:
@@ -87,7 +88,7 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     text = "\n".join(filter(None, [unstamped, warning, text]))
     text = "\n".join(map(visible, text.split("\n")))  # a condition or judge a user's file names: escaped, one line
     if json_dest not in (None, "-"):
-        with output_file(json_dest, release.root).open("w", encoding="utf-8") as handle:
+        with Replacing(output_file(json_dest, release.root)) as handle:
             write_json(report, handle)
     print(text, file=sys.stderr if json_dest == "-" else sys.stdout)
     if json_dest == "-":
@@ -123,7 +124,7 @@ def grid(rows: dict[str, dict], title: str, counts: tuple[str, ...] = ()) -> str
 
 def retrieval_tables(summaries: dict[str, dict], populations, what: str) -> str:
     """Pooled and macro metrics of several rankers (keys of `summaries`), one block per population."""
-    from .metrics import metric_names
+    from ..formats.realcompanion.scoring.metrics import metric_names
 
     out = []
     for population in populations:

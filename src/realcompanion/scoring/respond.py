@@ -1,10 +1,9 @@
 """A system's replies from any OpenAI-compatible chat endpoint, written as `judge` reads them (`realcompanion respond`).
 
 Each thing asked is one user message: a versioned prompt file from `prompts/` filled with the item's context
-and its probe, question or request (`judge_client.fill`, as the judge's prompts are filled). Its row in the
-replies file is what `judge` reads (`{"item_id", "condition", "reply"}` on the chat track, `"answer"` on the
-question track, `{"instance_id", "condition", "response"}` on a GroupAssistBench release) and, beside it, where
-the reply came from:
+and its query (`judge_client.fill`, as the judge's prompts are filled). Its row in the replies file is what
+`judge` reads (the item's key, its condition and the reply, under the field the format names) and, beside it,
+where the reply came from:
 
   system          {"model", "prompt_sha256", "temperature"}: the model asked, the sha256 of the prompt file's
                   bytes and the temperature (0 unless given: the paper's generator ran at 0, Table 31)
@@ -12,10 +11,7 @@ the reply came from:
                   says not) and the seconds from request to answer, retries included
   request_sha256  the sha256 of the message sent (UTF-8 JSON of the messages), which `--resume` compares
 
-RealCompanion contexts are those of `realcompanion contexts` (`contexts.build_contexts`, Table 28), on the chat
-track under C0-C4 and C3m and on the question track under every condition but C2 (a question has no recorded
-context: C2 is the chat items' oracle). The context block lists each message as `[timestamp] sender: text`
-under the condition's heading.
+What each format asks, under which conditions and with which context, is its own (its `respond` module).
 """
 from __future__ import annotations
 
@@ -23,18 +19,14 @@ import hashlib
 import json
 
 from .endpoint import Chat
-from .judge_client import PROMPTS_DIR, Prompt, fill, load_prompt
-from .settings import CONDITIONS
+from .judge_client import PROMPTS_DIR, Prompt, load_prompt
 
-RESPOND_PROMPTS = {"chat": "respond-chat.v1.txt", "qa": "respond-qa.v1.txt",
-                   "L1": "groupassist-respond-l1.v1.txt", "L2": "groupassist-respond-l2.v1.txt"}
 RESPOND_TEMPERATURE = 0  # Table 31: the ablation generator answered at temperature 0
-TRACK_RESPOND_CONDITIONS = {"chat": tuple(CONDITIONS), "qa": tuple(c for c in CONDITIONS if c != "C2")}
-NO_CONTEXT = "(no earlier messages are shown)"
 
 
-def respond_prompt(use: str) -> Prompt:
-    return load_prompt(use, PROMPTS_DIR / RESPOND_PROMPTS[use])
+def respond_prompt(use: str, name: str) -> Prompt:
+    """The versioned prompt file `name` of prompts/, for `use` (a track or a level)."""
+    return load_prompt(use, PROMPTS_DIR / name)
 
 
 def request_sha256(messages: list[dict]) -> str:
@@ -64,28 +56,6 @@ class Responder:
             return {reply_field: done.text, "system": self.stamp(item["prompt"]),
                     "usage": {"tokens_in": done.tokens_in, "tokens_out": done.tokens_out, "latency_s": done.latency}}
         return answer
-
-
-def context_block(record: dict) -> str:
-    """A `contexts` record's messages under its heading, one line each."""
-    if not record["messages"]:
-        return NO_CONTEXT
-    return "\n".join([f"{record['heading'][0].upper()}{record['heading'][1:]}:"] +
-                     [f"[{m['timestamp']}] {m['sender']}: {m['text']}" for m in record["messages"]])
-
-
-def realcompanion_asked(track, conditions, fallback: str = "none", short=None, progress=None) -> list[dict]:
-    """Everything to ask on `track` under `conditions`: each item put to a system, with its Table 28 context."""
-    from .contexts import build_contexts
-
-    prompt = respond_prompt(track.name)
-    query = "probe" if track.name == "chat" else "question"
-    out = []
-    for condition in conditions:
-        for record in build_contexts(track, condition, progress=progress, fallback=fallback, short=short):
-            messages = fill(prompt, {"context": context_block(record), query: record["probe"]})
-            out.append(asked("item_id", record["item_id"], condition, prompt, messages))
-    return out
 
 
 def respond_all(out, key: str, items: list[dict], read, responder: Responder, reply_field: str, concurrency: int,
@@ -132,21 +102,3 @@ def first(items: list[dict], limit: int | None) -> list[dict]:
     seen: dict[str, int] = {}
     return [i for i in items if (seen.__setitem__(i["condition"], seen.get(i["condition"], 0) + 1)
                                  or seen[i["condition"]] <= limit)]
-
-
-def realcompanion_replies(track, args, out, bar_position: int | None = None):
-    """`respond` on a RealCompanion track: the replies file and the items left unanswered (None, None: a usage
-    error, already said)."""
-    from tqdm import tqdm
-
-    from .options import bm25_fallback
-    from .replies import REPLY_FIELD, read_replies
-
-    conditions = chosen_conditions(args.condition, TRACK_RESPOND_CONDITIONS[track.name])
-    if conditions is None:
-        return None, None
-    with tqdm(total=len(track.items) * len(conditions), unit="item", desc="contexts", disable=None, position=bar_position) as bar:
-        items = first(realcompanion_asked(track, conditions, bm25_fallback(args), progress=bar.update), args.limit)
-    read = (lambda path, data: read_replies(path, track, data)) if args.resume else None
-    return respond_all(out, "item_id", items, read, responder_from(args), REPLY_FIELD[track.name], args.concurrency,
-                       "item", bar_position)

@@ -23,9 +23,9 @@ def rule(id: str, severity: str, family: str, reads: tuple[str, ...], statement:
 
 
 def all_rules() -> list[Rule]:
-    from . import gates, history, integrity, invariants, structure  # noqa: F401 - registers the rules
+    from . import construction, gates, history, integrity, invariants, structure  # noqa: F401 - registers the rules
 
-    return sorted(CATALOGUE.values(), key=lambda r: FAMILIES.index(r.family))
+    return sorted(CATALOGUE.values(), key=lambda r: (FAMILIES.index(r.family), r.id[:2], int(r.id[2:])))
 
 
 def select(ids: str | None, declared: list[Rule] = ()) -> list[Rule]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
 from ..catalogue import combined, failure_rows, failures
 from .catalogue import rule
 from .context import among, position_in, taken

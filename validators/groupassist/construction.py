@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..catalogue import combined, failure_rows, failures
 from .catalogue import rule
 from .context import among, position_in, taken
-from .gates import elsewhere, stated, written
-from .invariants import stated_in_windows
+from .gates import elsewhere, every_written, stated
+from .invariants import _in_windows, stated_in_windows
 
 LANGS = ("zh", "en")
 
@@ -23,16 +25,17 @@ def _superseded(ctx) -> pd.DataFrame:
     """Per instance (index) with a superseded anchor: its message and its span in each language, as written."""
     a = ctx.anchors.loc[ctx.anchors["m3_role"] == "superseded", ["instance_id", "message_id", "span_zh", "span_en"]]
     a = a.drop_duplicates("instance_id").set_index("instance_id")
-    return a.assign(**{f"span_{lang}": a[f"span_{lang}"].map(lambda t, lang=lang: written(t, lang)) for lang in LANGS})
+    return a.assign(**{f"span_{lang}": every_written(a[f"span_{lang}"].tolist(), lang) for lang in LANGS})
 
 
 def _states_superseded(ids: pd.Series, texts: dict[str, pd.Series], sup: pd.DataFrame) -> dict[str, np.ndarray]:
     """Per language, row by row, whether the row's text states its instance's superseded value."""
-    out = {}
+    out, rows = {}, among(ids, sup.index)  # only the texts of an instance with a superseded value are read
     for lang in LANGS:
-        span = [t if isinstance(t, str) else "" for t in ids.map(sup[f"span_{lang}"]).tolist()]
-        out[lang] = np.fromiter((bool(s) and stated(written(t, lang), s, lang) for t, s in zip(
-            texts[lang].tolist(), span)), bool, len(ids))
+        span = [t if isinstance(t, str) else "" for t in ids[rows].map(sup[f"span_{lang}"]).tolist()]
+        out[lang] = np.zeros(len(ids), dtype=bool)
+        out[lang][rows] = np.fromiter((bool(s) and stated(t, s, lang) for t, s in zip(
+            every_written(texts[lang][rows].tolist(), lang), span)), bool, len(span))
     return out
 
 
@@ -47,7 +50,7 @@ def one_fact_one_unit(ctx) -> pd.DataFrame:
     bad = pd.Series(False, index=a.index)
     first = pd.Series(None, index=a.index, dtype=object)
     for lang in LANGS:
-        fact = a[f"fact_{lang}"].map(lambda t, lang=lang: written(t, lang))
+        fact = pd.Series(every_written(a[f"fact_{lang}"].tolist(), lang), index=a.index)
         known = fact.str.strip() != ""
         groups = a.loc[known].groupby(["instance_id", fact[known]], sort=False)
         unit, earliest = groups["unit"].transform("first"), groups["anchor_id"].transform("first")
@@ -129,15 +132,21 @@ def assistant_anchors(ctx) -> pd.DataFrame:
     a = a.loc[(a["role"] == "assistant").to_numpy() & a["seq"].notna().to_numpy() & ~elsewhere(a).to_numpy(),
               ["anchor_id", "message_id", "group_id", "message_group", "seq", "span_zh", "span_en"]]
     a = a.assign(group_id=a["message_group"])
-    codes, _, starts = ctx.by_group
+    codes, order, starts = ctx.by_group
     code = codes.get_indexer(a["group_id"])
     lo = np.where(code >= 0, starts[np.maximum(code, 0)], 0)  # the group's history up to the anchor's message
     hi = lo + np.where(code >= 0, a["seq"].to_numpy(dtype=int), 0)
-    member = (ctx.frame("messages")["role"] == "member").to_numpy()
+    table = ctx.table("messages")
+    member = pc.fill_null(pc.equal(table.column("role"), "member"), False)
     relayed = np.zeros(len(a), dtype=bool)
+    for lang in LANGS:  # a member's statement as the relay writes it is found without normalizing a history
+        texts = pc.if_else(member, table.column(f"text_{lang}"), pa.scalar(None, pa.string()))
+        relayed |= np.array([bool(f) for f in _in_windows(texts, order, a[f"span_{lang}"].tolist(), lo, hi)], dtype=bool)
     for lang in LANGS:
-        relayed |= np.array([bool(f) for f in stated_in_windows(ctx, lang, a[f"span_{lang}"].tolist(), lo, hi, member)],
-                            dtype=bool)
+        rest = ~relayed
+        if rest.any():
+            relayed[rest] = [bool(f) for f in stated_in_windows(ctx, lang, a[f"span_{lang}"][rest].tolist(), lo[rest],
+                                                                  hi[rest], member.to_numpy(zero_copy_only=False))]
     bad = ~relayed & a[["span_zh", "span_en"]].notna().any(axis=1).to_numpy()
     return failures("anchors", a["anchor_id"][bad], "message_id", a["message_id"][bad],
                     "an assistant message no earlier member message states: generated content, not a member's fact")

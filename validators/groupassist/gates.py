@@ -60,6 +60,23 @@ def written(text, lang: str) -> str:
     return f" {normalize(text)} " if lang == "en" else normalize(text)
 
 
+def every_written(texts: list, lang: str) -> list[str]:
+    """Each of `texts` `written`, as `written` writes it: each distinct text normalized once, all of them in one call
+    of `normalize` on the texts joined by a private-use character (`_APART`), which no step of it changes or
+    moves a space across, so each part is its text's normalization (a call per message of a paper-size history
+    cost 0.8 s); texts that hold the character are normalized one by one."""
+    distinct = [t for t in dict.fromkeys(texts) if isinstance(t, str) and t]
+    if any(_APART in t for t in distinct):
+        done = [normalize(t) for t in distinct]
+    else:
+        done = [part.strip(" ") for part in normalize(_APART.join(distinct)).split(_APART)] if distinct else []
+    seen = {t: f" {n} " if lang == "en" else n for t, n in zip(distinct, done)}
+    return [seen.get(t, "") if isinstance(t, str) else "" for t in texts]
+
+
+_APART = "\ue000"  # private use: no punctuation, space, case or compatibility form, composes with nothing
+
+
 def stated(text: str, span: str, lang: str) -> bool:
     """Whether the `written` `span` is stated in the `written` `text`: in English as whole words (`1007` is not in
     `10070`), in Chinese anywhere but inside a longer Latin word or number (`stated_in_chinese`); an empty span is
@@ -117,8 +134,7 @@ def query_reveals(ctx) -> pd.DataFrame:
         # a longer Latin word or number
         texts = {c: a[f"{c}_{lang}"].fillna("").tolist() for c in ("span", "fact", "query")}
         # each text once: a query is repeated on each of its instance's anchors, and a fact across instances
-        seen = {t: written(t, lang) for t in {t for column in texts.values() for t in column}}
-        spans, facts, queries = ([seen[t] for t in texts[c]] for c in ("span", "fact", "query"))
+        spans, facts, queries = (every_written(texts[c], lang) for c in ("span", "fact", "query"))
         leak = np.fromiter((stated(q, s, lang) or stated(q, f, lang) for s, f, q in zip(spans, facts, queries)), bool,
                            len(a))
         parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"query_{lang}"][leak],

@@ -10,7 +10,7 @@ from ..catalogue import combined, failures
 from ..screen import search
 from .catalogue import rule
 from .context import among, position_in, taken
-from .gates import elsewhere, stated, word_pattern, written
+from .gates import elsewhere, every_written, stated, word_pattern
 
 
 def _units(ctx) -> pd.Series:
@@ -125,14 +125,16 @@ def stated_in_windows(ctx, lang: str, spans: list, lo: np.ndarray, hi: np.ndarra
     messages (of `keep`, a mask in file order, if given) whose text states the window's span, both `written` as
     every rule compares texts: each text inside some window is normalized once."""
     _, order, _ = ctx.by_group
-    m = ctx.frame("messages")
-    needed = np.zeros(len(m), dtype=bool)
+    column = ctx.table("messages").column(f"text_{lang}")
+    needed = np.zeros(len(column), dtype=bool)
     for a, b in zip(lo.tolist(), hi.tolist()):
         needed[order[a:b]] = True
     if keep is not None:
         needed &= keep
-    texts = [written(t, lang) if n else "" for t, n in zip(m[f"text_{lang}"].tolist(), needed)]
-    spans = [written(s, lang) for s in spans]
+    at = np.flatnonzero(needed)
+    texts = np.full(len(column), "", dtype=object)
+    texts[at] = every_written(column.take(pa.array(at)).to_pylist(), lang)
+    spans = every_written(spans, lang)
     found = _in_windows(pa.chunked_array([pa.array(texts, pa.string())]), order, spans, lo, hi)
     return [[i for i in f if stated(texts[order[i]], s, lang)] for f, s in zip(found, spans)]
 

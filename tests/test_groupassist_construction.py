@@ -94,6 +94,17 @@ def test_a_native_request_answered_later_by_a_reply_to_it_is_a_service_point(tmp
     assert fired(c) == set()
 
 
+def test_a_native_request_mentioning_the_assistant_is_a_service_point(tmp_path):
+    """GC16's near-miss: no assistant record follows or answers it, but it names `@assistant`."""
+    c = Copy(tmp_path / "release")
+    i = c.instance(origin="native")
+    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
+                   and m["text_zh"] == i["query_zh"])
+    reply = c.rows["messages"][c.rows["messages"].index(request) + 1]
+    reply.update(role="member", speaker=request["speaker"], reply_to=None)
+    assert fired(c) == set()
+
+
 def optional_beside_two(c):
     """An L2 rubric with three mandatory criteria, one of its services made optional (weight 1)."""
     for i in c.rows["instances"]:

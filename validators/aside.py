@@ -30,7 +30,9 @@ def failing_values(found: pd.DataFrame, release) -> dict[str, dict[str, set[str]
     out: dict[str, dict[str, set[str]]] = {}
     if found.empty:
         return out
-    own = found[~found["message"].astype(str).str.startswith(REPEATED) & found["field"].astype(str).ne("")]
+    # a null (a required field's failure) reads null already: "null" is left out, lest a text "null" be nulled
+    own = found[~found["message"].astype(str).str.startswith(REPEATED) & found["field"].astype(str).ne("")
+                & found["value"].astype(str).ne("null")]
     for (resource, field), values in own.groupby(["resource", "field"], sort=False)["value"]:
         if resource not in release.resources or field in (release.primary_key(resource) or []):
             continue

@@ -152,27 +152,34 @@ def assistant_anchors(ctx) -> pd.DataFrame:
                     "an assistant message no earlier member message states: generated content, not a member's fact")
 
 
-@rule("GC16", "error", "invariant", ("instances", "messages"),
-      "a native request is a service point: the next record of its group is the assistant's, or an assistant record "
-      "replies to it",
+MENTION = "@assistant"  # GM3: the assistant's messages are the speaker `assistant`'s
+
+
+@rule("GC16", "warning", "invariant", ("instances", "messages"),
+      "a native request is a service point: it mentions the assistant ('@assistant', the speaker name the format "
+      "gives it, in either language's text), or the next record of its group is the assistant's, or an assistant "
+      "record replies to it",
       "App. A.2 (a service point mentions the assistant or immediately precedes an assistant reply); App. A.5 "
-      "(native instances keep the member's original request); declared approximation: a mention is not read "
-      "lexically (the assistant's name is the deployment's), an answered request is")
+      "(native instances keep the member's original request); declared approximation, a warning: a mention by "
+      "another name (the deployment's) is not read")
 def native_service_points(ctx) -> pd.DataFrame:
     inst = ctx.frame("instances")
     nat = inst[(inst["origin"] == "native") & inst["group_id"].notna() & inst["cutoff_turn"].notna()]
     m = ctx.messages.reset_index(drop=True)
     at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh"]].astype({"cutoff_turn": float}).merge(
-        m[["message_id", "group_id", "turn", "seq", "speaker", "text_zh"]].astype({"turn": float}),
+        m[["message_id", "group_id", "turn", "seq", "speaker", "text_zh", "text_en"]].astype({"turn": float}),
         left_on=["group_id", "cutoff_turn"], right_on=["group_id", "turn"])
     request = at[(at["speaker"] == at["requester"]) & (at["text_zh"] == at["query_zh"])].drop_duplicates("instance_id")
     after = pd.MultiIndex.from_arrays([request["group_id"], request["seq"] + 1])
     role = m.set_index(["group_id", "seq"])["role"]
     answered = role.reindex(after).to_numpy() == "assistant"
     replied = among(request["message_id"], m.loc[m["role"] == "assistant", "reply_to"].dropna())
-    bad = request[~(answered | replied)]
+    mentioned = (request["text_zh"].str.contains(MENTION, case=False, regex=False).fillna(False)
+                 | request["text_en"].str.contains(MENTION, case=False, regex=False).fillna(False)).to_numpy(bool)
+    bad = request[~(answered | replied | mentioned)]
     return failures("instances", bad["instance_id"], "cutoff_turn", bad["cutoff_turn"].astype(int),
-                    [f"the request {r} is no service point: no assistant record follows it or replies to it"
+                    [f"the request {r} is no service point: it mentions no assistant, and no assistant record follows it or "
+                     "replies to it"
                      for r in bad["message_id"]])
 
 
@@ -195,7 +202,7 @@ def downgrades(ctx) -> pd.DataFrame:
     if limits["optional_only_downgraded"]:
         per = pd.DataFrame({"optional": optional.groupby(c["instance_id"]).sum(),
                             "mandatory": (~optional).groupby(c["instance_id"]).sum()})
-        short = per[(per["optional"] > 0) & (per["mandatory"] != limits["mandatory_max"])]
+        short = per[(per["optional"] > 0) & (per["mandatory"] < limits["mandatory_max"])]  # more: GA5's
         parts.append(failures("instances", short.index, "", short["mandatory"],
                               [f"{n} optional criteria beside {m} mandatory: only more than {limits['mandatory_max']} "
                                "mandatory criteria are downgraded" for n, m in zip(short["optional"], short["mandatory"])]))

@@ -11,7 +11,7 @@ from realcompanion.validators.run import validate
 from test_groupassist_rules import Copy
 from test_rules import read, write
 
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import SPECIMEN
 from realcompanion.stamp import stamp
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from failure_lines import misnamed
+from left_out import leave_out
 from realcompanion.validators.catalogue import as_text, select
 from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.run import validate
@@ -169,6 +170,11 @@ def reorder_first_line(root):
     rows[0] = dict(reversed(list(rows[0].items())))
     write(root, "qa", rows)
     return "line 1"
+
+
+def without_profile(root):
+    leave_out(root, "profile")
+    return next(r["item_id"] for r in read(root, "chat") if r["required_context"]["profile_refs"])
 
 
 def set_param(path, value, row):
@@ -627,6 +633,8 @@ CASES = [
     Case("PII1", on_rows("persona", lambda r, root: True,
                          lambda r, root: r.update(rationale="Reached at someone@example.org.")),
          branch="persona-rationale", message="e-mail address"),
+    # the specimen's chat rows cite profile claims: the release leaving out profile holds what needs it, one line
+    Case("TRK1", without_profile, stops=True, message="carries no 'profile' resource"),
     Case("NUL1", on_rows("profile", lambda r, root: r["first_seen"] and r["claim_id"] not in cited_claims(root),
                          lambda r, root: r.update(evidence=None, evidence_count=0, first_seen=None, last_seen=None))),
 ]

@@ -127,7 +127,7 @@ def failures(resource: str, rows, field, values, message) -> pd.DataFrame:
 
 def all_rules() -> list[Rule]:
     """Every rule, family by family (importing the rule modules registers them)."""
-    from . import arithmetic, gates, integrity, resources, signals, structure, validity  # noqa: F401
+    from . import arithmetic, gates, integrity, left_out, resources, signals, structure, validity  # noqa: F401
 
     return sorted(CATALOGUE.values(), key=_family_order)
 

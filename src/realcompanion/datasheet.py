@@ -155,11 +155,13 @@ def files(release: Release, stamped: dict) -> str:
 
 def rules(release: Release) -> str:
     """The validation rules the validator runs on this release: the catalogue and the release's declared rules."""
+    from .tracks import judged_by
     from .validators.catalogue import select
     from .validators.declared import declared_rules
 
     return markdown_table([{"id": f"`{rule.id}`", "severity": rule.severity, "family": rule.family,
-                            "statement": rule.statement, "paper": rule.paper} for rule in select(None, declared_rules(release))])
+                            "statement": rule.statement, "paper": rule.paper}
+                           for rule in judged_by(select(None, declared_rules(release)), release)])
 
 
 def renderers(release: Release) -> dict[str, Callable[[], str]]:

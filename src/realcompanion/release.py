@@ -28,6 +28,7 @@ from .formats import FORMATS
 from .jsonlines import objects
 from .paths import leaves, own_file
 from .schemas import RESOURCES, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
+from .tracks import REALCOMPANION, absent_table, canonical_definitions
 
 _SCALARS = {
     "string": pa.string(),
@@ -223,14 +224,16 @@ class Release:
 
     Frictionless judges the descriptor on opening; `validate` opens with `check=False` and
     calls `check_descriptor` beside the table reads, where its Python work costs no wall time.
-    A descriptor without one of the format's RESOURCES is refused, naming it (every rule,
-    config and scorer reads them); `partial=True` opens it all the same, for `diff`, which
-    compares such a work in progress with the release before it.
+    A descriptor without one of the format's required resources (`TRACKS`) is refused, naming
+    it; an optional one may be left out (`absent`: its table is empty, `tracks.absent_table`);
+    `partial=True` opens it all the same, for `diff`, which compares such a work in progress
+    with the release before it.
     """
 
     BLOCK = "realcompanion"
     TITLE = "RealCompanion"  # the format's name, as the card's and datasheet's opening notice gives it
-    RESOURCES = RESOURCES  # the resources every release of the format carries (a fork may add more)
+    RESOURCES = RESOURCES  # the format's resources, required and optional (a fork may add more)
+    TRACKS = REALCOMPANION
 
     def __init__(self, root=".", *, check: bool = True, partial: bool = False):
         self.root = Path(root)
@@ -248,10 +251,11 @@ class Release:
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "
                                 "one file as its path (a string)", field="path")
         names = {res.get("name") for res in self.descriptor.get("resources", [])}
-        missing = [name for name in self.RESOURCES if name not in names]
+        missing = [name for name in self.TRACKS.required if name not in names]
         if missing and not partial:
             raise ReadError(descriptor, f"no resource '{missing[0]}': a {self.BLOCK} release carries "
-                                        f"{', '.join(self.RESOURCES)}", field="resources")
+                                        f"{', '.join(self.TRACKS.required)} (and may carry "
+                                        f"{', '.join(self.TRACKS.optional)})", field="resources")
         self._table_schemas: dict[str, dict] = {}
         if check:
             self.check_descriptor()
@@ -338,6 +342,11 @@ class Release:
     def resources(self) -> list[str]:
         return [r["name"] for r in self.descriptor.get("resources", [])]
 
+    @property
+    def absent(self) -> list[str]:
+        """The format's optional resources this release leaves out."""
+        return [name for name in self.TRACKS.optional if name not in self.resources]
+
     def resource(self, name: str) -> dict:
         for res in self.descriptor.get("resources", []):
             if res["name"] == name:
@@ -348,6 +357,8 @@ class Release:
         return own_file(self.root, self.resource(name)["path"], f"resources.{name}.path")
 
     def table_schema(self, name: str) -> dict:
+        if name not in self._table_schemas and name in self.absent:  # the format's own, for its key and columns
+            self._table_schemas[name] = canonical_definitions(self.BLOCK)["resources"][name]
         if name not in self._table_schemas:
             schema = self.resource(name)["schema"]
             path = own_file(self.root, schema, f"resources.{name}.schema") if isinstance(schema, str) else \
@@ -435,6 +446,8 @@ class Release:
 
     def table(self, name: str) -> pa.Table:
         self._settle()
+        if name not in self._tables and name in self.absent:
+            self._tables[name] = absent_table(self, name)
         if name not in self._tables:
             if self._stopped and self._stopped[0] == name:
                 raise self._stopped[1]

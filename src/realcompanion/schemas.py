@@ -20,8 +20,9 @@ from .descriptor import check_vocabulary
 from .errors import ReadError
 from .files import read_json
 from .paths import own_file
+from .tracks import REALCOMPANION
 
-RESOURCES = ("source", "profile", "persona", "chat", "qa")
+RESOURCES = REALCOMPANION.resources
 BASE = "https://realcompanion.dataset/schemas/"  # the URI a nested schema's path gives, when it has no `$id`
 # RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the format carries it.
 # Without RFC 3339's leap second (:60): Python's datetime, pandas and Frictionless read none, so no rule could date it

@@ -25,6 +25,7 @@ def run(args) -> int:
     import json
 
     from ..formats import format_of
+    from ..tracks import judged_by
     from ..validators.declared import as_rules, declared_rules
     from ..validators.kept import FORMAT_RULES, canonical
 
@@ -42,7 +43,8 @@ def run(args) -> int:
         from ..validators.catalogue import select
 
         release = Release(args.path, check=False) if has_release else None
-    rules = select(None, declared_rules(release) if release else as_rules(canonical(FORMAT_RULES[listed])["rules"]))
+    rules = judged_by(select(None, declared_rules(release) if release else
+                             as_rules(canonical(FORMAT_RULES[listed])["rules"])), release)
     if args.json:
         print(json.dumps([r.as_dict() for r in rules], indent=2))
     else:

@@ -12,9 +12,10 @@ from pathlib import Path
 from ..descriptor import check_block
 from ..paths import REPO_ROOT
 from ..release import Release
+from ..tracks import GROUPASSIST
 
 FORMAT = "groupassist"
-RESOURCES = ("messages", "members", "instances", "anchors", "atoms", "criteria", "feedback", "audit")
+RESOURCES = GROUPASSIST.resources
 SPECIMEN = REPO_ROOT / "specimens" / "groupassist"
 SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
 
@@ -25,6 +26,7 @@ class GroupAssistRelease(Release):
     BLOCK = FORMAT
     TITLE = "GroupAssistBench"
     RESOURCES = RESOURCES
+    TRACKS = GROUPASSIST
 
     def check_block(self, block: dict, path) -> None:
         """The `groupassist` block meets descriptor.schema.json shipped beside this module (a release cannot loosen

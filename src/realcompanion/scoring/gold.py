@@ -31,7 +31,9 @@ Chat track (one item per chat row)
     Table 7): `memory_bearing[reading]`; ρ* = 0 is its complement.
 
 Question track (one item per qa row)
-  * Every row is scored. Candidate pool: the participant's messages at or
+  * Scored items are the rows without an `excluded` reason (3,235 of 3,312 in the
+    paper, Tables 3, 41 against Table 11); every other row is listed as excluded
+    with its reason, `excluded:<reason>`. Candidate pool: the participant's messages at or
     before `asked_after`. Gold set: `evidence` restricted to that pool, in
     every category. Rows with an empty gold set (an unanswerable question that
     cites nothing) are listed under `no evidence`; an unanswerable question
@@ -52,6 +54,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ..errors import ReadError
 from ..release import Release
 from .streams import Stream, load_streams
 
@@ -152,6 +155,16 @@ class Track:
         return out
 
 
+def refuse_absent(release: Release, *names: str) -> None:
+    """A track (or resource) the release leaves out is one line (exit 2), naming what it carries: scored as empty, it
+    printed a table of zeros."""
+    absent = [name for name in names if name in release.absent]
+    if absent:
+        carried = [name for name in release.TRACKS.optional if name in release.resources]
+        raise ReadError(release.root / "datapackage.json", f"the release leaves out '{absent[0]}': no such track to "
+                        f"score (it carries {', '.join(carried) or 'source only'})", field="resources")
+
+
 def readings(release: Release) -> list[str]:
     """The memory-bearing readings, as the release's nested schema declares them."""
     return list(release.schemas.nested("nested/memory_bearing.schema.json")["required"])
@@ -204,6 +217,12 @@ def chat_items(release: Release, streams: dict[str, Stream], reading: str, depen
     return items
 
 
+def _qa_status(row: dict, asked: int | None) -> str:
+    if asked is None:
+        return "asked_after not in source"
+    return f"excluded:{row['excluded']}" if row.get("excluded") else "scored"
+
+
 def qa_items(release: Release, streams: dict[str, Stream]) -> list[Item]:
     window = release.params["recent_window"]
     items = []
@@ -215,7 +234,7 @@ def qa_items(release: Release, streams: dict[str, Stream]) -> list[Item]:
         gold = _positions(evidence)
         items.append(Item(
             item_id=row["item_id"], participant_id=row["participant_id"],
-            status="scored" if asked is not None else "asked_after not in source", query=row["question"],
+            status=_qa_status(row, asked), query=row["question"],
             query_dayid=row["asked_after"], pool_end=pool_end, gold=gold, references=gold, reference=row["answer"],
             dropped_citations=dropped, distant=bool(gold.size) and bool((gold < pool_end - window).all()),
             answerable=row["answerable"]))
@@ -226,6 +245,7 @@ def load_track(release: Release, name: str, reading: str | None = None,
                dependent_reading: str | None = None) -> Track:
     """The items of track `name` ("chat" or "qa"): dependent under `reading` (default: the first declared),
     Table 4's dependent column under `dependent_reading` (default: the second declared, strict)."""
+    refuse_absent(release, name)
     declared = readings(release)
     reading = reading or declared[0]
     dependent_reading = dependent_reading or declared[min(1, len(declared) - 1)]

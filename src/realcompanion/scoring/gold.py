@@ -60,6 +60,7 @@ from .streams import Stream, load_streams
 
 COLD_OPEN = "cold_open"
 PROPORTIONAL = "proportional"
+EXCLUDED = "excluded:"  # the status of a qa row the release keeps out of scoring, before its reason
 POPULATIONS = {"chat": ("all", "distant", "distant_dependent"), "qa": ("all", "distant")}
 # why a scored item is not in a population (the first population needs a required message)
 NOT_IN = {"chat": {"all": "no required message", "distant": "memory-bearing without reference set"},
@@ -133,6 +134,13 @@ class Track:
                     if i.scored and (not i.gold.size if population == "all" else
                                      i.dependent and not i.references.size)]
         return out
+
+    def kept_out(self) -> dict[str, int]:
+        """How many rows the release itself keeps out of scoring (qa `excluded`), by reason."""
+        from collections import Counter
+
+        return dict(sorted(Counter(i.status.partition(":")[2] for i in self.items
+                                   if i.status.startswith(EXCLUDED)).items()))
 
     def detectability_items(self) -> list[Item]:
         return [i for i in self.items if i.in_detectability]
@@ -220,7 +228,7 @@ def chat_items(release: Release, streams: dict[str, Stream], reading: str, depen
 def _qa_status(row: dict, asked: int | None) -> str:
     if asked is None:
         return "asked_after not in source"
-    return f"excluded:{row['excluded']}" if row.get("excluded") else "scored"
+    return f"{EXCLUDED}{row['excluded']}" if row.get("excluded") else "scored"
 
 
 def qa_items(release: Release, streams: dict[str, Stream]) -> list[Item]:

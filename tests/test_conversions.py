@@ -328,7 +328,8 @@ def test_a_first_record_that_is_not_the_header_says_what_it_should_name(specimen
     assert (failed.loc["source", "field"], failed.loc["source", "message"]) == \
         ("blip_caption", "line 1 names fields the schema does not declare: blip_caption")
     assert failed.loc["qa", "message"] == ("line 1 names the fields in another order; the schema's is item_id, "
-                                           "participant_id, question, answer, answerable, category, evidence, asked_after, excluded")
+                                           "participant_id, question, answer, answerable, category, evidence, "
+                                           "asked_after, excluded")
 
 
 def test_multi_hop_trusts_stored_session_indices_when_timestamps_are_wrong(specimen):

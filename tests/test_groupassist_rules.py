@@ -333,6 +333,13 @@ def gi9(c):
     return "messages", m["message_id"]
 
 
+def gl1(c):
+    """English copied into a message's Chinese column."""
+    m = c.free_filler("G01")
+    m["text_zh"] = m["text_en"]
+    return "messages", m["message_id"]
+
+
 def gt1(c):
     """The release leaves out `criteria` while it holds L2 instances, which are scored against them."""
     del c.rows["criteria"]
@@ -340,7 +347,7 @@ def gt1(c):
     return "instances", c.instance(level="L2")["instance_id"]
 
 
-MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items() if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi", "gt")
+MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items() if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi", "gt", "gl")
              and name[2:].isdigit()}
 
 
@@ -548,3 +555,13 @@ def test_a_count_or_hash_the_block_declares_for_nothing_the_release_holds_is_nam
     assert found["message"].str.contains("realcompanion refresh", regex=False).all()
     assert misnamed(found, copy.root) == []
     assert main(["refresh", str(copy.root)]) == 0 and not validate(copy.root).fired()
+
+
+@pytest.mark.parametrize("text", ["OK", "G01 2024-05-01", "好的, see you soon"])
+def test_a_chinese_text_equal_to_its_english_that_does_not_read_as_english_is_no_copy(tmp_path, text):
+    """GL1's near misses: a short word, a name and a date, a text holding Chinese: the same in both languages."""
+    copy = Copy(tmp_path / "release")
+    m = copy.free_filler("G01")
+    m["text_zh"] = m["text_en"] = text
+    copy.save()
+    assert validate(copy.root).fired() == set()

@@ -23,7 +23,7 @@ def rule(id: str, severity: str, family: str, reads: tuple[str, ...], statement:
 
 
 def all_rules() -> list[Rule]:
-    from . import gates, history, integrity, invariants, structure, tracks  # noqa: F401 - registers the rules
+    from . import gates, history, integrity, invariants, languages, structure, tracks  # noqa: F401 - registers the rules
 
     return sorted(CATALOGUE.values(), key=lambda r: FAMILIES.index(r.family))
 

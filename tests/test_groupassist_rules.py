@@ -347,8 +347,8 @@ def gt1(c):
     return "instances", c.instance(level="L2")["instance_id"]
 
 
-MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items() if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi", "gt", "gl")
-             and name[2:].isdigit()}
+MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items()
+             if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi", "gt", "gl") and name[2:].isdigit()}
 
 
 def test_every_rule_has_a_mutation():

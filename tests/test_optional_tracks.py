@@ -1,6 +1,6 @@
 """A release that leaves out an optional resource, in each format: it validates, every config it has loads with
 `datasets`, Frictionless passes it, refresh, Croissant and publish --dry-run follow the resources present; a
-required resource left out is one line; a scorer asked for an absent track says so in one line.
+required resource left out is one line (tests/test_forks.py); a scorer asked for an absent track says so in one line.
 
 Each copy is built once per session (stamped and refreshed as a fork author would) and shared by the checks.
 """
@@ -150,15 +150,6 @@ def test_its_croissant_has_a_record_set_per_resource_present_and_publish_plans_t
     assert main(["publish", str(root), "--dry-run", "--repo-id", "someone/fork", "--version", "0.1.0"]) == 0
     planned = capsys.readouterr().out
     assert f"data/{case[1]}.jsonl" not in planned and all(f"data/{name}.jsonl" in planned for name in sets)
-
-
-@pytest.mark.parametrize("fmt, name", [("realcompanion", "source"), ("groupassist", "anchors")])
-def test_a_required_resource_left_out_is_one_line(fmt, name, tmp_path, capsys):
-    root = _copy(fmt, tmp_path / "release")
-    leave_out(root, name)
-    assert main(["validate", str(root)]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and f"no resource '{name}'" in err and "may carry" in err
 
 
 @pytest.mark.parametrize("command", [["baselines", "--track", "chat"], ["windows"]])

@@ -2,7 +2,7 @@
 only 的, 我 or 在 with a query is not a match, in RealCompanion's ranking or in GroupAssistBench's."""
 from __future__ import annotations
 
-from realcompanion.groupassist.scoring import tokens
+from realcompanion.formats.groupassist.scoring import tokens
 from realcompanion.scoring.bm25 import stopwords, tokenizer
 
 TEXT = "我在北京的工作很忙"

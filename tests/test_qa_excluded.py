@@ -9,8 +9,8 @@ from collections import Counter
 from raw_tracks import data_rows
 
 from realcompanion.cli import main
+from realcompanion.formats.realcompanion.synth.plan import paper_plan, specimen_plan
 from realcompanion.schemas import Schemas
-from realcompanion.synth.plan import paper_plan, specimen_plan
 
 
 def test_the_paper_plan_keeps_out_the_77_questions_the_paper_does_not_score():

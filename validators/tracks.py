@@ -33,7 +33,7 @@ def needing_rows(ctx) -> dict:
 
 
 def absent_needed(ctx):
-    """One line per need of a resource the release leaves out: rule TRK1 (validators/left_out.py) and GT1."""
+    """One line per need of a resource the release leaves out: each format's rule (TRK1, GT1)."""
     rows = []
     for need, at in needing_rows(ctx).items():
         first = int(at[0])

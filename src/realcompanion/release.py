@@ -24,11 +24,11 @@ import pyarrow.json as pajson
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
-from .formats import FORMATS
+from .formats import FORMATS, no_block, part
 from .jsonlines import objects
 from .paths import leaves, own_file
-from .schemas import RESOURCES, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
-from .tracks import REALCOMPANION, absent_table, canonical_definitions
+from .schemas import RESOURCES, TRACKS, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
+from .versions import problem as version_problem
 
 _SCALARS = {
     "string": pa.string(),
@@ -219,13 +219,31 @@ def _read_otherwise(res: dict) -> tuple[str, str] | None:
     return None
 
 
+
+def canonical_definitions(block: str) -> dict:
+    """The format's own definitions of its resources and nested schemas (its `format_schemas`)."""
+    from .validators.kept import canonical
+
+    return canonical(part(block, "format_schemas"))
+
+
+def absent_table(release: Release, name: str) -> pa.Table:
+    """The resource a release leaves out, as an empty table of the format's columns: a rule or scorer that looks a
+    record up in it (a claim's evidence, an instance's atoms) finds none, as it finds none of a present resource's
+    where a row cites nothing."""
+    core = canonical_definitions(release.BLOCK)
+    schemas = Schemas(release.root, release.BLOCK)
+    schemas.__dict__["nested_schemas"] = core.get("nested", {})  # the format's own, whatever the folder keeps
+    return pa.schema([(f["name"], arrow_type(f, schemas)) for f in core["resources"][name]["fields"]]).empty_table()
+
+
 class Release:
     """A release folder: `datapackage.json`, `schemas/`, `data/`; `BLOCK` names the descriptor's format block.
 
     Frictionless judges the descriptor on opening; `validate` opens with `check=False` and
     calls `check_descriptor` beside the table reads, where its Python work costs no wall time.
     A descriptor without one of the format's required resources (`TRACKS`) is refused, naming
-    it; an optional one may be left out (`absent`: its table is empty, `tracks.absent_table`);
+    it; an optional one may be left out (`absent`: its table is empty, `absent_table`);
     `partial=True` opens it all the same, for `diff`, which compares such a work in progress
     with the release before it.
     """
@@ -233,7 +251,8 @@ class Release:
     BLOCK = "realcompanion"
     TITLE = "RealCompanion"  # the format's name, as the card's and datasheet's opening notice gives it
     RESOURCES = RESOURCES  # the format's resources, required and optional (a fork may add more)
-    TRACKS = REALCOMPANION
+    TRACKS = TRACKS
+    OWNER = ("participant_id", "participants")  # the field naming whose records a row holds, and what they are called
 
     def __init__(self, root=".", *, check: bool = True, partial: bool = False):
         self.root = Path(root)
@@ -243,9 +262,11 @@ class Release:
         self.descriptor = read_descriptor(self.root, self.BLOCK)
         if self.BLOCK not in self.descriptor:
             other = [name for name in FORMATS if name != self.BLOCK and isinstance(self.descriptor.get(name), dict)]
-            raise ReadError(descriptor, f"no '{self.BLOCK}' block (an object)" + (
-                f": a {other[0]} release, which this command does not read" if other else ""), field=self.BLOCK)
+            raise ReadError(descriptor, f"no '{self.BLOCK}' block: a {other[0]} release, which this command does "
+                            "not read" if other else no_block(self.BLOCK), field=self.BLOCK)
         self.check_block(self.descriptor[self.BLOCK], descriptor)
+        if "version" in self.descriptor and (problem := version_problem(self.descriptor["version"])):
+            raise ReadError(descriptor, problem, field="version")  # shown as given in every report and page
         for res in self.descriptor.get("resources", []):
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "
@@ -395,7 +416,7 @@ class Release:
         """(name, path, why) of each path that leaves the package folder (`paths.leaves`): a resource's path or
         schema, the vocabulary, the declared rules, or any file the release would publish that is a link to outside
         (rule INT3, checked before any file is read)."""
-        from .publish.listing import release_paths
+        from .listing import release_paths
 
         named = [(res.get("name", "?"), res.get(key), f"resource {key}") for res in self.descriptor.get("resources", [])
                  if isinstance(res, dict) for key in ("path", "schema")]

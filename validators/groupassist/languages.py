@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from realcompanion.groupassist import RESOURCES
+from realcompanion.formats.groupassist import RESOURCES
 
 from ..catalogue import combined, failures
 from .catalogue import rule

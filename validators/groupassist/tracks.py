@@ -1,7 +1,7 @@
 """GT1: what needs a resource the release leaves out (`atoms` for L1, `criteria` for L2), RealCompanion's TRK1."""
 from __future__ import annotations
 
-from realcompanion.groupassist import RESOURCES
+from realcompanion.formats.groupassist import RESOURCES
 
 from ..tracks import STATEMENT, absent_needed
 from .catalogue import rule

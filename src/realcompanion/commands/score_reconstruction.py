@@ -24,9 +24,14 @@ def run(args) -> int:
 
     from tqdm import tqdm
 
+    from ..formats.realcompanion.scoring.reconstruction import (
+        judge_match,
+        normalized_match,
+        prediction_inputs,
+        score_runs,
+    )
     from ..release import Release
     from ..scoring import report as R
-    from ..scoring.reconstruction import judge_match, normalized_match, prediction_inputs, score_runs
 
     release = Release(args.path)
     plot = R.checked_outputs(release, args, [path for folder in args.pred for path in prediction_inputs(folder)])

@@ -14,8 +14,9 @@ from pathlib import Path
 from .. import __version__
 from ..errors import ReadError, visible
 from ..files import output_file
+from ..formats.realcompanion.scoring import settings
 from ..schemas import dump_json
-from . import settings
+from ..writing import write_text
 
 
 def envelope(release, command: str, release_parameters=("recent_window",), scoring=None, **parameters) -> dict:
@@ -88,7 +89,7 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     text = "\n".join(map(visible, text.split("\n")))  # a condition or judge a user's file names: escaped, one line
     payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):
-        output_file(json_dest, release.root).write_text(payload, encoding="utf-8")
+        write_text(output_file(json_dest, release.root), payload)
     print(text, file=sys.stderr if json_dest == "-" else sys.stdout)
     if json_dest == "-":
         sys.stdout.write(payload)
@@ -123,7 +124,7 @@ def grid(rows: dict[str, dict], title: str, counts: tuple[str, ...] = ()) -> str
 
 def retrieval_tables(summaries: dict[str, dict], populations, what: str) -> str:
     """Pooled and macro metrics of several rankers (keys of `summaries`), one block per population."""
-    from .metrics import metric_names
+    from ..formats.realcompanion.scoring.metrics import metric_names
 
     out = []
     for population in populations:
@@ -164,8 +165,6 @@ def exclusions_line(track) -> str:
     """What the track set aside and why, in the one wording every scoring command prints."""
     from collections import Counter
 
-    from .gold import EXCLUDED
-
     def counted(rows) -> str:
         counts = Counter(row["reason"] for row in rows)
         return ", ".join(f"{reason} {n}" for reason, n in sorted(counts.items())) or "none"
@@ -175,7 +174,7 @@ def exclusions_line(track) -> str:
     if kept_out:
         line += (f"; {sum(kept_out.values())} of {len(track.items)} rows kept out of scoring by the release "
                  f"(excluded: {', '.join(f'{reason} {n}' for reason, n in kept_out.items())})")
-    unscored = (r for r in excluded if r["population"] == "all" and not r["reason"].startswith(EXCLUDED))
+    unscored = (r for r in excluded if r["population"] == "all" and not track.kept_out_by_release(r))
     line += f"; not retrieval-scored: {counted(unscored)}"
     others = [r for r in excluded if r["population"] != "all"]
     if others:

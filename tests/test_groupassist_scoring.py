@@ -290,7 +290,7 @@ def test_an_instance_without_anchors_has_null_recall_named_in_one_line(tmp_path,
     out = tmp_path / "b.json"
     assert main(["baselines", str(copy), "--json", str(out)]) == 0
     warning = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning:")]
-    assert len(warning) == 1 and "1 eval instances cite no anchor message" in warning[0] and "G01:I0001" in warning[0]
+    assert len(warning) == 1 and "1 eval instances cite no anchor of a memory unit" in warning[0] and "G01:I0001" in warning[0]
     report = json.loads(out.read_text(encoding="utf-8"), parse_constant=pytest.fail)  # NaN is not JSON
     first = next(r for r in report["languages"]["zh"]["instances"] if r["instance_id"] == "G01:I0001")
     assert first["full_recall"] is None and first["bm25_recall@20"] is None and first["full_tokens"] > 0

@@ -27,8 +27,8 @@ def run(args) -> int:
 
     from ..scoring.options import before_realcompanion
 
-    code = before_realcompanion(args, ("track", "reading", "dependent_reading", "bm25_fallback", "seed",
-                                       "resamples"), "baselines")  # GroupAssistBench's draws nothing at random
+    code = before_realcompanion(args, ("track", "reading", "dependent_reading", "seed", "resamples"),
+                                "baselines")  # GroupAssistBench's draws nothing at random
     if code is not None:
         return code
     if args.dense_endpoint:
@@ -36,13 +36,14 @@ def run(args) -> int:
         return 2
 
     from ..release import Release
+    from ..scoring.checked import opened
     from ..scoring import report as R
     from ..scoring.baselines import METHODS, baselines_report
     from ..scoring.controls import GOLD_SETS
     from ..scoring.gold import POPULATIONS, load_track
     from ..scoring.options import bm25_fallback, check_reading
 
-    release = Release(args.path)
+    release = opened(Release, args)
     reading = check_reading(release, args.reading)
     dependent_reading = check_reading(release, args.dependent_reading, default_index=1)
     track = load_track(release, args.track, reading, dependent_reading)

@@ -33,12 +33,13 @@ def run(args) -> int:
 
     from ..files import output_file
     from ..release import Release
+    from ..scoring.checked import opened
     from ..scoring.gold import load_track
     from ..scoring.judge_client import judge_from, load_prompt
     from ..scoring.replies import judge_replies, read_replies
     from ..scoring.verdicts import VerdictsOut, read_verdicts
 
-    release = Release(args.path)
+    release = opened(Release, args)
     track = load_track(release, args.track)
     out = output_file(args.out, release.root, (args.replies, args.prompt))
     replies = read_replies(args.replies, track)

@@ -25,10 +25,11 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..release import Release
+    from ..scoring.checked import opened
     from ..scoring import report as R
     from ..scoring.reconstruction import judge_match, normalized_match, prediction_inputs, score_runs
 
-    release = Release(args.path)
+    release = opened(Release, args)
     plot = R.checked_outputs(release, args, [path for folder in args.pred for path in prediction_inputs(folder)])
     failures, judge_stamp, same = [], None, normalized_match
     if args.match == "judge":

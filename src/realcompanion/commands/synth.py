@@ -60,8 +60,9 @@ def _groupassist(args) -> int:
     try:
         with tqdm(total=len(plans), unit="group", disable=None) as bar:
             synthesize(args.out, plans, args.seed, args.template or SPECIMEN, progress=lambda _: bar.update())
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except ValueError as exc:  # raised before anything is written (`synthesize` builds every group first)
+        print(f"error: argument --scale: {args.scale:g} leaves too few messages: {exc}; nothing written (give a "
+              "larger --scale)", file=sys.stderr)
         return 2
     print(f"wrote {args.out} ({len(plans)} groups, seed {args.seed})")
     return 0

@@ -15,12 +15,13 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..release import Release
+    from ..scoring.checked import opened
     from ..scoring import report as R
     from ..scoring.gold import load_track, readings
     from ..scoring.settings import TOKEN_ENCODING
     from ..scoring.windows import coverage, curve, token_prefix_sums
 
-    release = Release(args.path)
+    release = opened(Release, args)
     plot = R.checked_outputs(release, args)
     track = load_track(release, "chat")
     names = readings(release)

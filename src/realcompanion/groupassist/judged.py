@@ -20,6 +20,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..errors import ReadError
+from ..scoring.jsonl import condition as condition_of
 from ..scoring.jsonl import field, rows
 from ..scoring.report import records
 from ..scoring.verdicts import Verdicts, judged_once, one_judge
@@ -35,7 +36,7 @@ def read_verdicts(path, instances: Instances) -> Verdicts:
     for line, row in rows(path):
         instance = instances.known(row, path, line)
         instance_id, level = instance["instance_id"], instance["level"]
-        condition = field(row, "condition", (str,), path, line)
+        condition = condition_of(row, path, line)
         judged_once(seen, instance_id, condition, path, line)
         one_judge(judges, level, row, path, line)
         (name, (kinds, _)), = ANSWER[level].items()
@@ -116,6 +117,7 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..scoring import report as R
+    from ..scoring.checked import opened
     from ..scoring.settings import CONFIDENCE_LEVEL
     from . import GroupAssistRelease
 
@@ -123,7 +125,7 @@ def run(args) -> int:
         print("error: a GroupAssistBench release is scored from --verdicts (rankings: `realcompanion baselines`)",
               file=sys.stderr)
         return 2
-    release = GroupAssistRelease(args.path)
+    release = opened(GroupAssistRelease, args)
     plot = R.checked_outputs(release, args, (args.verdicts,))
     instances = Instances(release)
     verdicts = read_verdicts(args.verdicts, instances)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 
 from ..errors import ReadError
+from ..scoring.jsonl import condition as condition_of
 from ..scoring.jsonl import field, problem, rows
 from ..scoring.verdicts import reply_sha256
 
@@ -87,6 +88,8 @@ def verdict_problem(level: str, value, ids: set[str]) -> str | None:
             why = problem(fact.get("fact"), (str,))
             if why:
                 return f"facts[{k}].fact: {why}"
+            if not fact["fact"].strip():  # a stated fact that says nothing: neither correct nor an error
+                return f"facts[{k}].fact is empty"
             atom = fact.get("atom")
             if atom is not None and (not isinstance(atom, str) or atom not in ids):
                 return f"facts[{k}].atom {atom!r} is not an atom of this instance"
@@ -104,7 +107,7 @@ def read_responses(path, instances: Instances) -> list[dict]:
     out, seen = [], set()
     for line, row in rows(path):
         instance = instances.known(row, path, line)
-        condition = field(row, "condition", (str,), path, line)
+        condition = condition_of(row, path, line)
         key = (instance["instance_id"], condition)
         if key in seen:
             raise ReadError(path, f"'{key[0]}' under '{condition}' appears twice", line=line, field="condition")
@@ -152,12 +155,13 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..files import output_file
+    from ..scoring.checked import opened
     from ..scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
     from ..scoring.verdicts import VerdictsOut
     from . import GroupAssistRelease
     from .judged import read_verdicts
 
-    release = GroupAssistRelease(args.path)
+    release = opened(GroupAssistRelease, args)
     out = output_file(args.out, release.root, (args.replies,))
     instances = Instances(release)
     responses = read_responses(args.replies, instances)

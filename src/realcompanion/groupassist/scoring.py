@@ -4,7 +4,8 @@
   facts an answer states, a stated distractor being an error, against Atom Recall).
 * L2: rubric score S and pass, as declared in the descriptor's `score` block (the paper's Eq. 3 is
   truncated in its text; the declared formula is the format's).
-* Retrieval: anchor recall@k of a ranking over the history before the cutoff, and context tokens
+* Retrieval: anchor recall@k of a ranking over the history before the cutoff (the share of the instance's
+  memory units found, `memory_units`), and context tokens
   (the declared `tokenizer`, o200k_base in the paper; records serialized `#turn [speaker] content` and
   joined by newlines, App. D).
 
@@ -17,7 +18,8 @@ Dense retrieval (text-embedding-3-small in the paper, §4.1) ranks the same pref
 message's embedding with the query's, from any OpenAI-compatible embeddings endpoint
 (`scoring.embeddings`). Only messages before some instance's cutoff and the queries are ever sent:
 a message at or after every cutoff of its group is never embedded. Ties, in both rankers, go to the
-most recent message.
+most recent message. BM25 retrieves only messages sharing a word with the query, as RealCompanion's does
+(`--bm25-fallback recency` appends the others, most recent first).
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ from ..scoring.bm25 import search_words
 SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.75,
                      "index": "per instance, over the history before the cutoff"},
             "segmentation": {"zh": "jieba search mode", "en": "bm25s tokenizer, English stopwords"},
-            "dense": "cosine of endpoint embeddings, history before the cutoff", "ties": "most recent first"}
+            "dense": "cosine of endpoint embeddings, history before the cutoff", "ties": "most recent first",
+            "unmatched": "messages sharing no word with the query are not retrieved by BM25 (--bm25-fallback)"}
 
 
 def atom_recall(atoms: pd.DataFrame, found: set[str]) -> float:
@@ -63,9 +66,25 @@ def rubric_score(criteria: pd.DataFrame, met: set[str]) -> tuple[float, float]:
     return float(np.clip(gained / positive_total, 0.0, 1.0)), float(passed)
 
 
-def recall_at_k(ranking: list[str], anchor_messages: set[str], k: int) -> float:
-    """Share of the instance's anchor messages among the first k message ids of a ranking."""
-    return len(set(ranking[:k]) & anchor_messages) / len(anchor_messages) if anchor_messages else float("nan")
+def memory_units(anchors: pd.DataFrame) -> dict:
+    """The memory units a retriever must find for an instance, each as the set of its anchor messages: the
+    instance's anchors grouped by `unit` (anchors of one message or of near-duplicate facts share one, App. A.4),
+    leaving out a cited premise of the query (the query states it), a profile-only anchor ("anchors that only carry
+    the profile of a member do not count", App. A.4: a member's profile is no message of the history to retrieve)
+    and an M3 instance's superseded anchor (the value a good response must not use: "excluded from the grounding
+    criteria", App. A.4, and L1's distractor atom). These are the units Atom Recall counts, one atom each."""
+    wanted = anchors[~anchors["premise"] & ~anchors["profile_only"] & (anchors["m3_role"] != "superseded")]
+    units: dict = {}
+    for unit, message in zip(wanted["unit"], wanted["message_id"]):
+        units.setdefault(unit, set()).add(message)
+    return units
+
+
+def recall_at_k(ranking: list[str], units: dict, k: int) -> float:
+    """Share of the instance's memory units (`memory_units`) with an anchor message among the first k message ids
+    of a ranking."""
+    top = set(ranking[:k])
+    return sum(bool(messages & top) for messages in units.values()) / len(units) if units else float("nan")
 
 
 def history(messages: pd.DataFrame, group_id: str, cutoff_turn: int) -> pd.DataFrame:
@@ -148,17 +167,23 @@ def best_first(records: pd.DataFrame, scores) -> list[str]:
     return list(records["message_id"].to_numpy()[np.lexsort((-positions, -np.asarray(scores)))])
 
 
-def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Terms | None = None) -> list[str]:
-    """message_ids of `records` best first by BM25 (ties: most recent first); `records` is the visible history."""
+def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Terms | None = None,
+                 fallback: str = "none") -> list[str]:
+    """message_ids of `records` (the visible history) that share a word with the query, best first by BM25 (ties:
+    most recent first); with fallback "recency" the others follow, most recent first. The one rule of both formats'
+    BM25 (RealCompanion's `scoring.bm25.ParticipantIndex.rank`): a message sharing no word is not retrieved."""
     import bm25s
 
     corpus = (terms or Terms(lang))(list(records[f"text_{lang}"]))
-    if not any(corpus):  # no history, or no indexable word in it: every message scores 0 (bm25s indexes no words)
-        return best_first(records, np.zeros(len(records)))
-    retriever = bm25s.BM25(method=SETTINGS["bm25"]["method"], k1=SETTINGS["bm25"]["k1"], b=SETTINGS["bm25"]["b"])
-    retriever.index(corpus, show_progress=False)
-    words = [w for w in tokens([query], lang)[0] if w in retriever.vocab_dict]
-    return best_first(records, retriever.get_scores(words) if words else np.zeros(len(records)))
+    scores = np.zeros(len(records))
+    if any(corpus):  # no history, or no indexable word in it: every message scores 0 (bm25s indexes no words)
+        retriever = bm25s.BM25(method=SETTINGS["bm25"]["method"], k1=SETTINGS["bm25"]["k1"], b=SETTINGS["bm25"]["b"])
+        retriever.index(corpus, show_progress=False)
+        words = [w for w in tokens([query], lang)[0] if w in retriever.vocab_dict]
+        if words:
+            scores = retriever.get_scores(words)
+    ranked = best_first(records, scores)
+    return ranked if fallback == "recency" else ranked[:int((np.asarray(scores) > 0).sum())]
 
 
 def embedded_texts(messages: pd.DataFrame, instances: pd.DataFrame, lang: str = "zh") -> list[str]:
@@ -181,17 +206,17 @@ def top_records(visible: pd.DataFrame, ranked: list[str], k: int) -> pd.DataFram
 
 
 def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None,
-              instances_bar=None) -> pd.DataFrame:
+              instances_bar=None, fallback: str = "none") -> pd.DataFrame:
     """Per evaluation instance (split `eval`, the set the paper reports): its history size (records before the
     cutoff), how many of its anchor messages lie outside that history (gate i fails: each is a miss for every
     ranker, full context included), anchor recall@k and context tokens of full context, BM25 top-k and, given an `embedder`
     (`scoring.embeddings.Embedder`), dense top-k; `bar` (a tqdm bar) follows the embedding, `instances_bar` the
-    instances (minutes at paper scale)."""
+    instances (minutes at paper scale); `fallback` as `bm25_ranking`."""
     k = k or release.params["retrieval_k"]
     messages, inst, anchors = (release.frame(n) for n in ("messages", "instances", "anchors"))
     inst = inst[inst["split"] == "eval"]
     terms, count = Terms(lang), ContextTokens(release.params["tokenizer"], lang)
-    rankers = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang, terms)}
+    rankers = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang, terms, fallback)}
     if embedder is not None:
         texts = embedded_texts(messages, inst, lang)
         if bar is not None:
@@ -205,10 +230,10 @@ def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, ba
         if instances_bar is not None:
             instances_bar.update()
         visible = history(messages, row.group_id, row.cutoff_turn)
-        own = anchors[(anchors["instance_id"] == row.instance_id) & ~anchors["premise"]]
-        wanted = set(own["message_id"])
+        wanted = memory_units(anchors[anchors["instance_id"] == row.instance_id])
+        outside = set().union(*wanted.values()) - set(visible["message_id"])
         out = {"instance_id": row.instance_id, "level": row.level, "dependency": row.dependency,
-               "history": len(visible), "anchors_outside_history": len(wanted - set(visible["message_id"])),
+               "history": len(visible), "anchors_outside_history": len(outside),
                "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
                "full_tokens": count(visible)}
         for name, rank in rankers.items():

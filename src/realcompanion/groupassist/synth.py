@@ -19,23 +19,23 @@ from .plan import GroupPlan
 
 
 def synthesize(out, plans: list[GroupPlan], seed: int, template, progress=None) -> Path:
+    """Every group is built before anything is written: a plan the generator cannot fit (a group whose history is
+    too short for its instances or feedback) is a ValueError with `out` untouched, never a folder of empty files."""
     out, template = Path(out), Path(template)
     descriptor = read_json(template / "datapackage.json")
     params = descriptor[FORMAT] | read_json(template / descriptor[FORMAT]["vocabulary"])
+    lines = {r: [] for r in RESOURCES}
+    for plan in plans:
+        for resource, rows in Group(plan, seed, params).build().items():
+            lines[resource].append("".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+                                           for row in rows))
+        if progress:
+            progress(plan.group_id)
     if out.resolve() != template.resolve():
         shutil.copytree(template / "schemas", out / "schemas", dirs_exist_ok=True)
     (out / "data").mkdir(parents=True, exist_ok=True)
-    handles = {r: open(out / "data" / f"{r}.jsonl", "w", encoding="utf-8", newline="\n") for r in RESOURCES}
-    try:
-        for plan in plans:
-            for resource, rows in Group(plan, seed, params).build().items():
-                handles[resource].write("".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
-                                                for row in rows))
-            if progress:
-                progress(plan.group_id)
-    finally:
-        for handle in handles.values():
-            handle.close()
+    for resource, parts in lines.items():
+        (out / "data" / f"{resource}.jsonl").write_text("".join(parts), encoding="utf-8", newline="\n")
     descriptor[FORMAT]["synthetic"] = True
     (out / "datapackage.json").write_text(dump_json(descriptor), encoding="utf-8")
     stamp(out)

@@ -73,7 +73,9 @@ def memory_units(anchors: pd.DataFrame) -> dict:
     the profile of a member do not count", App. A.4: a member's profile is no message of the history to retrieve)
     and an M3 instance's superseded anchor (the value a good response must not use: "excluded from the grounding
     criteria", App. A.4, and L1's distractor atom). These are the units Atom Recall counts, one atom each."""
-    wanted = anchors[~anchors["premise"] & ~anchors["profile_only"] & (anchors["m3_role"] != "superseded")]
+    left_out = anchors["premise"].fillna(False) | anchors["profile_only"].fillna(False) | \
+        anchors["m3_role"].eq("superseded").fillna(False)  # a null role is no role: Arrow's null compares null
+    wanted = anchors[~left_out.astype(bool)]
     units: dict = {}
     for unit, message in zip(wanted["unit"], wanted["message_id"]):
         units.setdefault(unit, set()).add(message)

@@ -438,8 +438,9 @@ def test_each_format_refuses_the_others_options(repo, capsys):
     ("score", ["--detector", "d.jsonl"]), ("baselines", ["--seed", "7"]), ("baselines", ["--resamples", "50"])])
 def test_a_realcompanion_only_option_is_refused_not_ignored(tmp_path, command, extra, capsys):
     """`--dependent-reading` chose a reading, and `--detector` scored a detector, on a GroupAssistBench release
-    too, where each was ignored: it has no readings and no chat track. Its baselines draw nothing at random and resample nothing, so `--seed` and `--resamples` are
-    refused there too (`score` bootstraps its cells with them)."""
+    too, where each was ignored: it has no readings and no chat track. Its baselines draw nothing at random and
+    resample nothing, so `--seed` and `--resamples` are refused there too (`score` bootstraps its cells with
+    them)."""
     args = ["--verdicts", str(tmp_path / "v.jsonl")] if command == "score" else []
     assert main([command, str(SPECIMEN), *args, *extra]) == 2
     assert f"{extra[0]}: RealCompanion releases only" in capsys.readouterr().err

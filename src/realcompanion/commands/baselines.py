@@ -36,9 +36,9 @@ def run(args) -> int:
         return 2
 
     from ..release import Release
-    from ..scoring.checked import opened
     from ..scoring import report as R
     from ..scoring.baselines import METHODS, baselines_report
+    from ..scoring.checked import opened
     from ..scoring.controls import GOLD_SETS
     from ..scoring.gold import POPULATIONS, load_track
     from ..scoring.options import bm25_fallback, check_reading

@@ -106,8 +106,8 @@ def run(args) -> int:
         return code
 
     from ..release import Release
-    from ..scoring.checked import opened
     from ..scoring import report as R
+    from ..scoring.checked import opened
     from ..scoring.gold import load_track
     from ..scoring.options import check_reading
     from ..scoring.retrieval import pool_report

@@ -25,8 +25,8 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..release import Release
-    from ..scoring.checked import opened
     from ..scoring import report as R
+    from ..scoring.checked import opened
     from ..scoring.reconstruction import judge_match, normalized_match, prediction_inputs, score_runs
 
     release = opened(Release, args)

@@ -15,8 +15,8 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ..release import Release
-    from ..scoring.checked import opened
     from ..scoring import report as R
+    from ..scoring.checked import opened
     from ..scoring.gold import load_track, readings
     from ..scoring.settings import TOKEN_ENCODING
     from ..scoring.windows import coverage, curve, token_prefix_sums

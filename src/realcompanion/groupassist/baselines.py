@@ -30,7 +30,7 @@ def run(args) -> int:
     out["parameters"]["bm25_fallback"] = fallback
     out.update(tokenizer=release.params["tokenizer"], k=k,
                dense=embedder.stamp() if embedder else {"run": False, "reason": NOT_RUN}, languages={})
-    text, cells = [] if embedder else [f"dense: {NOT_RUN}"], {}
+    text, cells, tied = [] if embedder else [f"dense: {NOT_RUN}"], {}, []
     if not (release.frame("instances")["split"] == "eval").any():
         R.emit(release, "no eval instances (split eval): nothing to score", out, args.json)
         return 0
@@ -39,10 +39,7 @@ def run(args) -> int:
                 tqdm(total=0, unit="instance", desc=f"baselines ({lang})", disable=None) as instances_bar:
             frame = baselines(release, k, lang, embedder, bar, instances_bar, fallback)
         if embedder:
-            if embedder.all_tied():
-                text.append(f"warning: {lang}: the embeddings endpoint gave every text the same vector, so every "
-                            "dense score ties and dense ranks each history most recent first; check --dense-endpoint "
-                            "and --dense-model")
+            tied += [lang] if embedder.all_tied() else []
             embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
         table = by_level_dependency(frame.drop(columns="anchors_outside_history"))
         out["languages"][lang] = {"instances": R.records(frame), "by_level_dependency": R.records(table.reset_index())}
@@ -52,6 +49,10 @@ def run(args) -> int:
                  table.to_string(float_format=R.fixed, na_rep="-"), ""]
         cells[lang] = {method: {f"{level} {dependency}": value for (level, dependency), value in table[column].items()}
                        for method, column in _recall_columns(table, k).items()}
+    if tied:
+        text.insert(0, f"warning: the embeddings endpoint gave every text the same vector ({', '.join(tied)}), so "
+                       "every dense score ties and dense ranks each history most recent first; check "
+                       "--dense-endpoint and --dense-model")
     if embedder:
         out["dense"]["requests"] = embedder.requests
     R.emit(release, "\n".join(text), out, args.json)

@@ -61,19 +61,24 @@ def refuse_invalid(release) -> None:
         listed = ", ".join(f"{rule} ({n})" for rule, n in counts.items())
         raise ReadError(release.root, f"fails validation with {report.errors} error(s): {listed}; not scored "
                                       "(`realcompanion validate` names the rows; --unvalidated scores it as it is)")
-    _PASSED.add(_fingerprint(release))
+    key = _fingerprint(release)
+    if key:
+        _PASSED.add(key)
 
 
-def _fingerprint(release) -> str:
+def _fingerprint(release) -> str | None:
     """The bytes validation depends on: the descriptor, the schema files and the data files (as read, or as they
-    are when not read yet)."""
+    are when not read yet); None when one is not a regular file (a pipe is never read twice, nor waited on here)."""
     from ..stamp import sha256_of
 
     root = Path(release.root)
+    files = [root / "datapackage.json", *sorted(p for p in (root / "schemas").rglob("*") if not p.is_dir())]
+    unread = [release.path(name) for name in release.resources if not release.sha256.get(name)]
+    if not all(path.is_file() for path in (*files, *unread)):
+        return None
     digest = hashlib.sha256(str(root.resolve()).encode())
-    files = [root / "datapackage.json", *sorted(p for p in (root / "schemas").rglob("*") if p.is_file())]
     for path in files:
-        digest.update(f"{path.relative_to(root)}:{sha256_of(path)}".encode())
+        digest.update(f"{path}:{sha256_of(path)}".encode())
     for name in release.resources:
         digest.update(f"{name}:{release.sha256.get(name) or sha256_of(release.path(name))}".encode())
     return digest.hexdigest()

@@ -16,11 +16,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from realcompanion.formats.realcompanion.scoring.baselines import baselines_report
+from realcompanion.formats.realcompanion.scoring.gold import load_track
+from realcompanion.formats.realcompanion.scoring.settings import BOOTSTRAP_RESAMPLES, TRACKS
 from realcompanion.paths import REPO_ROOT
 from realcompanion.release import Release
-from realcompanion.scoring.baselines import baselines_report
-from realcompanion.scoring.gold import load_track
-from realcompanion.scoring.settings import BOOTSTRAP_RESAMPLES, TRACKS
 
 
 def time_baselines(root: Path, seed: int) -> None:
@@ -48,8 +48,8 @@ def main() -> None:
     if args.release:
         time_baselines(args.release, args.seed)
     else:
-        from realcompanion.synth import synthesize
-        from realcompanion.synth.plan import paper_plan
+        from realcompanion.formats.realcompanion.synth import synthesize
+        from realcompanion.formats.realcompanion.synth.plan import paper_plan
 
         with tempfile.TemporaryDirectory() as tmp:
             synthesize(Path(tmp) / "paper", paper_plan(), args.seed, REPO_ROOT)

@@ -68,7 +68,7 @@ def key_failures(release: Release, name: str, table: pa.Table, tables: dict[str,
 def opened(root: Path) -> Release:
     """The release in its own format (RealCompanion or GroupAssistBench), its descriptor not judged."""
     if format_of(root) == "groupassist":
-        from realcompanion.groupassist import GroupAssistRelease
+        from realcompanion.formats.groupassist import GroupAssistRelease
 
         return GroupAssistRelease(root, check=False)
     return Release(root, check=False)

@@ -22,12 +22,14 @@ import time
 from pathlib import Path
 
 from realcompanion.validators.declared import declared_rules
-from realcompanion.validators.run import import_pandera, planned, unit_costs
+from realcompanion.validators.run import planned, unit_costs
+from realcompanion.validators.speed import import_pandera
 
 from realcompanion.allocator import from_malloc
 from realcompanion.collector import paused
 from realcompanion.errors import ReadError
 from realcompanion.formats import format_of, part
+from realcompanion.writing import write_text
 
 
 def costs(path: Path) -> dict:
@@ -82,7 +84,7 @@ def main(argv=None) -> int:
         return 2
     print(table(found, args.top))
     if args.json:
-        Path(args.json).write_text(json.dumps(found, indent=2) + "\n", encoding="utf-8")
+        write_text(args.json, json.dumps(found, indent=2) + "\n")
     return 0
 
 

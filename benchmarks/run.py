@@ -186,7 +186,9 @@ def main(argv=None) -> int:
     print(table(results))
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+        from realcompanion.writing import write_text
+
+        write_text(args.json, json.dumps(results, indent=2) + "\n")
     return 0 if all(r["validate"]["exit"] == 0 for r in results) else 1
 
 

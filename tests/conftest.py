@@ -36,3 +36,20 @@ def repo() -> Path:
 def specimen(tmp_path) -> Path:
     """A writable copy of the shipped release (descriptor, schemas, data)."""
     return copy_release(REPO_ROOT, tmp_path / "release")
+
+
+@pytest.fixture
+def offline(monkeypatch, tmp_path):
+    """No network and a throwaway cache, also for modules imported before the variables were set."""
+    import datasets
+    import huggingface_hub
+
+    cache = tmp_path / "hf"
+    for name, value in {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_HOME": str(cache),
+                        "HF_DATASETS_CACHE": str(cache / "datasets")}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache / "datasets")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    return cache / "datasets"

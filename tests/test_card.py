@@ -11,6 +11,7 @@ from huggingface_hub import DatasetCard
 
 from realcompanion import card
 from realcompanion.cli import main
+from realcompanion.publish.documents import stated_version
 from realcompanion.release import Release
 
 QUICK_START = (
@@ -152,7 +153,7 @@ def test_a_new_version_reaches_the_card_and_citation_file(documented):
                                            f"{card.CITATION}: version", f"{card.CITATION}: date-released"}
     card.write(documented)
     assert card.stale(documented) == []
-    assert card.stated_version((documented / card.CARD).read_text()) == "0.2.0"
+    assert stated_version((documented / card.CARD).read_text()) == "0.2.0"
     cff = (documented / card.CITATION).read_text()
     assert "version: 0.2.0" in cff and "date-released: 2027-01-15" in cff
 
@@ -174,7 +175,7 @@ def test_missing_card_is_one_line_exit_2(specimen, capsys):
 
 @pytest.mark.parametrize("format_", ["realcompanion", "groupassist"])
 def test_each_config_states_its_split_size(repo, format_):
-    from realcompanion.groupassist import SPECIMEN
+    from realcompanion.formats.groupassist import SPECIMEN
 
     repo = SPECIMEN if format_ == "groupassist" else repo
     release = card.open_release(repo)

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from realcompanion import card
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import SPECIMEN
 from realcompanion.paths import REPO_ROOT
-from realcompanion.publish.documents import cff
+from realcompanion.publish.documents import cff, stated_version
 from realcompanion.release import Release
 
 CFFCONVERT = "pip install --no-deps cffconvert==2.0.0"
@@ -71,4 +71,4 @@ def test_preferred_citation_is_the_paper(repo):
 
 def test_card_states_the_same_version(repo):
     text = (repo / card.CARD).read_text(encoding="utf-8")
-    assert card.stated_version(text) == Release(repo).version == str(cff(repo)["version"])
+    assert stated_version(text) == Release(repo).version == str(cff(repo)["version"])

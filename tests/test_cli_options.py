@@ -85,6 +85,7 @@ USAGE = [
     ("card", "--check", "--write"),
     ("datasheet", "--wirte"),
     ("schemas", "--check", "--write"),
+    ("explore", "--port", "-1"),
 ]
 
 
@@ -172,6 +173,7 @@ def test_a_paper_scale_that_is_not_a_number_of_copies_is_refused(tmp_path, capsy
 @pytest.mark.parametrize("module, argv, extra", [
     ("bm25s", ["baselines", "{repo}", "--track", "chat"], "score"),
     ("mlcroissant", ["croissant", "{release}"], "publish"),
+    ("datasette", ["explore", "{repo}", "--build", "{release}/site"], "explore"),
 ])
 def test_a_missing_optional_extra_is_one_line_naming_it(repo, specimen, monkeypatch, capsys, module, argv, extra):
     """`pip install -e .` alone installs no extra: a command that needs one says which, in one line, exit 2."""

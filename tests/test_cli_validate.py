@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from realcompanion.validators.catalogue import select
 from realcompanion.validators.declared import declared_rules
+from realcompanion.validators.realcompanion.catalogue import select
 
 from realcompanion.cli import main
 from realcompanion.release import Release
@@ -19,10 +19,11 @@ def digest(root):
 
 
 def rule_lines(out: str) -> list[list[str]]:
-    """The terminal report's per-rule lines (the block after the title), split: mark, id, severity, statement..."""
+    """The terminal report's per-rule lines (the block after the title), split: mark, id, severity, statement...
+    (a statement wraps within its column: its further lines start with spaces)."""
     lines = out.splitlines()
     assert lines[1] == "", out
-    return [line.split() for line in lines[2:lines.index("", 2)]]
+    return [line.split() for line in lines[2:lines.index("", 2)] if not line.startswith(" ")]
 
 
 def test_clean_release_exits_0_and_prints_the_report(repo, capsys):
@@ -204,12 +205,13 @@ def test_a_validation_pauses_the_garbage_collector_and_leaves_it_as_it_was(repo,
     import gc
 
     from realcompanion.validators import run
-    from realcompanion.validators.catalogue import CATALOGUE
+    from realcompanion.validators.realcompanion.catalogue import CATALOGUE, all_rules
 
+    all_rules()
     seen = []
-    check = CATALOGUE["FMT1"].check
-    monkeypatch.setitem(CATALOGUE, "FMT1", dataclasses.replace(
-        CATALOGUE["FMT1"], check=lambda ctx: seen.append(gc.isenabled()) or check(ctx)))
+    check = CATALOGUE.rules["FMT1"].check
+    monkeypatch.setitem(CATALOGUE.rules, "FMT1", dataclasses.replace(
+        CATALOGUE.rules["FMT1"], check=lambda ctx: seen.append(gc.isenabled()) or check(ctx)))
     assert gc.isenabled()
     assert run.validate(repo).errors == 0
     assert seen == [False] and gc.isenabled()

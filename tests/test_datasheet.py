@@ -5,8 +5,8 @@ import json
 import shutil
 
 import pytest
-from realcompanion.validators.catalogue import select
 from realcompanion.validators.declared import declared_rules
+from realcompanion.validators.realcompanion.catalogue import select
 
 from realcompanion import datasheet
 from realcompanion.cli import main

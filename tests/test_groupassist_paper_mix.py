@@ -14,9 +14,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
-from realcompanion.groupassist.plan import DEPENDENCIES, PAPER_DEPENDENCIES, PAPER_FEEDBACK, paper_plan, plan
-from realcompanion.groupassist.synth import synthesize
+from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.formats.groupassist.plan import DEPENDENCIES, PAPER_DEPENDENCIES, PAPER_FEEDBACK, paper_plan, plan
+from realcompanion.formats.groupassist.synth import synthesize
 
 # GroupAssistBench paper, Table 3, all 14 systems: (M1, M2, M3, overall) of L1 met and of L2 S-bar.
 TABLE_3 = {

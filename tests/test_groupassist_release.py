@@ -9,9 +9,9 @@ import sys
 import pytest
 
 from realcompanion.cli import main
-from realcompanion.groupassist import RESOURCES, SPECIMEN, GroupAssistRelease
-from realcompanion.groupassist.plan import paper_plan, specimen_plan
-from realcompanion.groupassist.synth import synthesize
+from realcompanion.formats.groupassist import RESOURCES, SPECIMEN, GroupAssistRelease
+from realcompanion.formats.groupassist.plan import paper_plan, specimen_plan
+from realcompanion.formats.groupassist.synth import synthesize
 
 
 def test_regeneration_is_byte_identical(tmp_path):
@@ -80,7 +80,7 @@ def test_an_empty_text_fails_validate_and_frictionless_alike(tmp_path):
     from frictionless import Package, system
     from realcompanion.validators.groupassist.run import validate
 
-    from realcompanion.groupassist.synth import stamp
+    from realcompanion.formats.groupassist.synth import stamp
 
     root = tmp_path / "release"
     shutil.copytree(SPECIMEN, root)

@@ -13,9 +13,9 @@ from realcompanion.validators.groupassist.catalogue import all_rules
 from realcompanion.validators.groupassist.run import validate
 from realcompanion.validators.terminal import render
 
-from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
-from realcompanion.groupassist.synth import stamp
-from realcompanion.groupassist.text import FILLER_MEMBER
+from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.formats.groupassist.synth import stamp
+from realcompanion.formats.groupassist.text import FILLER_MEMBER
 from realcompanion.schemas import dump_json
 
 FILLER = {zh for zh, _ in FILLER_MEMBER}
@@ -283,6 +283,14 @@ def gi10(c):
     """A fork's new resource written under data/ and left out of datapackage.json: nothing reads it."""
     (c.root / "data" / "notes.jsonl").write_text('{"note": "x"}\n', encoding="utf-8")
     return None, "data/notes.jsonl"
+
+
+def gi11(c):
+    """DATASHEET.md cut in the middle of a line, as a writer stopped by a full disk left it."""
+    path = c.root / "DATASHEET.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:text.index("<!-- generated:files -->") + 10], encoding="utf-8")
+    return None, "DATASHEET.md"
 
 
 def gi6(c):

@@ -14,8 +14,8 @@ from local_server import JSONHandler, serving
 
 from realcompanion.cli import main
 from realcompanion.errors import ReadError
-from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
-from realcompanion.groupassist.scoring import (
+from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.formats.groupassist.scoring import (
     ContextTokens,
     atom_recall,
     baselines,
@@ -116,7 +116,7 @@ def test_the_units_a_retriever_must_find():
     profile-only anchor and an M3 instance's superseded value are not units to retrieve. Counting every non-premise
     anchor message, an instance with a profile-only and a superseded anchor beside two units had recall 2/4 where
     a retriever finding both units has found every memory the instance needs."""
-    from realcompanion.groupassist.scoring import memory_units
+    from realcompanion.formats.groupassist.scoring import memory_units
 
     anchors = pd.DataFrame({
         "message_id": ["a", "b", "c", "d", "e", "f"], "unit": [1, 1, 2, 3, 4, 5],
@@ -129,7 +129,7 @@ def test_the_units_a_retriever_must_find():
 
 
 def test_baselines_aggregate_by_cell_by_level_and_overall_pooled_over_instances():
-    from realcompanion.groupassist.baselines import by_level_dependency
+    from realcompanion.formats.groupassist.baselines import by_level_dependency
 
     frame = pd.DataFrame({"instance_id": ["a", "b", "c", "d", "e"], "level": ["L1", "L1", "L1", "L2", "L2"],
                           "dependency": ["M1", "M1", "M2", "M1", "M3"], "bm25_recall@20": [1.0, 0.0, 0.8, 1.0, 0.25],
@@ -252,7 +252,7 @@ def test_a_broken_embeddings_endpoint_is_one_line_and_exit_2(embeddings, mode, s
 
 
 def test_messages_at_or_after_the_cutoff_change_nothing(tmp_path, embeddings):
-    from realcompanion.groupassist.synth import stamp
+    from realcompanion.formats.groupassist.synth import stamp
 
     release = GroupAssistRelease(SPECIMEN)
     inst = release.frame("instances")
@@ -302,7 +302,7 @@ def test_baselines_command(tmp_path, capsys):
 def test_an_instance_without_anchors_has_null_recall_named_in_one_line(tmp_path, capsys):
     import shutil
 
-    from realcompanion.groupassist.synth import stamp
+    from realcompanion.formats.groupassist.synth import stamp
 
     copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
     anchors = GroupAssistRelease(SPECIMEN).frame("anchors")
@@ -326,7 +326,7 @@ def test_a_cell_whose_instances_have_no_anchor_shows_no_recall(tmp_path, capsys)
     printed NaN)."""
     import shutil
 
-    from realcompanion.groupassist.synth import stamp
+    from realcompanion.formats.groupassist.synth import stamp
 
     copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
     release = GroupAssistRelease(SPECIMEN)
@@ -342,7 +342,7 @@ def test_a_cell_whose_instances_have_no_anchor_shows_no_recall(tmp_path, capsys)
 
 
 def test_histories_no_longer_than_k_are_flagged():
-    from realcompanion.groupassist.baselines import history_line
+    from realcompanion.formats.groupassist.baselines import history_line
 
     frame = pd.DataFrame({"instance_id": ["a", "b", "c"], "history": [20, 21, 5]})
     assert history_line(frame, 20) == ("history before the cutoff: min 5, median 20, max 21 records; "
@@ -372,7 +372,7 @@ def test_an_instance_without_history_scores_zero(tmp_path, embeddings):
     (recall 0, the anchors lie at or after the cutoff) with no context tokens, and nothing is indexed."""
     import shutil
 
-    from realcompanion.groupassist.synth import stamp
+    from realcompanion.formats.groupassist.synth import stamp
 
     copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
     inst = GroupAssistRelease(SPECIMEN).frame("instances")
@@ -403,7 +403,7 @@ def test_identical_embeddings_for_every_text_are_one_warning_line(tmp_path, embe
 def test_a_release_without_eval_instances_is_one_line(tmp_path, capsys):
     import shutil
 
-    from realcompanion.groupassist.synth import stamp
+    from realcompanion.formats.groupassist.synth import stamp
 
     copy = shutil.copytree(SPECIMEN, tmp_path / "copy")
     inst = GroupAssistRelease(SPECIMEN).frame("instances").assign(split="pool")

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from realcompanion.cli import main
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import SPECIMEN
 from realcompanion.stamp import sha256_of
 
 
@@ -63,8 +63,9 @@ def test_croissant_describes_every_resource_and_mlcroissant_reads_it(gab, capsys
     sets = {r.name: r for r in dataset.metadata.record_sets}
     assert set(sets) == set(descriptor(gab)["groupassist"]["rows"])
     reply_to = next(f for f in sets["messages"].fields if f.name == "reply_to")
-    assert reply_to.references.field == "messages/message_id"  # a self-reference of the Table Schema
-    assert sum(1 for _ in dataset.records("members")) == descriptor(gab)["groupassist"]["rows"]["members"]
+    assert not reply_to.references.field and "References messages/message_id" in reply_to.description
+    read = {name: sum(1 for _ in dataset.records(name)) for name in sets}  # a self-reference made a cycle: 4 of 8 failed
+    assert read == descriptor(gab)["groupassist"]["rows"]
     data_protection = json.loads((gab / "croissant.json").read_text(encoding="utf-8"))
     assert "pseudonym" in json.dumps(data_protection["rai:personalSensitiveInformation"])
 

@@ -86,3 +86,20 @@ def test_a_card_without_a_header_is_stale_in_one_line(documented):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 1 and done.stderr.startswith("refused: card out of date"), done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_whole_documents_edited_by_hand_stay_valid(documented):
+    """DOC1's near miss: each document present, edited (prose added, a generated block's body stale, a CFF key
+    changed, croissant.json written by `croissant`), none cut: the release stays VALID."""
+    from realcompanion.validators.run import validate
+
+    readme = documented / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8") + "\nA paragraph of our own.\n", encoding="utf-8")
+    sheet = documented / "DATASHEET.md"
+    sheet.write_text(sheet.read_text(encoding="utf-8").replace("<!-- generated:counts -->\n",
+                                                               "<!-- generated:counts -->\nstale\n"), encoding="utf-8")
+    cff = documented / "CITATION.cff"
+    cff.write_text(cff.read_text(encoding="utf-8").replace("type: dataset", "type: software"), encoding="utf-8")
+    assert run_quietly(["croissant", str(documented)])[0] == 0
+    report = validate(documented)
+    assert report.errors == 0 and "DOC1" not in report.fired(), report.failure_frame().head().to_string()

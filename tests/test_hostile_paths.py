@@ -205,3 +205,27 @@ def test_the_rules_file_is_read_as_strictly_as_every_package_file(specimen, muta
     code, out, err = run_quietly(["validate", str(specimen)])
     assert code == 2, out + err
     check_contract(code, out, err, needle)
+
+
+@pytest.mark.parametrize("command", [["validate"], ["stamp"], ["refresh"], ["diff", "{release}"]])
+def test_a_nul_byte_in_a_resource_path_is_one_line(specimen, command):
+    """No file has such a name (Python's path calls raise ValueError on it: a traceback)."""
+    edit_descriptor(specimen, lambda d: d["resources"][4].update(path="data/qa\u0000.jsonl"))
+    before = digest(specimen)
+    code, out, err = run_quietly([command[0], str(specimen), *(c.format(release=specimen) for c in command[1:])])
+    assert code == 2, out + err
+    check_contract(code, out, err, "qa\\x00.jsonl: holds a NUL byte: no file has such a name")
+    assert digest(specimen) == before
+
+
+@pytest.mark.parametrize("command", [["validate"], ["stamp"]])
+def test_a_socket_as_a_data_file_is_named_as_one(specimen, command):
+    """A socket cannot be opened (ENXIO): it read `cannot open (No such device or address)`."""
+    import socket
+
+    (specimen / "data" / "qa.jsonl").unlink()
+    with socket.socket(socket.AF_UNIX) as held:
+        held.bind(str(specimen / "data" / "qa.jsonl"))
+        code, out, err = run_quietly([command[0], str(specimen)])
+    assert code == 2, out + err
+    check_contract(code, out, err, "data/qa.jsonl: is a socket, not a regular file")

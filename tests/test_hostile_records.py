@@ -45,7 +45,7 @@ def test_a_fraction_where_an_integer_belongs_is_no_cutoff_in_a_groupassist_relea
     and GC9 named the instance's anchors and penalties as lying after it."""
     from realcompanion.validators.groupassist.run import validate as validate_groupassist
 
-    from realcompanion.groupassist.synth import stamp
+    from realcompanion.formats.groupassist.synth import stamp
 
     root = shutil.copytree(GROUPASSIST, tmp_path / "release")
     edit_line("instances", 6, fields_to(1.5, "cutoff_turn"))(root)

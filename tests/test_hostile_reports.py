@@ -37,3 +37,23 @@ def test_diff_escapes_a_hostile_key_and_refuses_a_null_one(specimen, tmp_path):
 def test_an_unknown_rule_named_on_the_command_line_is_escaped(specimen):
     code, out, err = run_quietly(["validate", str(specimen), "--rules", "\x1b[2Jx"])
     assert code == 2 and err == "error: unknown rule or family: \\x1b[2Jx\n", repr(err)
+
+
+def test_a_warning_rule_that_could_not_be_evaluated_is_an_error_in_every_report(specimen, monkeypatch):
+    """No rule passes, nor merely warns, because it did not run: PII1 raising is FAIL and an error (it was counted
+    as a warning, and the release VALID)."""
+    import dataclasses
+
+    from realcompanion.validators.realcompanion.catalogue import CATALOGUE, all_rules
+
+    all_rules()
+
+    def crash(ctx):
+        raise ValueError("the screen's pattern does not compile")
+
+    monkeypatch.setitem(CATALOGUE, "PII1", dataclasses.replace(CATALOGUE["PII1"], check=crash))
+    code, out, _ = run_quietly(["validate", str(specimen)])
+    assert code == 1 and out.strip().endswith("release is INVALID"), out
+    assert next(line for line in out.splitlines() if " PII1 " in line).startswith("FAIL")
+    code, out, _ = run_quietly(["validate", str(specimen), "--json", "-"])
+    assert code == 1 and json.loads(out)["errors"] == 1

@@ -16,8 +16,8 @@ import pytest
 from realcompanion.validators.groupassist.run import validate as validate_groupassist
 from realcompanion.validators.run import validate
 
-from realcompanion.groupassist import SPECIMEN
-from realcompanion.groupassist.synth import stamp
+from realcompanion.formats.groupassist import SPECIMEN
+from realcompanion.formats.groupassist.synth import stamp
 
 
 @pytest.fixture

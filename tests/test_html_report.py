@@ -14,6 +14,7 @@ from realcompanion.validators.run import validate
 
 REMOTE_ASSET = re.compile(r'<(?:script|link)\b[^>]*\b(?:src|href)=["\']?https?://', re.I)
 INJECTED = "<script>alert(1)</script>"
+NAMED = "x<img src=x onerror=alert(1)>"
 
 
 def digest(root: Path) -> dict[str, str]:
@@ -33,7 +34,14 @@ def corrupt_probe(release: Path) -> str:
 
 
 def test_html_report_names_the_failure_offline_and_writes_only_into_dir(specimen, tmp_path):
+    """Release text is escaped on every page: the package's name, which GE put raw into the breadcrumb of every
+    page (a descriptor's `name` Frictionless lets through), and a failing row's value."""
+    from lxml import html as lxml_html
+
     item_id = corrupt_probe(specimen)
+    descriptor = json.loads((specimen / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["name"] = NAMED
+    (specimen / "datapackage.json").write_text(json.dumps(descriptor), encoding="utf-8")
     before = digest(specimen)
     out, home, cwd = tmp_path / "docs", tmp_path / "home", tmp_path / "cwd"
     home.mkdir()
@@ -52,6 +60,9 @@ def test_html_report_names_the_failure_offline_and_writes_only_into_dir(specimen
     pages = list(out.rglob("*.html"))
     assert not [p for p in pages if REMOTE_ASSET.search(p.read_text(encoding="utf-8"))]
     assert not [p for p in pages if INJECTED in p.read_text(encoding="utf-8")], "release text reached a page raw"
+    parsed = {p: lxml_html.document_fromstring(p.read_text(encoding="utf-8")) for p in pages}
+    assert not [p for p, document in parsed.items() if document.xpath("//*[@onerror]")], "a name became markup"
+    assert all(NAMED in document.findtext(".//title") for document in parsed.values())
     assert digest(specimen) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cwd", "docs", "home", "release"]
     assert not any(cwd.iterdir()) and not any(home.iterdir())

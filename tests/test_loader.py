@@ -10,7 +10,6 @@ import sys
 import tempfile
 
 import datasets
-import huggingface_hub
 import pandas as pd
 import pytest
 from tiny_release import build, write_jsonl
@@ -22,20 +21,6 @@ from realcompanion.paths import REPO_ROOT
 from realcompanion.release import Release
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import stamp
-
-
-@pytest.fixture
-def offline(monkeypatch, tmp_path):
-    """No network and a throwaway cache, also for modules imported before the variables were set."""
-    cache = tmp_path / "hf"
-    for name, value in {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_HOME": str(cache),
-                        "HF_DATASETS_CACHE": str(cache / "datasets")}.items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
-    monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True)
-    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache / "datasets")
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
-    return cache / "datasets"
 
 
 @pytest.mark.parametrize("config", RESOURCES)
@@ -93,7 +78,7 @@ def test_frames_have_the_schema_fields_and_declared_rows(repo):
 def test_frames_read_a_groupassist_release_as_its_descriptor_names_it():
     """`frames`, like `load`, takes the format from the descriptor: a GroupAssistBench folder gave a RealCompanion
     reader's error ("no 'realcompanion' block")."""
-    from realcompanion.groupassist import SPECIMEN, GroupAssistRelease
+    from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
 
     frames_match(SPECIMEN, GroupAssistRelease(SPECIMEN))
 
@@ -237,3 +222,19 @@ def test_int8_names_the_rows_of_a_table_read_in_chunks():
     found = [(path, rows.tolist(), values.tolist())
              for _, path, rows, values in _json_floats(SimpleNamespace(release=release, table=release.table))]
     assert found == [("m.w", [0], [0.5]), ("m.w", [2, 2, 4], [1.5, 2.5, 3.5])]
+
+
+def test_a_truncated_data_file_is_named_with_its_line(specimen, offline):
+    """`datasets` raised DatasetGenerationError, naming neither the file nor the line."""
+    shutil.copy2(REPO_ROOT / "README.md", specimen / "README.md")
+    qa = specimen / "data" / "qa.jsonl"
+    lines = qa.read_bytes().splitlines(keepends=True)
+    qa.write_bytes(b"".join(lines[:5]) + lines[5][:40])  # cut in the sixth line, as a full disk leaves it
+    with pytest.raises(ReadError, match=r"data/qa\.jsonl:6: malformed JSON"):
+        realcompanion.load(specimen, "qa", cache_dir=str(offline))
+
+
+def test_a_config_the_card_does_not_declare_is_one_line(specimen, offline):
+    shutil.copy2(REPO_ROOT / "README.md", specimen / "README.md")
+    with pytest.raises(ReadError, match=r"README.md field 'configs': declares no config 'dialogue' \(it declares: chat,"):
+        realcompanion.load(specimen, "dialogue", cache_dir=str(offline))

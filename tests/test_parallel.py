@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from realcompanion.validators import run
+from realcompanion.validators import run, speed
 
 from realcompanion.cli import main
 from realcompanion.stamp import stamp
@@ -18,14 +18,14 @@ from realcompanion.stamp import stamp
 def on_two_cores(monkeypatch) -> list[str]:
     """Validate every release in parallel on two workers, whatever this machine has; return the pools started.
 
-    run.py sizes its pool with os.cpu_count(); on a one-core machine nothing would fork and the
+    speed.py sizes its pool with os.cpu_count(); on a one-core machine nothing would fork and the
     parallel run would be the sequential one again.
     """
     started = []
-    get_context = run.multiprocessing.get_context
-    monkeypatch.setattr(run, "PARALLEL_MIN_ROWS", 0)
-    monkeypatch.setattr(run.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(run.multiprocessing, "get_context", lambda method: started.append(method) or get_context(method))
+    get_context = speed.multiprocessing.get_context
+    monkeypatch.setattr(speed, "PARALLEL_MIN_ROWS", 0)
+    monkeypatch.setattr(speed.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(speed.multiprocessing, "get_context", lambda method: started.append(method) or get_context(method))
     return started
 
 
@@ -65,7 +65,7 @@ def test_a_large_releases_frame_rules_run_beside_the_workers_and_find_the_same(s
 
     sequential, parallel, _ = both_ways(specimen, monkeypatch, "chat", change)
     ran.clear()
-    monkeypatch.setattr(run, "LARGE_MIN_ROWS", 0)
+    monkeypatch.setattr(speed, "LARGE_MIN_ROWS", 0)
     assert run.validate(specimen).to_json() == parallel == sequential
     assert {(pid, resource) for pid, resource in ran if resource} == {
         (os.getpid(), resource) for resource in ("source", "profile", "persona", "chat", "qa")}
@@ -121,10 +121,10 @@ def test_a_descriptor_frictionless_rejects_is_reported_before_an_unreadable_file
 INTERRUPTED = """
 import os, signal, sys
 from realcompanion import cli
-from realcompanion.validators import run
+from realcompanion.validators import run, speed
 
-run.PARALLEL_MIN_ROWS = 0
-run.os.cpu_count = lambda: 2
+speed.PARALLEL_MIN_ROWS = 0
+speed.os.cpu_count = lambda: 2
 unit, release, sent = run._run_unit, *sys.argv[1:]
 
 
@@ -185,22 +185,22 @@ def test_a_judging_process_that_was_killed_is_one_line_naming_the_signal(specime
 KILLED = """
 import multiprocessing, os, signal, sys
 from realcompanion import cli
-from realcompanion.validators import run
+from realcompanion.validators import speed
 
-run.PARALLEL_MIN_ROWS = 0
-run.os.cpu_count = lambda: 2
-unit, release, how = run._given_back_after, *sys.argv[1:]
+speed.PARALLEL_MIN_ROWS = 0
+speed.os.cpu_count = lambda: 2
+unit, release, how = speed.given_back_after, *sys.argv[1:]
 
 
-def ended(one):
+def ended(work, ctx, one):
     if multiprocessing.current_process().name != "MainProcess":  # the forked worker, at its first unit
         if how == "killed":
             os.kill(os.getpid(), signal.SIGKILL)
         return [lambda: None]  # outcomes it cannot send
-    return unit(one)
+    return unit(work, ctx, one)
 
 
-run._given_back_after = ended
+speed.given_back_after = ended
 sys.argv[1:] = ["validate", "--json", "-", release]
 cli.entry()
 """

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from realcompanion.cli import main
-from realcompanion.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import SPECIMEN
 from realcompanion.paths import REPO_ROOT
 
 BAR = re.compile(r"\[\d\d:\d\d")  # tqdm's elapsed-time field, printed whether or not the total is known

@@ -16,10 +16,9 @@ import pytest
 
 from realcompanion.cli import main
 from realcompanion.errors import ReadError
+from realcompanion.names import ACKNOWLEDGED, DOCUMENTS
 from realcompanion.publish import gate
-from realcompanion.publish.listing import DOCUMENTS
 from realcompanion.publish.plan import plan
-from realcompanion.publish.privacy import ACKNOWLEDGED
 from realcompanion.publish.upload import TagExists, upload
 from realcompanion.release import Release
 from realcompanion.stamp import sha256_of, stamp

@@ -15,8 +15,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from failure_lines import misnamed
-from realcompanion.validators.catalogue import as_text, select
+from realcompanion.validators.catalogue import as_text
 from realcompanion.validators.declared import declared_rules
+from realcompanion.validators.realcompanion.catalogue import select
 from realcompanion.validators.run import validate
 
 from realcompanion.paths import REPO_ROOT
@@ -382,6 +383,24 @@ def link_outside(root):
     return "schemas/rules.json"
 
 
+def document(name, change):
+    """A case body: the shipped document `name` copied into the release and `change(text)` made to it; names it."""
+    def mutate(root):
+        (root / name).write_text(change((REPO_ROOT / name).read_text(encoding="utf-8")), encoding="utf-8")
+        return name
+    return mutate
+
+
+def cut_within(marker):
+    """A document cut in the middle of the line that holds `marker`, as a writer stopped by a full disk left it."""
+    return lambda text: text[:text.index(marker) + len(marker) // 2]
+
+
+def cut_before(marker):
+    """A document cut at the line end before `marker`: every line whole, what follows gone."""
+    return lambda text: text[:text.rindex("\n", 0, text.index(marker)) + 1]
+
+
 def stale_enum_copy(root):
     path = root / "schemas" / "source.schema.json"
     path.write_text(path.read_text(encoding="utf-8").replace('"companion"', '"companion", "bot"'), encoding="utf-8")
@@ -627,6 +646,19 @@ CASES = [
     Case("PII1", on_rows("persona", lambda r, root: True,
                          lambda r, root: r.update(rationale="Reached at someone@example.org.")),
          branch="persona-rationale", message="e-mail address"),
+    Case("DOC1", document("README.md", lambda text: ""), branch="card-emptied", message="is empty"),
+    Case("DOC1", document("README.md", cut_within("## Dataset Card Contact")), branch="card-cut",
+         message="ends in the middle of a line"),
+    Case("DOC1", document("README.md", cut_before("<!-- /generated:fields -->")), branch="card-block-cut",
+         message="opens the generated block 'fields' and never closes it"),
+    Case("DOC1", document("README.md", cut_before("configs:")), branch="card-header-cut", message="no YAML header"),
+    Case("DOC1", document("DATASHEET.md", cut_before("<!-- generated:rules -->")), branch="datasheet-cut",
+         message="has no generated block 'rules'"),
+    Case("DOC1", document("CITATION.cff", cut_before("authors:")), branch="citation-cut",
+         message="has no 'authors', which CFF 1.2 requires"),
+    Case("DOC1", document("CHANGELOG.md", lambda text: "\n"), branch="changelog-emptied", message="is empty"),
+    Case("DOC1", in_turn(lambda root: (root / "croissant.json").write_text('{"@context": {"@language": "en",\n'),
+                         lambda root: "croissant.json"), branch="croissant-cut", message="malformed JSON"),
     Case("NUL1", on_rows("profile", lambda r, root: r["first_seen"] and r["claim_id"] not in cited_claims(root),
                          lambda r, root: r.update(evidence=None, evidence_count=0, first_seen=None, last_seen=None))),
 ]
@@ -899,7 +931,7 @@ def test_gate_b_judges_whole_participants_batch_by_batch(specimen, monkeypatch):
     """Gate B judges the stream a batch of whole participants at a time: one participant per batch finds the same
     failures, in the same order, as the whole stream at once, and a batch is cut only where a participant begins."""
     import numpy as np
-    from realcompanion.validators import gates
+    from realcompanion.validators.realcompanion import gates
 
     assert gates.participant_batches(np.array([0, 0, 0, 1, 1, 2]), 2) == [slice(0, 3), slice(3, 5), slice(5, 6)]
     assert gates.participant_batches(np.array([], dtype=int), 2) == [slice(0, 0)]
@@ -937,14 +969,14 @@ def test_nested_fields_converted_slice_by_slice(specimen, monkeypatch):
 def test_giving_memory_back_changes_no_verdict(specimen, monkeypatch):
     """A release large enough gives freed memory back before each fork and after each forked unit (`given_back`):
     the run finds what it finds without."""
-    from realcompanion.validators import run
+    from realcompanion.validators import speed
 
     rows = read(specimen, "source")
     rows[3]["turn"] += 1
     write(specimen, "source", rows)
     stamp(specimen)
     kept = validate(specimen).failure_frame()
-    monkeypatch.setattr(run, "LARGE_MIN_ROWS", 0)
+    monkeypatch.setattr(speed, "LARGE_MIN_ROWS", 0)
     given = validate(specimen).failure_frame()
     assert (kept["rule"] == "B").any()
     pd.testing.assert_frame_equal(given, kept)

@@ -8,11 +8,11 @@ import pytest
 from raw_tracks import raw_track
 
 from realcompanion.cli import main
+from realcompanion.formats.realcompanion.scoring.baselines import METHODS, run_baselines, summarize_baselines
+from realcompanion.formats.realcompanion.scoring.controls import GOLD_SETS, substituted_golds
+from realcompanion.formats.realcompanion.scoring.gold import load_track
+from realcompanion.formats.realcompanion.scoring.metrics import metric_names
 from realcompanion.release import Release
-from realcompanion.scoring.baselines import METHODS, run_baselines, summarize_baselines
-from realcompanion.scoring.controls import GOLD_SETS, substituted_golds
-from realcompanion.scoring.gold import load_track
-from realcompanion.scoring.metrics import metric_names
 
 
 @pytest.fixture(scope="module", params=["chat", "qa"])
@@ -158,7 +158,7 @@ def test_citations_after_the_probe_are_left_out_and_counted(specimen, capsys):
 def test_small_pools_are_flagged_at_each_cutoff():
     from types import SimpleNamespace
 
-    from realcompanion.scoring.retrieval import pool_report
+    from realcompanion.formats.realcompanion.scoring.retrieval import pool_report
 
     items = [SimpleNamespace(item_id=name, pool_end=size) for name, size in (("a", 1), ("b", 4), ("c", 300))]
     report = pool_report(items)

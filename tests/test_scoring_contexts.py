@@ -7,9 +7,9 @@ import pytest
 from raw_tracks import data_rows
 
 from realcompanion.cli import main
+from realcompanion.formats.realcompanion.scoring.gold import load_track
+from realcompanion.formats.realcompanion.scoring.settings import CONDITIONS
 from realcompanion.release import Release
-from realcompanion.scoring.gold import load_track
-from realcompanion.scoring.settings import CONDITIONS
 
 
 @pytest.fixture(scope="module")

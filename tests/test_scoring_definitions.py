@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from tiny_release import build, write_jsonl
 
 from realcompanion.cli import main
+from realcompanion.formats.realcompanion.scoring.baselines import baselines_report, run_baselines
+from realcompanion.formats.realcompanion.scoring.gold import load_track
+from realcompanion.formats.realcompanion.scoring.metrics import random_expectation, wilson
 from realcompanion.release import Release
-from realcompanion.scoring.baselines import baselines_report, run_baselines
-from realcompanion.scoring.gold import load_track
-from realcompanion.scoring.metrics import random_expectation, wilson
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +111,7 @@ def test_random_expectation_is_exact(frame):
 
 
 def test_offset_draw_fits_every_pool_and_takes_another_items_set():
-    from realcompanion.scoring.controls import drawn_offsets
+    from realcompanion.formats.realcompanion.scoring.controls import drawn_offsets
 
     ids = ["a", "b", "c"]
     # item 0 (pool 3) fits sets 0 (its own) and 1: it takes set 1; items 1 and 2 never take their own
@@ -126,7 +126,7 @@ def test_offset_draw_is_with_replacement_so_recency_can_move():
     """Table 33: recency 0.979 under the actual gold, 0.982 offset permuted. Recency's hit depends on the
     distances alone, so a permutation of the distance sets could not move it: the donors are drawn with
     replacement, and two items may take the same set."""
-    from realcompanion.scoring.controls import drawn_offsets
+    from realcompanion.formats.realcompanion.scoring.controls import drawn_offsets
 
     pools = np.full(40, 100)
     offsets = [np.array([1 + k]) for k in range(40)]
@@ -137,7 +137,7 @@ def test_offset_draw_is_with_replacement_so_recency_can_move():
 @given(st.lists(st.tuples(st.integers(1, 60), st.lists(st.integers(1, 60), min_size=1, max_size=4)),
                 min_size=1, max_size=30), st.integers(0, 2**32 - 1))
 def test_offset_draw_always_fits(items, seed):
-    from realcompanion.scoring.controls import drawn_offsets
+    from realcompanion.formats.realcompanion.scoring.controls import drawn_offsets
 
     pools = np.array([max(pool, *offsets) for pool, offsets in items])  # every item's own set fits its pool
     offsets = [np.array(o) for _, o in items]
@@ -287,9 +287,9 @@ def test_c3_holds_only_messages_bm25_retrieves(tiny, tmp_path):
 def test_bm25_ranks_like_a_bm25s_index_over_the_messages_before_the_probe(where, chat, repo):
     import bm25s
 
+    from realcompanion.formats.realcompanion.scoring.settings import BM25
     from realcompanion.scoring.bm25 import ParticipantIndex
     from realcompanion.scoring.bm25 import tokenizer as bm25_tokenizer
-    from realcompanion.scoring.settings import BM25
 
     track = chat if where == "tiny" else load_track(Release(repo), where.split()[1])
     items = track.retrievable()[:: max(1, len(track.retrievable()) // 25)]

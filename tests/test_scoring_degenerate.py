@@ -62,7 +62,7 @@ def test_undefined_auroc_resamples_are_counted_silently():
     there is no interval, never NaN."""
     import warnings
 
-    from realcompanion.scoring.auroc import auroc_summary
+    from realcompanion.formats.realcompanion.scoring.auroc import auroc_summary
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -8,8 +8,8 @@ import pytest
 from local_server import JSONHandler, serving
 
 from realcompanion.cli import main
+from realcompanion.formats.realcompanion.scoring.gold import load_track
 from realcompanion.release import Release
-from realcompanion.scoring.gold import load_track
 from realcompanion.scoring.judge_client import PROMPTS_DIR
 
 

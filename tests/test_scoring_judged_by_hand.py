@@ -15,8 +15,8 @@ from local_server import JSONHandler, serving
 from tiny_release import build
 
 from realcompanion.cli import main
+from realcompanion.formats.realcompanion.scoring.metrics import random_expectation
 from realcompanion.scoring.bootstrap import mean_intervals
-from realcompanion.scoring.metrics import random_expectation
 
 C0 = {"U01:C0001": (1, 0), "U01:C0002": (0, 0), "U01:C0003": (0, 0), "U01:C0004": (2, 0), "U01:C0005": (2, 0),
       "U02:C0001": (1, 0), "U02:C0002": (0, 0), "U02:C0003": (2, 0), "U02:C0004": (2, 0)}

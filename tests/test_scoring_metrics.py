@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from realcompanion.scoring.auroc import auroc, auroc_summary, resampled_auroc
+from realcompanion.formats.realcompanion.scoring.auroc import auroc, auroc_summary, resampled_auroc
+from realcompanion.formats.realcompanion.scoring.metrics import item_metrics, pooled_and_macro
 from realcompanion.scoring.bootstrap import mean_intervals
-from realcompanion.scoring.metrics import item_metrics, pooled_and_macro
 
 
 def test_two_gold_messages_at_ranks_two_and_four():

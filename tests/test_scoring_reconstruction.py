@@ -7,14 +7,14 @@ import shutil
 import pytest
 
 from realcompanion.cli import main
-from realcompanion.scoring.reconstruction import (
+from realcompanion.formats.realcompanion.scoring.reconstruction import (
     agreement,
-    normalize,
     normalized_match,
     persona_units,
     prf,
     profile_units,
 )
+from realcompanion.normalized import normalize
 
 CATEGORIES = {"openness": "big_five", "pets": "entities", "location": "demographics"}
 REFERENCE_PERSONA = [
@@ -185,7 +185,7 @@ def test_a_prediction_file_that_cannot_be_read_is_one_line(repo, tmp_path, capsy
 
 
 def test_spearman_rho_and_its_exact_p():
-    from realcompanion.scoring.reconstruction import spearman
+    from realcompanion.formats.realcompanion.scoring.reconstruction import spearman
 
     # ranks of y: 1, 3, 2, 4; d^2 sums to 2: rho = 1 - 6 * 2 / (4 * 15) = 0.8; of the 24 pairings, 8 reach |rho| >= 0.8
     result = spearman([1, 2, 3, 4], [0.1, 0.3, 0.2, 0.4])

@@ -69,7 +69,7 @@ def test_a_valid_release_is_scored_and_says_it_was_validated(tiny, tmp_path):
 
 def test_groupassist_baselines_refuse_a_release_failing_gs2(tmp_path, capsys):
     """An instance at level L3 (outside the vocabulary): `baselines` used to print an L3 cell."""
-    from realcompanion.groupassist.synth import stamp
+    from realcompanion.formats.groupassist.synth import stamp
 
     folder = build_groupassist(tmp_path / "release")
     path = folder / "data" / "instances.jsonl"

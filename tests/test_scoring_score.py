@@ -7,8 +7,8 @@ import json
 import pytest
 
 from realcompanion.cli import main
+from realcompanion.formats.realcompanion.scoring.gold import load_track
 from realcompanion.release import Release
-from realcompanion.scoring.gold import load_track
 
 JUDGE = {"model": "judge-a", "prompt_sha256": "0" * 64, "temperature": 0}
 

@@ -10,9 +10,9 @@ import pytest
 from raw_tracks import raw_track
 
 from realcompanion.cli import main
-from realcompanion.scoring.settings import MESSAGE_WINDOWS, TOKEN_BUDGETS
-from realcompanion.scoring.streams import Stream
-from realcompanion.scoring.windows import share_within, token_prefix_sums
+from realcompanion.formats.realcompanion.scoring.settings import MESSAGE_WINDOWS, TOKEN_BUDGETS
+from realcompanion.formats.realcompanion.scoring.streams import Stream
+from realcompanion.formats.realcompanion.scoring.windows import share_within, token_prefix_sums
 
 
 def test_tokens_are_counted_offline_with_cl100k_base():

@@ -19,8 +19,8 @@ from tiny_release import build
 
 from realcompanion.cli import main
 from realcompanion.errors import ReadError
-from realcompanion.groupassist import SPECIMEN
-from realcompanion.groupassist import synth as groupassist
+from realcompanion.formats.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import synth as groupassist
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import stamp
 

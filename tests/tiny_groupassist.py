@@ -18,8 +18,8 @@ import json
 import shutil
 from pathlib import Path
 
-from realcompanion.groupassist import SPECIMEN
-from realcompanion.groupassist.synth import stamp
+from realcompanion.formats.groupassist import SPECIMEN
+from realcompanion.formats.groupassist.synth import stamp
 
 FILL = [("今天天气不错", "nice weather today"), ("是的", "yes"), ("哈哈", "haha"), ("收到", "got it"),
         ("我在开会", "I am in a meeting")]

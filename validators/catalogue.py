@@ -1,6 +1,6 @@
 """The rule catalogue: every rule's id, severity, family, statement and its one implementation.
 
-A rule is declared once, with a decorator, next to its code. Two kinds:
+A rule is declared once, with a decorator of its format's `Catalogue`, next to its code. Two kinds:
 
 * `frame_rule`: a row-level check on one resource, returning a boolean Series
   (True = the row passes). These run as pandera checks, one DataFrameSchema per
@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 FAILURE_COLUMNS = ["resource", "row", "field", "value", "message"]
-FAMILIES = ("structure", "gate", "referent", "signals", "category", "structural", "arithmetic", "validity",
-            "integrity", "privacy", "coverage", "declared")
 
 
 @dataclass(frozen=True)
@@ -49,30 +48,51 @@ class Rule:
                 "paper": self.paper}
 
 
-CATALOGUE: dict[str, Rule] = {}
+class Catalogue:
+    """One format's coded rules: declared by the decorators of its rule modules, listed family by family.
 
+    `modules` names those modules; the first listing imports them, which registers their rules, so the catalogue
+    imports none of the modules that import it. A family only a release declares lists after the format's."""
 
-def _register(rule: Rule) -> None:
-    assert rule.id not in CATALOGUE, f"rule {rule.id} declared twice"
-    assert rule.severity in ("error", "warning") and rule.family in FAMILIES, rule
-    CATALOGUE[rule.id] = rule
+    def __init__(self, families: tuple[str, ...], modules: tuple[str, ...]):
+        self.families, self.modules = families, modules
+        self.rules: dict[str, Rule] = {}
 
+    def register(self, rule: Rule) -> None:
+        assert rule.id not in self.rules, f"rule {rule.id} declared twice"
+        assert rule.severity in ("error", "warning") and rule.family in self.families, rule
+        self.rules[rule.id] = rule
 
-def release_rule(id: str, severity: str, family: str, reads: tuple[str, ...], statement: str, paper: str):
-    def decorate(fn):
-        _register(Rule(id, severity, family, statement, tuple(reads), fn, paper))
-        return fn
+    def release_rule(self, id: str, severity: str, family: str, reads: tuple[str, ...], statement: str, paper: str):
+        """Register a release rule: `fn(ctx)` returns its failing rows (resource, row, field, value, message)."""
+        def decorate(fn):
+            self.register(Rule(id, severity, family, statement, tuple(reads), fn, paper))
+            return fn
 
-    return decorate
+        return decorate
 
+    def frame_rule(self, id: str, severity: str, family: str, resource: str, field: str, statement: str, paper: str,
+                   also_reads: tuple[str, ...] = ()):
+        """Register a frame rule: `fn(frame)` returns a boolean Series over the rows of `resource` (True passes)."""
+        def decorate(fn):
+            self.register(Rule(id, severity, family, statement, (resource, *also_reads), fn, paper, resource, field))
+            return fn
 
-def frame_rule(id: str, severity: str, family: str, resource: str, field: str, statement: str, paper: str,
-               also_reads: tuple[str, ...] = ()):
-    def decorate(fn):
-        _register(Rule(id, severity, family, statement, (resource, *also_reads), fn, paper, resource, field))
-        return fn
+        return decorate
 
-    return decorate
+    def all_rules(self) -> list[Rule]:
+        """Every rule, family by family."""
+        for module in self.modules:
+            import_module(module)
+        return sorted(self.rules.values(), key=self.order)
+
+    def order(self, rule: Rule) -> int:
+        return self.families.index(rule.family) if rule.family in self.families else len(self.families)
+
+    def select(self, ids: str | None, declared: list[Rule] = ()) -> list[Rule]:
+        """Rules named by a comma-separated list of ids or families (None = all), among the catalogue and the
+        rules a release declares."""
+        return choose(sorted(self.all_rules() + list(declared), key=self.order), ids)
 
 
 def as_text(value) -> str:
@@ -123,24 +143,6 @@ def failures(resource: str, rows, field, values, message) -> pd.DataFrame:
         "value": [as_text(v) for v in values] if many else [as_text(values)] * n,
         "message": [message] * n if isinstance(message, str) else list(message),
     }, columns=FAILURE_COLUMNS)
-
-
-def all_rules() -> list[Rule]:
-    """Every rule, family by family (importing the rule modules registers them)."""
-    from . import arithmetic, gates, integrity, resources, signals, structure, validity  # noqa: F401
-
-    return sorted(CATALOGUE.values(), key=_family_order)
-
-
-def _family_order(rule: Rule) -> int:
-    """Rules list family by family; a family only a release declares comes last."""
-    return FAMILIES.index(rule.family) if rule.family in FAMILIES else len(FAMILIES)
-
-
-def select(ids: str | None, declared: list[Rule] = ()) -> list[Rule]:
-    """Rules named by a comma-separated list of ids or families (None = all), among the catalogue and the
-    rules a release declares."""
-    return choose(sorted(all_rules() + list(declared), key=_family_order), ids)
 
 
 def choose(rules: list[Rule], ids: str | None) -> list[Rule]:

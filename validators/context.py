@@ -316,7 +316,7 @@ class Context:
 
 
 def take_rows(column: pa.ChunkedArray | pa.Array, positions: np.ndarray) -> pa.Array:
-    """`column`'s rows at `positions`, as Arrow, null where a position is -1 (GroupAssistBench's `taken` gives a pandas
+    """`column`'s rows at `positions`, as Arrow, null where a position is -1 (a format's context may give a pandas
     column's as numpy). Arrow's take from a column read in chunks joins them all
     first, a copy of the column: fewer positions than half its rows are taken chunk by chunk instead (gate A's
     probe texts at 100x paper size: 161 -> 50 MB at the peak, and less CPU); for more, sorting them by chunk cost

@@ -23,14 +23,15 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 
+from realcompanion import formats
 from realcompanion.descriptor import judged, loaded
 from realcompanion.errors import ReadError
 from realcompanion.files import loads, read_text
-from realcompanion.refresh import STALE
+from realcompanion.names import STALE
 from realcompanion.schemas import enum_of
 
 from .arrow_expression import decided
-from .catalogue import CATALOGUE, Rule, as_text, combined, failures
+from .catalogue import Rule, as_text, combined, failures
 
 SCHEMA = Path(__file__).with_name("declared.schema.json")
 FAMILY = "declared"
@@ -150,31 +151,28 @@ def _fields_named(rule: dict) -> list[tuple[str, str]]:
     return named
 
 
-# kinds (and options) that read the RealCompanion stream: a participant's messages, cited by dayid
+# kinds (and options) that read a participant's message stream, cited by dayid (the formats of formats.STREAMS)
 STREAM_KINDS = ("cites_before", "count_per_participant")
 
 
 def _coded(release) -> dict:
     """The coded catalogue of the release's format (a declared id must be new to it)."""
-    if release.BLOCK == "realcompanion":
-        return CATALOGUE
-    from .groupassist.catalogue import all_rules
-
-    return {r.id: r for r in all_rules()}
+    return {r.id: r for r in formats.part(release.BLOCK, "catalogue").all_rules()}
 
 
 def _check_names(release, path: Path, rules: list[dict]) -> None:
     """Every id new, every resource, field, vocabulary and expression one the release has and simpleeval reads;
-    kinds that read the RealCompanion message stream only on a RealCompanion release."""
+    kinds that read a message stream only on a release of a format that has one."""
     seen, coded = set(), _coded(release)
     for number, rule in enumerate(rules):
         where = f"rules[{number}]"
         if rule["id"] in seen or rule["id"] in coded:
             raise ReadError(path, f"rule id '{rule['id']}' is already declared", field=f"{where}.id")
         seen.add(rule["id"])
-        if release.BLOCK != "realcompanion" and (rule["kind"] in STREAM_KINDS or rule.get("same_participant")):
+        if release.BLOCK not in formats.STREAMS and (rule["kind"] in STREAM_KINDS or rule.get("same_participant")):
+            streams = " or ".join(formats.part(name, "release").TITLE for name in formats.STREAMS)
             raise ReadError(path, f"kind '{rule['kind']}'{' with same_participant' if rule.get('same_participant') else ''}"
-                            " reads the RealCompanion message stream; not available to this format", field=where)
+                            f" reads the {streams} message stream; not available to this format", field=where)
         for resource, field in [(rule["resource"], None), *_fields_named(rule)]:
             if resource not in release.resources:
                 raise ReadError(path, f"no resource '{resource}' in datapackage.json", field=f"{where}.resource")
@@ -307,6 +305,14 @@ def _scope(ctx, rule: dict) -> pd.Index:
     return rows[pd.Series(held, dtype=bool).to_numpy()]
 
 
+class NotEvaluated(Exception):
+    """A declared rule none of whose rows could be read: the rule as a whole was not evaluated (an error whatever its
+    severity: a warning rule failing on every row as `cannot be evaluated` left the release VALID, never checked)."""
+
+    def __init__(self, part: str, rows: int, first: Exception):
+        super().__init__(f"its {part} raises on every one of its {rows} row(s), such as: {first}")
+
+
 def _unscoped(ctx, rule: dict) -> pd.DataFrame:
     """A failure on each row the rule's `where` cannot be evaluated on (an attribute, a `_name`, `len` of a null):
     the rule cannot say whether it checks that row, and a `where` failing on every row would switch it off. A
@@ -315,6 +321,8 @@ def _unscoped(ctx, rule: dict) -> pd.DataFrame:
         return combined([])
     values = _where(ctx, rule)
     bad = [n for n, value in enumerate(values) if isinstance(value, Exception)]
+    if bad and len(bad) == len(values):
+        raise NotEvaluated("where", len(values), values[bad[0]])
     return _report(ctx, rule, bad, "", [rule["where"]] * len(bad),
                    [f"where cannot be evaluated: {values[n]}" for n in bad])
 
@@ -393,7 +401,10 @@ def relationships(rule: dict, ctx) -> pd.DataFrame:
 @_kind("expression")
 def expression(rule: dict, ctx) -> pd.DataFrame:
     values = evaluate(ctx, rule["resource"], rule["expression"])
-    failed = pd.Index([n for n in _scope(ctx, rule) if values[n] is not True
+    scope = _scope(ctx, rule)
+    if len(scope) and all(isinstance(values[n], Exception) for n in scope):
+        raise NotEvaluated("expression", len(scope), values[scope[0]])
+    failed = pd.Index([n for n in scope if values[n] is not True
                        and (isinstance(values[n], Exception) or not values[n])], dtype=int)
     why = [f"cannot be evaluated: {values[n]}" if isinstance(values[n], Exception) else
            f"false: {rule['expression']}" for n in failed]

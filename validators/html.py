@@ -6,14 +6,16 @@ no rule is evaluated twice. GE's SiteBuilder, run in an ephemeral context (no pr
 folder), writes the suite and validation pages into `out_dir` only.
 
 Data Docs fetch Bootstrap, jQuery and Font Awesome from CDNs and fill the index with
-JavaScript, so the site is made to read offline: the remote tags are dropped, a small
-stylesheet ships through GE's custom-styles hook (`assets/custom_data_docs/styles`),
-and the index is rendered server-side from GE content blocks.
+JavaScript, so the site is made to read offline: the remote tags are dropped (the pages
+are parsed and rewritten with lxml), a small stylesheet ships through GE's custom-styles
+hook (`assets/custom_data_docs/styles`), and the index is rendered server-side from GE
+content blocks. GE escapes the parameters of its string templates and the batch's keys,
+but puts the data asset's name into each page's breadcrumb as it is: that name is this
+module's own (SITE), and the release's name, version and folder are batch keys.
 """
 from __future__ import annotations
 
 import html
-import re
 import sys
 from datetime import datetime, timezone
 from functools import cache
@@ -22,14 +24,12 @@ from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from realcompanion.errors import visible
+from realcompanion.writing import write_text
 
 from .catalogue import FAILURE_COLUMNS
 
 PLUGINS = Path(__file__).parent / "assets"
 SHOWN = 20  # failing rows listed per rule, as GE's SUMMARY format; the JSON report has them all
-REMOTE = re.compile(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="https?://[^"]*"[^>]*>(?:\s*</script>)?', re.I)
-TITLE = re.compile(r"<title>.*?</title>", re.S)
-LINK = re.compile(r"""\b(?:src|href)="([^"#]+)|\burl\(['"]?([^'")#]+)""", re.I)
 SITE = "release"
 SEVERITY_BADGE = {"error": "badge-danger", "warning": "badge-warning"}
 STATUS_BADGE = {"failed": "badge-danger", "warnings": "badge-warning", "passed": "badge-success"}
@@ -145,8 +145,8 @@ def _render(report, path, out_dir: Path, families: dict[str, list], bar) -> Path
         "store_backend": {"class_name": "TupleFilesystemStoreBackend", "base_directory": str(out_dir)}})
     rule_type = _expectation_type()
     run_id = RunIdentifier(run_name="validate", run_time=datetime.now(timezone.utc))
-    batch_spec = {"data_asset_name": f"{report.package} {report.version}".strip(),
-                  "format_version": report.format_version, "release": Path(path).resolve().name}  # no local path
+    batch_spec = {"data_asset_name": SITE, "package": report.package, "version": report.version,  # no local path
+                  "format_version": report.format_version, "release": Path(path).resolve().name}
     failures: dict[str, list[dict]] = {}
     for row in report.to_json()["failures"]:
         failures.setdefault(row["rule"], []).append(row)
@@ -163,7 +163,7 @@ def _render(report, path, out_dir: Path, families: dict[str, list], bar) -> Path
         passed = sum(o.passed for o in outcomes)
         key = ValidationResultIdentifier(ExpectationSuiteIdentifier(family), run_id, SITE)
         context.validation_results_store.set(key, ExpectationSuiteValidationResult(
-            success=not any(o.rule.severity == "error" and not o.passed for o in outcomes),
+            success=not any(o.is_error for o in outcomes),
             results=results, suite_name=family,
             statistics={"evaluated_expectations": len(outcomes), "successful_expectations": passed,
                         "unsuccessful_expectations": len(outcomes) - passed,
@@ -179,22 +179,48 @@ def _render(report, path, out_dir: Path, families: dict[str, list], bar) -> Path
         url = context.get_docs_sites_urls(resource_identifier=identifier, site_name=SITE)[0]["site_url"]
         return Path(url2pathname(urlparse(url).path))
 
-    title = html.escape(f"{report.package} {report.version} validation".strip())
+    title = f"{report.package} {report.version} validation".strip()
 
     def finished(text: str) -> str:
         """No remote assets, and the release's own title instead of the generic one."""
-        return TITLE.sub(f"<title>{title}</title>", REMOTE.sub("", text), count=1)
+        from lxml import html as lxml_html
+
+        document = lxml_html.document_fromstring(text)
+        for element, attribute, link, _ in list(document.iterlinks()):
+            if element.tag in ("script", "link", "img") and attribute in ("src", "href") and _remote(link):
+                element.drop_tree()
+        for found in document.xpath("/html/head/title"):  # not an icon's <title> in the body
+            found.text = title
+        return lxml_html.tostring(document, doctype="<!DOCTYPE html>", encoding="unicode")
 
     for family, _, key in suites:
         for written in (page(key), page(ExpectationSuiteIdentifier(family))):
-            written.write_text(finished(written.read_text(encoding="utf-8")), encoding="utf-8")
+            write_text(written, finished(written.read_text(encoding="utf-8")))
         bar.update()
     index = out_dir / "index.html"
     links = [(family, outcomes, page(key).relative_to(out_dir).as_posix()) for family, outcomes, key in suites]
-    index.write_text(finished(_index(report, links, failures)), encoding="utf-8")
+    write_text(index, finished(_index(report, links, failures)))
     _drop_unreferenced(out_dir, there)
     bar.update()
     return index
+
+
+def _remote(link: str) -> bool:
+    """Whether a page's link fetches from another host (`https://`, `//host/`)."""
+    parsed = urlparse(link)
+    return bool(parsed.scheme in ("http", "https") or parsed.netloc)
+
+
+def _links(file: Path) -> list[str]:
+    """What a page (its attributes, inline styles) or a stylesheet (its `url()`s) links to, as lxml finds them."""
+    from lxml import html as lxml_html
+
+    text = file.read_text(encoding="utf-8")
+    if file.suffix == ".css":  # lxml finds a stylesheet's url()s inside a <style> element
+        document = lxml_html.fragment_fromstring(text, create_parent="style")
+    else:
+        document = lxml_html.document_fromstring(text)
+    return [link for _, _, link, _ in document.iterlinks()]
 
 
 def _drop_unreferenced(out_dir: Path, there: set[Path]) -> None:
@@ -205,7 +231,7 @@ def _drop_unreferenced(out_dir: Path, there: set[Path]) -> None:
     pending = list(out_dir.rglob("*.html"))
     while pending:  # pages, then the stylesheets they link (whose url()s name fonts and images)
         page = pending.pop()
-        for ref in (attribute or url for attribute, url in LINK.findall(page.read_text(encoding="utf-8"))):
+        for ref in _links(page):
             target = urlparse(ref)
             found = (page.parent / url2pathname(target.path)).resolve()
             if not target.scheme and not target.netloc and target.path and found not in used:
@@ -280,7 +306,8 @@ def _index(report, suites, failures: dict[str, list[dict]]) -> str:
                                     + (" …" if len(o.failures) > 5 else ""))]
                              for o in fired]))
     document = RenderedDocumentContent(
-        renderer_type="SiteIndexPageRenderer", page_title=f"{report.package} {report.version} validation",
+        renderer_type="SiteIndexPageRenderer",  # GE puts the page title into the breadcrumb unescaped
+        page_title=html.escape(visible(f"{report.package} {report.version} validation")),
         sections=[RenderedSectionContent(section_name="Overview", content_blocks=blocks)], utm_medium="index-page")
     styles = PLUGINS / "custom_data_docs" / "styles"
     return DefaultJinjaIndexPageView(custom_styles_directory=str(styles)).render(document)

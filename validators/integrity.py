@@ -13,13 +13,15 @@ import pandas as pd
 import pyarrow as pa
 
 from realcompanion.files import read_bytes
-from realcompanion.refresh import COMMAND, STALE, stale_count
+from realcompanion.formats import part
+from realcompanion.names import COMMAND, STALE, stale_count
 from realcompanion.release import declared_hash
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import declared_counts
 
-from .catalogue import as_text, combined, failure_rows, failures, release_rule
-from .kept import FORMAT_SCHEMAS, canonical, definitions_kept, first_difference, format_rules_kept
+from .catalogue import as_text, combined, failure_rows, failures
+from .kept import canonical, definitions_kept, first_difference, format_rules_kept
+from .realcompanion.catalogue import release_rule
 from .screen import candidates, search
 
 SCRIPT_SUFFIXES = {".py", ".pyw"}
@@ -229,7 +231,7 @@ def free_text(release) -> dict[str, list[str]]:
     identifier or a label cannot carry free text). Lists are not descended: they hold identifiers. A core field
     is judged by the format's own definition (`kept.canonical`): a constraint a fork may add to it (a pattern any
     text meets) does not take it out of the screen."""
-    format_ = canonical(FORMAT_SCHEMAS[release.BLOCK])
+    format_ = canonical(part(release.BLOCK, "format_schemas"))
     out = {}
     for name in release.resources:
         core = {f["name"]: f for f in format_["resources"].get(name, {}).get("fields", [])}
@@ -359,7 +361,7 @@ def allowed_nulls(ctx) -> pd.DataFrame:
 def unread(ctx) -> pd.DataFrame:
     """A file that is code is INT4's finding alone. A warning: the release the descriptor declares is whole
     without the file; `publish` refuses until it is declared or removed."""
-    from realcompanion.publish.listing import unread_files
+    from realcompanion.listing import unread_files
 
     return failure_rows([("", path, "", path, "no resource reads it: declare it in datapackage.json, or remove it")
                          for path in unread_files(ctx.release) if not code_in(ctx.release.root / path)])

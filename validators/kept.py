@@ -19,22 +19,27 @@ from pathlib import Path
 
 import pandas as pd
 
+from realcompanion.formats import part
 from realcompanion.schemas import names
 
 from .catalogue import as_text, failure_rows
 from .declared import read_declarations
 
-FORMAT_RULES = {"realcompanion": "format_rules.json", "groupassist": "groupassist/format_rules.json"}
-FORMAT_SCHEMAS = {"realcompanion": "format_schemas.json", "groupassist": "groupassist/format_schemas.json"}
 PROSE = {"description", "title", "example", "examples", "$comment"}
 LOWER_BOUNDS = {"minimum", "exclusiveMinimum", "minLength", "minItems"}  # a release may raise these
 UPPER_BOUNDS = {"maximum", "exclusiveMaximum", "maxLength", "maxItems"}  # and lower these
 
 
 @cache
-def canonical(name: str) -> dict:
-    """A file the package ships under validators/, by its path there (FORMAT_RULES, FORMAT_SCHEMAS)."""
-    return json.loads((Path(__file__).parent / name).read_text(encoding="utf-8"))
+def canonical(path: Path) -> dict:
+    """A file a format ships with the package (its `format_rules` or `format_schemas`, formats.PARTS)."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def shipped(path: Path) -> str:
+    """Where a file the package ships lies, as a failure names it (realcompanion/validators/...)."""
+    here = Path(__file__).parent
+    return f"realcompanion/validators/{path.relative_to(here).as_posix()}" if path.is_relative_to(here) else str(path)
 
 
 def definition(node):
@@ -55,13 +60,13 @@ def definition(node):
 def format_rules_kept(ctx) -> pd.DataFrame:
     """Each of the format's own declared rules that the release's rules file does not declare, or declares
     differently."""
-    source = FORMAT_RULES[ctx.release.BLOCK]
+    source = part(ctx.release.BLOCK, "format_rules")
     mine = {rule["id"]: rule for rule in read_declarations(ctx.release)}
     named = ctx.params.get("rules")
     where = (named, "rules") if isinstance(named, str) else ("(no rules file)", "")  # its list of rules, or none
     rows = [("", *where, rule["id"],
              f"the format's rule {rule['id']} is {'declared differently' if rule['id'] in mine else 'not declared'}: "
-             f"a release declares it as the format does (realcompanion/validators/{source})")
+             f"a release declares it as the format does ({shipped(source)})")
             for rule in canonical(source)["rules"] if mine.get(rule["id"]) != rule]
     return failure_rows(rows)
 
@@ -69,12 +74,12 @@ def format_rules_kept(ctx) -> pd.DataFrame:
 def definitions_kept(ctx) -> pd.DataFrame:
     """Each place where the release's schemas define a core field, key, missing value, nested schema, vocabulary
     or identifier otherwise than its format: one row per difference, at the file and the path in it."""
-    source = FORMAT_SCHEMAS[ctx.release.BLOCK]
+    source = part(ctx.release.BLOCK, "format_schemas")
     format_ = canonical(source)
     release, rows = ctx.release, []
 
     def differs(path: str, field: str, value, why: str) -> None:
-        rows.append(("", path, field, as_text(value), f"{why} (the format's definition: realcompanion/validators/{source})"))
+        rows.append(("", path, field, as_text(value), f"{why} (the format's definition: {shipped(source)})"))
 
     for name, want in format_["resources"].items():
         path = release.resource(name)["schema"]

@@ -21,7 +21,8 @@ from realcompanion.nested import arrays
 from realcompanion.schemas import RESOURCES, missing_values, names
 
 from . import structure  # registered first: its rules open the structure family
-from .catalogue import combined, failure_rows, failures, release_rule
+from .catalogue import combined, failure_rows, failures
+from .realcompanion.catalogue import release_rule
 
 
 def _as_read(ctx, name: str, field: str, numbers: bool = False) -> pa.ChunkedArray | pa.Array:

@@ -1,12 +1,12 @@
 """Run a format's catalogue over a release and collect one report.
 
-One runner for both formats: a `Runner` names what differs (the catalogue, its structure
+One runner for every format: a `Runner` names what differs (the catalogue, its structure
 rules, the rule that reports records of the wrong type, the path rule, the release and
-context); RealCompanion's is REALCOMPANION, GroupAssistBench's is in groupassist/run.py.
+context); each format's is in its folder (<format>/run.py, the registry's `runner`).
 Order: resource paths are checked before anything is read (INT3); each table is
 read once (an unreadable file raises `ReadError`, exit 2); then every rule runs:
 the constraint rule and the frame rules (pandera checks, one schema per resource) in
-the process that judges the descriptor (`Judgement`), the release rules (joins)
+the process that judges the descriptor (`speed.Judgement`), the release rules (joins)
 beside it, in this process and, for large releases, a worker per other core. One pass reports every defect: a row
 that fails a structure rule is set aside from the rules that read its resource
 (each rule's report says how many rows it set aside), and every other row is
@@ -14,32 +14,24 @@ still checked by every rule. A failure about a set-aside row, or whose value is
 a set-aside record's identifier (a citation of a malformed message), is that
 row's structure failure again and is not reported twice. A rule is skipped only
 when it cannot be evaluated at all. Nothing is written to the release folder.
+How the run is laid out for speed (the judging process, forked workers, memory given
+back, the collector paused, imports) is speed.py's.
 """
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.connection
-import os
-import pickle
-import signal
-import sys
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
 
 import pandas as pd
 
-from realcompanion.allocator import trimmed
 from realcompanion.collector import paused
-from realcompanion.errors import ReadError
 from realcompanion.release import Release
 
-from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures, select
+from . import speed
+from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures
 from .context import Context
 from .declared import declared_rules
-from .structure import STRUCTURE_RULES
 
 
 @dataclass
@@ -59,6 +51,11 @@ class Outcome:
         """Found failing rows, or could not evaluate."""
         return not self.failures.empty or self.crashed
 
+    @property
+    def is_error(self) -> bool:
+        """Makes the release INVALID: an error rule that fired, or any rule that could not be evaluated."""
+        return self.crashed or (self.fired and self.rule.severity == "error")
+
 
 @dataclass
 class Report:
@@ -72,7 +69,9 @@ class Report:
 
     @property
     def errors(self) -> int:
-        return self.count("error") + sum(1 for o in self.outcomes if o.crashed and o.rule.severity == "error")
+        """Failing rows of error rules, and every rule that could not be evaluated, whatever its severity: no rule
+        passes, nor merely warns, because it did not run."""
+        return self.count("error") + sum(1 for o in self.outcomes if o.crashed)
 
     @property
     def warnings(self) -> int:
@@ -146,11 +145,6 @@ def _crashed(rule: Rule, exc) -> Outcome:
                    crashed=True)
 
 
-def ended(code: int) -> str:
-    """How a forked process ended, by its exit code (a negative code is the signal that ended it)."""
-    return f"on signal {signal.Signals(-code).name} (out of memory?)" if code < 0 else f"with code {code}"
-
-
 def _run_unit(unit) -> list[Outcome]:
     """One unit of work: all frame rules of a resource (one pandera schema), or one release rule."""
     resource, rules = unit
@@ -162,35 +156,17 @@ def _run_unit(unit) -> list[Outcome]:
         return [_crashed(rule, exc) for rule in rules]
 
 
-def _given_back_after(unit) -> list[Outcome]:
-    """A unit run by a process that then gives back what the unit freed (`given_back`): a forked process, or this
-    one taking its share of a parallel run's units."""
-    try:
-        return _run_unit(unit)
+_CTX: Context | None = None  # the context `_run_unit` reads: set by the run, inherited by the processes it forks
+
+
+def _execute(ctx: Context, units: list, progress, parallel: bool = False, here: list = ()) -> list[Outcome]:
+    """Run units by `_run_unit` over `ctx`, on every core when `parallel` (`speed.execute`)."""
+    global _CTX
+    _CTX = ctx
+    try:  # `_run_unit` looked up at each call, as a test replaces it
+        return speed.execute(ctx, units, lambda unit: _run_unit(unit), _crashed, progress, parallel, here)
     finally:
-        given_back(_CTX)
-
-
-# From this many rows, memory is what a run spares: freed memory is given back (`given_back`), and the frame rules
-# run in the validating process beside the workers (`_validate`).
-LARGE_MIN_ROWS = 1_000_000
-
-
-def _rows(ctx: Context | None) -> int:
-    """The release's rows in all, which decide how a run is laid out (`PARALLEL_MIN_ROWS`, `LARGE_MIN_ROWS`)."""
-    return 0 if ctx is None else sum(ctx.table(name).num_rows for name in ctx.release.resources)
-
-
-def given_back(ctx: Context | None) -> None:
-    """Memory freed but kept by Arrow's pool and by C malloc returned to the system (`allocator.trimmed`), in a run of a
-    large release (`LARGE_MIN_ROWS`). Both keep what a rule freed for its next allocation: a worker held
-    what its largest unit of rules took while the next units ran (at 100x paper size, 1.0 GB of data, gate B
-    took 460 MB and kept it), and the parent's freed read buffers were inherited by every forked process.
-    Called before each fork and after each unit of a parallel run. The calls take milliseconds, but the pages
-    handed back are faulted in again by the next unit: at 10x (365,340 rows, 0.5 GB held in all) that cost 0.1-0.16 s
-    more CPU a run, for no memory that matters there."""
-    if _rows(ctx) >= LARGE_MIN_ROWS:
-        trimmed()
+        _CTX = None
 
 
 def _units(rules: list[Rule]) -> list[tuple[str | None, list[Rule]]]:
@@ -203,117 +179,6 @@ def _units(rules: list[Rule]) -> list[tuple[str | None, list[Rule]]]:
         else:
             units.append((None, [rule]))
     return [*frame_units.items(), *units]
-
-
-# Below this many rows, forking workers costs more than the second core saves (measured: RealCompanion at paper
-# size, 36,534 rows, runs 0.2 s faster in one process; GroupAssistBench at paper size, 150,780 rows, 0.2 s slower).
-PARALLEL_MIN_ROWS = 100_000
-_CTX: Context | None = None
-
-
-@contextmanager
-def _uninterrupted():
-    """Ctrl-C taken once processes are forked, and left to this one by the processes forked then: Python ignores
-    an interrupt that lands in its at-fork handlers (the run went on to the end), and a worker's own interrupt
-    printed 'Process ForkPoolWorker-1:' before the parent's. Meanwhile an interrupt is only noted (the forked
-    processes inherit that), then handled as it would have been; the workers are ended by `_execute`."""
-    if threading.current_thread() is not threading.main_thread():  # only the main thread takes signals
-        yield
-        return
-    noted = []
-    handler = signal.signal(signal.SIGINT, lambda *caught: noted.append(caught))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, handler)
-        if noted and callable(handler):
-            handler(*noted[0])
-
-
-def _execute(ctx: Context, units: list, progress, parallel: bool = False, here: list = ()) -> list[Outcome]:
-    """Run units, on every core when `parallel`: this process runs the units `here`, then it and a worker forked
-    per other core (inheriting the read tables and views) each take the next unit none has taken, until none is
-    left. A pool of a worker per core kept this process waiting, one process more on the cores with its own
-    copied pages (GroupAssistBench at paper size: 0.1 s of 1.7 s), and left the run waiting for ever when a
-    worker was killed (out of memory); a unit a worker took and never sent back is reported not evaluated."""
-    global _CTX
-    helpers = min((os.cpu_count() or 1) - 1, len(units) - 1) if parallel else 0
-    _CTX = ctx
-    try:
-        if helpers < 1:
-            return _in_turn([*units, *here], progress)
-        forking = multiprocessing.get_context("fork")
-        taken, workers = forking.Value("l", 0), []
-        given_back(ctx)
-        try:
-            with _uninterrupted():
-                for _ in range(helpers):
-                    results, sender = forking.Pipe(duplex=False)
-                    workers.append((forking.Process(target=_worker, args=(units, taken, sender), daemon=True), results))
-                    workers[-1][0].start()
-                    sender.close()
-            out, done = _in_turn(here, progress), {}
-            while (at := _take(taken, len(units))) is not None:
-                done[at] = _given_back_after(units[at])
-                if progress:
-                    progress(len(units[at][1]))
-                _received(workers, done, progress, wait=False)
-            _received(workers, done, progress, wait=True)
-        finally:
-            for worker, results in workers:
-                worker.kill()  # ended by now, unless this process was interrupted
-                worker.join()
-                results.close()
-        lost = f"the process evaluating it ended {ended(next((w.exitcode for w, _ in workers if w.exitcode), 0))}"
-        return out + [o for at, (_, rules) in enumerate(units)
-                      for o in (done[at] if at in done else [_crashed(rule, lost) for rule in rules])]
-    finally:
-        _CTX = None
-
-
-def _take(taken, count: int) -> int | None:
-    """The position of the next unit none has taken, now taken; None when every unit is."""
-    with taken.get_lock():
-        at = taken.value
-        taken.value += 1
-    return at if at < count else None
-
-
-def _worker(units: list, taken, sender) -> None:
-    """A forked worker: takes the next unit in turn and sends its outcomes back, until every unit is taken. A unit
-    whose outcomes it cannot send ends it with code 1, without a traceback; that unit is reported not evaluated."""
-    with sender:
-        while (at := _take(taken, len(units))) is not None:
-            try:
-                sender.send((at, _given_back_after(units[at])))
-            except Exception:  # noqa: BLE001 - reported by the validating process, naming the exit code
-                sys.exit(1)
-
-
-def _received(workers: list, done: dict, progress, wait: bool) -> None:
-    """The outcomes the workers sent back since last asked, into `done` by unit position; with `wait`, every one
-    until each worker has ended."""
-    pending = [results for _, results in workers if not results.closed]
-    while pending:
-        for results in multiprocessing.connection.wait(pending, timeout=None if wait else 0):
-            try:
-                at, outcomes = results.recv()
-            except EOFError:  # the worker ended: every unit it sent is here
-                results.close()
-                continue
-            done[at] = outcomes
-            if progress:
-                progress(len(outcomes))
-        pending = [results for results in pending if not results.closed] if wait else []
-
-
-def _in_turn(units: list, progress) -> list[Outcome]:
-    out = []
-    for unit in units:
-        out += _run_unit(unit)
-        if progress:
-            progress(len(unit[1]))
-    return out
 
 
 def unit_costs(ctx: Context, rules: list[Rule]) -> list[tuple[str, float]]:
@@ -368,98 +233,29 @@ class Runner:
     context: Callable  # release -> the format's Context over it
     declared: Callable  # release -> the generated part of its format block, as `stamp` would write it
 
+    def validate(self, path=".", rules: str | None = None, progress=None, restamped: bool = False,
+                 opened: Release | None = None) -> Report:
+        """`validate` in this format: what a command reaches through the registry (`formats.part`)."""
+        return validate(path, rules, progress, restamped, self, opened)
 
-def _declared(release: Release) -> dict:
-    from realcompanion.stamp import declared
-
-    return declared(release)
-
-
-REALCOMPANION = Runner(select, STRUCTURE_RULES, "SCH1", "INT3", "SCH2", lambda path: Release(path, check=False), Context,
-                       _declared)
+    def planned(self, rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
+        return planned(rules, declared, self)
 
 
-def planned(rules: str | None, declared: list[Rule] = (), runner: Runner = REALCOMPANION) -> list[Rule]:
+def _first(runner: Runner | None) -> Runner:
+    """`runner`, or the first format's (the one a release without a format block is read as)."""
+    from realcompanion.formats import FORMATS, part
+
+    return runner or part(FORMATS[0], "runner")
+
+
+def planned(rules: str | None, declared: list[Rule] = (), runner: Runner | None = None) -> list[Rule]:
     """The rules a run evaluates: the chosen ones (among the catalogue and the release's declared rules), and the
     structure rules always (they decide what is set aside)."""
+    runner = _first(runner)
     every, chosen = runner.select(None, declared), {r.id for r in runner.select(rules, declared)}
     return [r for r in every if r.id in runner.structure] + [r for r in every if r.id in chosen
                                                              and r.id not in runner.structure]
-
-
-class Judgement:
-    """Frictionless's judgement of the descriptor, and the rules pandera evaluates, in a process forked once the
-    tables are read, on the other core.
-
-    Importing frictionless and loading its plugins costs about 0.3 s of CPU, far more than the
-    judgement, and importing pandera 0.3 s more; in a thread of the validating process either
-    would hold the GIL its own work needs. pandera builds its models with frictionless's Table Schema reader, so
-    the process that judges the descriptor imports pandera too and runs the rules that use it:
-    the constraint rule (SCH2, GS2) and the frame rules. The validating process imports neither
-    library: it computes the shared views and runs every other rule meanwhile, on its workers or
-    itself, and takes this process's outcomes with its verdict. A large release's frame rules are
-    the exception: they read the shared views, so the validating process runs them (`_validate`).
-    """
-
-    def __init__(self, release: Release):
-        self.release, self.path, self._verdict, self.pid = release, release.root / "datapackage.json", None, None
-        self.rules: dict[str, Rule] = {}
-        self.pipe: int | None = None
-
-    def start(self, ctx: Context | None = None, units: list = ()) -> None:
-        """Fork the judging process (once, when no other thread runs); after a clean verdict it runs `units` over
-        `ctx`, whose tables are read."""
-        if self.pid is not None:
-            return
-        self.rules = {rule.id: rule for _, rules in units for rule in rules}
-        read, write = os.pipe()
-        given_back(ctx)
-        with _uninterrupted():
-            self.pid = os.fork()
-            if self.pid == 0:  # pragma: no cover - the child: it reports through the pipe and never returns, nor
-                try:  # runs the parent's code (a parent that went away, a broken pipe, ends it too)
-                    os.close(read)
-                    with os.fdopen(write, "wb") as out:
-                        pickle.dump(_judged(self.release, ctx, units), out)
-                finally:
-                    os._exit(0)
-        os.close(write)
-        self.pipe = read
-
-    def stop(self) -> None:
-        """End the judging process when its verdict is no longer awaited (Ctrl-C): it notes interrupts
-        (`_uninterrupted`), so it went on judging, and running the pandera rules, after the run had ended."""
-        if self.pid is None or self._verdict is not None:
-            return
-        if self.pipe is not None:
-            os.close(self.pipe)
-            self.pipe = None
-        try:
-            if os.waitpid(self.pid, os.WNOHANG)[0] == 0:  # not ended: until reaped here it keeps its pid
-                os.kill(self.pid, signal.SIGKILL)
-                os.waitpid(self.pid, 0)
-        except ChildProcessError:  # reaped already, as its verdict was taken
-            pass
-
-    def result(self, progress=None) -> list[Outcome]:
-        """Wait for the verdict (once, forking the judging process if nothing has); a rejected descriptor is a
-        `ReadError` (exit 2). Returns the outcomes of the units it ran."""
-        if self._verdict is None:
-            self.start()
-            pipe, self.pipe = self.pipe, None  # closed with the file reading it
-            with os.fdopen(pipe, "rb") as verdict:
-                data = verdict.read()
-            code = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
-            self._verdict = pickle.loads(data) if data else {"problem": (
-                "Frictionless could not judge it: the process judging it and running the pandera rules ended "
-                + ended(code),
-                None)}
-            if progress:
-                progress(len(self._verdict.get("outcomes", ())))
-        if self._verdict["problem"]:
-            message, field = self._verdict["problem"]
-            raise ReadError(self.path, message, field=field)
-        return [Outcome(self.rules[rule], *found) for rule, *found in self._verdict.get("outcomes", ())]
 
 
 def _judged(release: Release, ctx: Context | None, units: list) -> dict:
@@ -471,49 +267,34 @@ def _judged(release: Release, ctx: Context | None, units: list) -> dict:
     except BaseException as exc:  # noqa: BLE001 - any failure to judge is the parent's one line
         return {"problem": (f"Frictionless could not judge it ({type(exc).__name__}: {exc})", None)}
     if not verdict["problem"] and units:
-        import_pandera()
+        speed.import_pandera()
         _CTX = ctx
         verdict["outcomes"] = [(o.rule.id, o.failures, o.skipped, o.crashed) for unit in units
-                               for o in _given_back_after(unit)]
+                               for o in speed.given_back_after(_run_unit, ctx, unit)]
     return verdict
 
 
-def import_pandera() -> None:
-    """pandera, imported (by the judging process) with its pandas backends registered, but without
-    hypothesis: pandera registers data-synthesis strategies when hypothesis is installed, which validation never
-    uses (about 0.1 s a run). A process that imported hypothesis itself keeps pandera's strategies."""
-    blocked = "hypothesis" not in sys.modules
-    if blocked:
-        sys.modules["hypothesis"] = None  # import hypothesis raises ImportError, as if it were not installed
-    try:
-        import pandera.pandas as pa
-
-        pa.DataFrameSchema().validate(pd.DataFrame())  # registers the pandas backends
-    finally:
-        if blocked:
-            del sys.modules["hypothesis"]
-
-
 def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False,
-             runner: Runner = REALCOMPANION, opened: Release | None = None) -> Report:
+             runner: Runner | None = None, opened: Release | None = None) -> Report:
     """Validate the release at `path` (in `runner`'s format), or the release `opened` there already (the command
     line opens it to read its tables ahead while this module's libraries are imported); `rules` is a
     comma-separated list of ids or families; `restamped` judges it as `stamp` would leave it (declared counts,
     hashes and relabels taken from the files, in memory only).
 
     Once the tables are read, a forked process judges the descriptor with Frictionless and runs the rules
-    that read pandera (`Judgement`), while this one computes the shared views and runs the others. Its
+    that read pandera (`speed.Judgement`), while this one computes the shared views and runs the others. Its
     verdict is awaited before the report is returned: a descriptor Frictionless rejects is reported
     (exit 2) in preference to anything else, a read that failed before it was forked included; but not
     awaited after Ctrl-C.
     """
+    runner = _first(runner)
     with paused():  # a run allocates millions of objects and frees them by reference counting (`collector`)
         ctx = runner.context(opened or runner.release(path))
         if restamped:
             from realcompanion.stamp import restamp
 
             restamp(ctx.release, runner.declared(ctx.release))
-        judgement = Judgement(ctx.release)
+        judgement = speed.Judgement(ctx.release, _judged)
         try:
             report = _validate(ctx, rules, progress, judgement, runner)
         except KeyboardInterrupt:
@@ -526,7 +307,7 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
         return report
 
 
-def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, runner: Runner) -> Report:
+def _validate(ctx: Context, rules: str | None, progress, judgement: speed.Judgement, runner: Runner) -> Report:
     release = ctx.release
     report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
     declared = declared_rules(release)
@@ -535,20 +316,20 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: Judgement, r
         report.outcomes = _execute(ctx, _units([r for r in every if r.id == runner.contained]), progress)
         return report
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
-    rows = _rows(ctx)
-    parallel = rows >= PARALLEL_MIN_ROWS
+    rows = speed.rows(ctx)
+    parallel = rows >= speed.PARALLEL_MIN_ROWS
     units = _units(planned(rules, declared, runner))
     judged = [u for u in units if u[0] or u[1][0].id == runner.pandera]  # the units pandera evaluates
     # A large release's frame rules run here, where the shared views are computed once: the judging process,
     # forked before them, computed them again (at 100x paper size 1.5 s of CPU and 176 MB, held at the peak).
-    here = [u for u in judged if u[0]] if rows >= LARGE_MIN_ROWS and parallel else []
+    here = [u for u in judged if u[0]] if rows >= speed.LARGE_MIN_ROWS and parallel else []
     judgement.start(ctx, [u for u in judged if u not in here])  # every table read: no other thread runs
     if parallel:
         ctx.warm()
     if here:
-        import_pandera()
+        speed.import_pandera()
     outcomes = _execute(ctx, [u for u in units if u not in judged], progress, parallel, here)
-    outcomes += judgement.result(progress)
+    outcomes += [Outcome(*found) for found in judgement.result(progress)]
     structure_ids = set(runner.structure)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == runner.typed])
     # a record that did not fit its types is reported once, by the typed rule (SCH1); the constraint rule (SCH2)

@@ -14,13 +14,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from realcompanion.formats import VERSIONS
+from realcompanion.names import STALE
 from realcompanion.nested import cells, column_validators
-from realcompanion.refresh import STALE
 from realcompanion.release import FLOAT_EXACT
 from realcompanion.schemas import RESOURCES, RFC3339, missing_values, names, schema_reason
 
-from .catalogue import as_text, combined, failure_rows, failures, frame_rule, release_rule
+from .catalogue import as_text, combined, failure_rows, failures
 from .context import runs
+from .realcompanion.catalogue import frame_rule, release_rule
 
 STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3", "FLD2")
 

@@ -11,3 +11,8 @@ def __getattr__(name):
 
         return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    """The lazy `load` and `frames` listed beside the module's own names (tab completion, `help`)."""
+    return sorted([*globals(), *_LAZY])

@@ -24,10 +24,11 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from .files import read_text, write_own
-from .generated import block_body, fill_blocks, markdown_table
+from .formats import open_release, part
+from .generated import fill_blocks, markdown_table
+from .names import CARD, CITATION
 from .nested import scalars
-from .publish.documents import CITATION, cff, dump_cff
-from .publish.listing import CARD
+from .publish.documents import cff, dump_cff, released, stated
 from .release import ReadError, Release
 
 SPLIT = "test"
@@ -35,9 +36,11 @@ MAX_LISTED = 13  # vocabularies up to this size are spelled out in the field tab
 GENERATED_KEYS = ("pretty_name", "license", "license_name", "license_link", "tags", "size_categories", "configs",
                   "dataset_info")
 OWN_TERMS = "LicenseRef-"  # SPDX's prefix for a licence not on its list: a dataset publisher's own terms
-# The licence identifiers a Hub card's header may give (huggingface.co/docs/hub/repositories-licenses); the Hub
-# names the SPDX licences among them by their lower case, but for the three in HUB_NAMES and the GNU licences,
-# whose -only and -or-later variants it names as one.
+# The licence identifiers a Hub card's header may give: the table between the `region licenses` markers of
+# huggingface/hub-docs docs/hub/repositories-licenses.md (huggingface.co/docs/hub/repositories-licenses);
+# neither huggingface_hub nor datasets ships it. Checked equal, all 69, to that file at
+# hub-docs commit 008d54d. The Hub names the SPDX licences among them by their lower case, but for the three in
+# HUB_NAMES and the GNU licences, whose -only and -or-later variants it names as one.
 HUB_LICENSES = frozenset("""apache-2.0 mit openrail bigscience-openrail-m creativeml-openrail-m
     bigscience-bloom-rail-1.0 bigcode-openrail-m afl-3.0 artistic-2.0 bsl-1.0 bsd bsd-2-clause bsd-3-clause
     bsd-3-clause-clear c-uda cc cc0-1.0 cc-by-2.0 cc-by-2.5 cc-by-3.0 cc-by-4.0 cc-by-sa-3.0 cc-by-sa-4.0 cc-by-nc-2.0
@@ -55,7 +58,6 @@ VERBATIM_TYPES = ("datetime", "date")  # Table Schema types Arrow would reinterp
 # parsed by Arrow to decide (`_needs_json`)
 ISO_LIKE = r"^\d{4}-\d\d-\d\d([T ][\d:.]*)?(Z|[+-][\d:]*)?$"
 _FORMATS = {"datetime": "RFC 3339 date-time with UTC offset", "date": "date, YYYY-MM-DD"}
-_VERSION = re.compile(r"^\s*version\s*=\s*[{\"](?P<version>[^}\"]*)[}\"]", re.M)
 
 
 def status(release: Release) -> str:
@@ -67,22 +69,7 @@ def status(release: Release) -> str:
         if synthetic:
             return f"> **Synthetic release (version {version}).** {provenance}"
         return f"> **{release.TITLE} release {version}.** {provenance} Read the personal-information section before use."
-    if release.BLOCK != Release.BLOCK:
-        from .groupassist.card import status as format_status
-
-        return format_status(release)
-    if synthetic:
-        return (
-            f"> **Synthetic specimen (version {version}).** Every record in `data/` was made by the project's "
-            "deterministic generator (`realcompanion synth`), not by people. The conversations of the real "
-            "participants are private and are not in this repository. The specimen exists so that the format, "
-            "the validator, the loader and the scorers can be exercised, forked and tested in the open: it "
-            "carries every field, every vocabulary value, every nullable field both ways, cold opens, "
-            "withdrawn rows and every kind of reference. Numbers computed on it say nothing about people "
-            "or models."
-        )
-    return (f"> **RealCompanion release {version}.** The files in `data/` are the released records of real "
-            "participants; read the personal-information section before use.")
+    return part(release.BLOCK, "status")(release)
 
 
 # -- the YAML header ----------------------------------------------------------
@@ -267,7 +254,7 @@ def field_tables(release: Release) -> str:
 
 
 def configs(release: Release) -> str:
-    owner, label = ("participant_id", "participants") if release.BLOCK == Release.BLOCK else ("group_id", "groups")
+    owner, label = release.OWNER
     rows = [{"config": f"`{name}`", "file": f"`{release.resource(name)['path']}`",
              "records": release.table(name).num_rows,
              label: len(release.table(name).column(owner).unique()) if owner in release.table(name).column_names
@@ -287,31 +274,6 @@ def citation(release: Release) -> str:
         "(`realcompanion cite` adds the git revision):",
         "", "**BibTeX:**", "", "```bibtex", bibtex(cited).strip(), "```", "", "**APA:**", "", apa(cited).strip(),
     ])
-
-
-def stated_version(text: str) -> str | None:
-    """The release version the card's citation block states (its BibTeX `version` field)."""
-    block = block_body(text, "citation")
-    match = _VERSION.search(block)
-    return match["version"] if match else None
-
-
-def released(release: Release) -> str:
-    """Release date: the date part of datapackage.json `created`."""
-    created = str(release.descriptor.get("created", ""))[:10]
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", created):
-        raise ReadError(release.root / "datapackage.json", "no RFC 3339 'created' date", field="created")
-    return created
-
-
-def stated(release: Release, key: str):
-    """The descriptor's `key` (`name`, `title`, `licenses`), which the card, the datasheet and the citation state:
-    Data Package leaves each optional, so a release without one gets a line naming it, not a traceback."""
-    value = release.descriptor.get(key)
-    if not value:
-        raise ReadError(release.root / "datapackage.json", f"no '{key}', which the card and the citation state "
-                        "(docs/forking.md, Converting another dataset)", field=key)
-    return value
 
 
 def licences(release: Release) -> list[str]:
@@ -443,13 +405,6 @@ def _render(release: Release) -> tuple[str, list[str], dict | None]:
 def check(release: Release) -> list[str]:
     """What in README.md / CITATION.cff disagrees with the files of an open release (empty = current)."""
     return _render(release)[1]
-
-
-def open_release(root, **options) -> Release:
-    """The release at `root`, opened as the format its descriptor names (`options`: those of `Release`)."""
-    from .formats import format_of, part
-
-    return part(format_of(root), "release")(root, **options)
 
 
 def stale(root) -> list[str]:

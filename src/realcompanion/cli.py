@@ -59,21 +59,14 @@ def main(argv=None) -> int:
 
 
 def missing_extra(module: str) -> str:
-    """The line for a module this command imports that is not installed: the extra of pyproject.toml
-    (`html`, `score`, `publish`) that provides it, read from the package's own metadata."""
-    import re
-    from importlib.metadata import PackageNotFoundError, requires
+    """The line for a module this command imports that is not installed: the extra of pyproject.toml that provides
+    it, read from the package's own metadata."""
+    from .requirements import extra_of
 
-    root = module.split(".")[0].lower()
-    try:
-        declared = requires("realcompanion") or []
-    except PackageNotFoundError:
-        declared = []
-    for requirement in declared:
-        found = re.match(r"([A-Za-z0-9._-]+).*;\s*extra\s*==\s*[\"'](\w+)[\"']", requirement)
-        if found and found[2] != "test" and re.sub(r"[-.]", "_", found[1].lower()) in (root, f"{root}_py"):
-            return (f"this command needs '{root}', from the optional extra '{found[2]}': "
-                    f"pip install 'realcompanion[{found[2]}]' (from a clone: pip install -e '.[{found[2]}]')")
+    root, extra = module.split(".")[0].lower(), extra_of(module)
+    if extra:
+        return (f"this command needs '{root}', from the optional extra '{extra}': "
+                f"pip install 'realcompanion[{extra}]' (from a clone: pip install -e '.[{extra}]')")
     return f"this command needs the module '{root}', which is not installed"
 
 

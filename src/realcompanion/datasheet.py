@@ -16,7 +16,7 @@ from .card import licences, members, status
 from .files import read_text, write_own
 from .formats import constants
 from .generated import fill_blocks, markdown_table
-from .publish.listing import DATASHEET
+from .names import DATASHEET
 from .release import Release
 from .schemas import enum_of
 from .stamp import declared
@@ -154,12 +154,13 @@ def files(release: Release, stamped: dict) -> str:
 
 
 def rules(release: Release) -> str:
-    """The validation rules the validator runs on this release: the catalogue and the release's declared rules."""
-    from .validators.catalogue import select
+    """The validation rules the validator runs on this release: its format's catalogue and its declared rules."""
+    from .formats import part
     from .validators.declared import declared_rules
 
+    every = part(release.BLOCK, "catalogue").select(None, declared_rules(release))
     return markdown_table([{"id": f"`{rule.id}`", "severity": rule.severity, "family": rule.family,
-                            "statement": rule.statement, "paper": rule.paper} for rule in select(None, declared_rules(release))])
+                            "statement": rule.statement, "paper": rule.paper} for rule in every])
 
 
 def renderers(release: Release) -> dict[str, Callable[[], str]]:
@@ -185,14 +186,14 @@ def check(release: Release) -> list[str]:
 
 def stale(root) -> list[str]:
     """`check` of the release at `root` (either format)."""
-    from .card import open_release
+    from .formats import open_release
 
     return check(open_release(root))
 
 
 def write(root) -> list[str]:
     """Re-render every generated block of DATASHEET.md (either format); returns the blocks that were stale."""
-    from .card import open_release
+    from .formats import open_release
 
     release = open_release(root)
     text, changed = _render(release)

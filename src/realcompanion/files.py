@@ -42,13 +42,22 @@ def open_regular(path):
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise ReadError(path, "no such file") from None
-    except OSError as exc:
-        raise ReadError(path, f"cannot open ({exc.strerror or exc})") from None
+    except OSError as exc:  # a socket cannot be opened at all (ENXIO): named by its type, read without opening it
+        raise ReadError(path, _unopened(path) or f"cannot open ({exc.strerror or exc})") from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
         raise ReadError(path, f"is {kind_of(mode)}, not a regular file")
     return os.fdopen(fd, "rb")
+
+
+def _unopened(path: Path) -> str | None:
+    """What a path that could not be opened is, when it is no regular file (`is a socket, ...`)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else f"is {kind_of(mode)}, not a regular file"
 
 
 def decode(data: bytes, path) -> str:
@@ -149,10 +158,11 @@ def read_json(path):
 def write_own(root, name: str, text: str) -> None:
     """Write `text` to `name`, a file of the release at `root` (datapackage.json, a document): one that is a link out
     of the folder is refused (`paths.own_file`), not followed; `card --write`, `stamp --force` and the like rewrote
-    the file it linked to, wherever it lay."""
+    the file it linked to, wherever it lay. Written whole or not at all (`writing`)."""
     from .paths import own_file
+    from .writing import write_text
 
-    own_file(root, name).write_text(text, encoding="utf-8")
+    write_text(own_file(root, name), text)
 
 
 def output_file(path, release=None, reads=()) -> Path:
@@ -177,12 +187,22 @@ def output_folder(path, release=None) -> Path:
     return path
 
 
+def empty_folder(path) -> Path:
+    """`path` if a new release can be written there: a new folder or an empty one. One that holds anything is
+    refused before any work: the generator never writes over files it did not make (a user's edited release), nor
+    through a link one of them is (`OUT/data/source.jsonl` linking outside)."""
+    path = output_folder(path)
+    if path.is_dir() and any(path.iterdir()):
+        raise ReadError(path, "is not empty: a release is generated into a new or empty folder, never over files")
+    return path
+
+
 def _into(release, path, reads=()) -> Path:
     """`path`, refused when it is one of the documents (descriptor, card, datasheet, citation, changelog, ...) or
     lies under data/ or schemas/ of the release folder `release` (None: no release is read), or is one of the files
     `reads` (None: an option not given): a command never writes to the files it reads, nor over a file `publish`
     uploads."""
-    from .publish.listing import DOCUMENTS, OPTIONAL_DOCUMENTS
+    from .names import DOCUMENTS, OPTIONAL_DOCUMENTS
 
     path = Path(path)
     target = path.resolve()

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from .refresh import COMMAND
+from .names import COMMAND
 
 # a document saved with CRLF line ends keeps them: its blocks are found, and rendered with its line end
 _BLOCK = re.compile(r"(?P<start><!-- generated:(?P<name>[\w-]+) -->(?P<eol>\r?\n))(?P<body>.*?)"

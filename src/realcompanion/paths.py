@@ -20,7 +20,9 @@ def leaves(root, path: str) -> str | None:
 
     Decided from the text and the links on disk, before anything is opened, so that a release can make no
     command read (or fetch) a file that is not its own. A link that loops is not followed here: opening
-    it is the reader's one-line refusal."""
+    it is the reader's one-line refusal, as a path holding a NUL byte is here (no file is named so)."""
+    if "\0" in path:
+        raise ReadError(Path(root) / path, "holds a NUL byte: no file has such a name")
     if _SCHEME.match(path) or "://" in path:
         return "a URL"
     if Path(path).is_absolute() or path.startswith(("/", "\\")):

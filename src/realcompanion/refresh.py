@@ -8,20 +8,9 @@
 5. croissant.json, when the release ships one (it carries the hashes).
 
 A fork author edits files and runs `realcompanion refresh`; every failure a stale
-generated part can cause ends with `STALE`, which names this command.
+generated part can cause ends with `names.STALE`, which names this command.
 """
 from __future__ import annotations
-
-STALE = "if the files are right, run `realcompanion refresh`"
-COMMAND = "realcompanion refresh"
-
-
-def stale_count(want: int | None, counted: str, held: bool = True) -> str:
-    """A count `refresh` writes that the files do not bear out: what is declared (or that nothing is), and the
-    command that writes it. A count of what the release holds none of (`held` false; 0 included, which `stamp`
-    never writes, so `refresh` drops the entry) says so."""
-    said = f"declared {want} {counted}" if want is not None else f"no count of {counted} declared"
-    return f"{said}{'' if held else ', of which the release holds none'} ({STALE})"
 
 
 class Refused(Exception):
@@ -45,9 +34,8 @@ def refresh(root, check: bool = True, progress=None, report=None) -> list[str]:
     `progress` is called once per rule of the validation that comes first; `report` with each part as soon as it is
     written, so that a run stopped later (refused, or a file it cannot read) still says what it rewrote."""
     from . import card, datasheet
-    from .card import open_release
     from .files import read_json, read_text, write_own
-    from .formats import part
+    from .formats import open_release, part
     from .generated import by_hand
     from .publish.croissant import FILE, build
     from .schemas import Schemas, dump_json

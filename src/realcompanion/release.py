@@ -24,10 +24,11 @@ import pyarrow.json as pajson
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
-from .formats import FORMATS
+from .formats import FORMATS, no_block
 from .jsonlines import objects
 from .paths import leaves, own_file
 from .schemas import RESOURCES, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
+from .versions import problem as version_problem
 
 _SCALARS = {
     "string": pa.string(),
@@ -231,6 +232,7 @@ class Release:
     BLOCK = "realcompanion"
     TITLE = "RealCompanion"  # the format's name, as the card's and datasheet's opening notice gives it
     RESOURCES = RESOURCES  # the resources every release of the format carries (a fork may add more)
+    OWNER = ("participant_id", "participants")  # the field naming whose records a row holds, and what they are called
 
     def __init__(self, root=".", *, check: bool = True, partial: bool = False):
         self.root = Path(root)
@@ -240,9 +242,11 @@ class Release:
         self.descriptor = read_descriptor(self.root, self.BLOCK)
         if self.BLOCK not in self.descriptor:
             other = [name for name in FORMATS if name != self.BLOCK and isinstance(self.descriptor.get(name), dict)]
-            raise ReadError(descriptor, f"no '{self.BLOCK}' block (an object)" + (
-                f": a {other[0]} release, which this command does not read" if other else ""), field=self.BLOCK)
+            raise ReadError(descriptor, f"no '{self.BLOCK}' block: a {other[0]} release, which this command does "
+                            "not read" if other else no_block(self.BLOCK), field=self.BLOCK)
         self.check_block(self.descriptor[self.BLOCK], descriptor)
+        if "version" in self.descriptor and (problem := version_problem(self.descriptor["version"])):
+            raise ReadError(descriptor, problem, field="version")  # shown as given in every report and page
         for res in self.descriptor.get("resources", []):
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "
@@ -384,7 +388,7 @@ class Release:
         """(name, path, why) of each path that leaves the package folder (`paths.leaves`): a resource's path or
         schema, the vocabulary, the declared rules, or any file the release would publish that is a link to outside
         (rule INT3, checked before any file is read)."""
-        from .publish.listing import release_paths
+        from .listing import release_paths
 
         named = [(res.get("name", "?"), res.get(key), f"resource {key}") for res in self.descriptor.get("resources", [])
                  if isinstance(res, dict) for key in ("path", "schema")]

@@ -20,6 +20,7 @@ from .descriptor import check_vocabulary
 from .errors import ReadError
 from .files import read_json
 from .paths import own_file
+from .writing import write_text
 
 RESOURCES = ("source", "profile", "persona", "chat", "qa")
 BASE = "https://realcompanion.dataset/schemas/"  # the URI a nested schema's path gives, when it has no `$id`
@@ -372,5 +373,5 @@ class Schemas:
     def render(self) -> list[Path]:
         changed = self.stale_copies()
         for path, (_, rendered) in changed.items():
-            path.write_text(dump_json(rendered), encoding="utf-8")
+            write_text(path, dump_json(rendered))
         return list(changed)

@@ -20,9 +20,9 @@ def blocking_rules(root, progress=None) -> list[str]:
     are, so these must be fixed first. `progress` is called once per rule run."""
     from .formats import format_of, part
 
-    validate = part(format_of(root), "validate")
+    validate = part(format_of(root), "runner").validate
     return sorted({o.rule.id for o in validate(root, progress=progress, restamped=True).outcomes
-                   if o.fired and o.rule.severity == "error"})
+                   if o.is_error})
 
 
 def sha256_of(path: Path) -> str:

@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from realcompanion.scoring.reconstruction import UNSPACED, normalize
+from realcompanion.normalized import UNSPACED, normalize
 
 from ..catalogue import combined, failures
 from ..screen import search

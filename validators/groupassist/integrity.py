@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from realcompanion.groupassist import RESOURCES
-from realcompanion.refresh import stale_count
+from realcompanion.formats.groupassist import RESOURCES
+from realcompanion.names import stale_count
 
 from ..catalogue import failure_rows
+from ..documents import STATEMENT, documents_whole
 from ..integrity import (
     PII_PATTERNS,
     contained,
@@ -45,6 +46,10 @@ rule("GI6", "error", "integrity", (),
 rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupassist.sha256, and its resource's Data "
      "Package `hash` (any algorithm) and `bytes` in datapackage.json, when declared",
      "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §4); Data Package v2 (resource hash)")(hashes)
+
+rule("GI11", "error", "integrity", (), STATEMENT,
+     "GROUPASSIST.md §5 (a self-contained folder: its own README.md card and DATASHEET.md); docs/validating.md (what "
+     "the writers promise)")(documents_whole)
 
 rule("GI9", "warning", "integrity", RESOURCES,
      "every number loads with datasets.load_dataset as the file writes it: in a resource whose card declares a Json "

@@ -9,7 +9,7 @@ set aside from every other rule's verdict while every other row is still checked
 """
 from __future__ import annotations
 
-from realcompanion.groupassist import GroupAssistRelease
+from realcompanion.formats.groupassist import GroupAssistRelease
 
 from .. import run
 from ..catalogue import Rule
@@ -19,7 +19,7 @@ from .structure import STRUCTURE_RULES
 
 
 def _declared(release: GroupAssistRelease) -> dict:
-    from realcompanion.groupassist.synth import declared
+    from realcompanion.formats.groupassist.synth import declared
 
     return declared(release)
 

@@ -1,7 +1,7 @@
 """Structure: declared fields and types, Table Schema constraints, relationships and timestamps."""
 from __future__ import annotations
 
-from realcompanion.groupassist import RESOURCES
+from realcompanion.formats.groupassist import RESOURCES
 
 from ..resources import foreign_keys, header
 from ..structure import calendar, declared_fields, table_constraints

@@ -35,12 +35,12 @@ def run(args) -> int:
         print("error: --dense-endpoint applies to GroupAssistBench releases only", file=sys.stderr)
         return 2
 
+    from ..formats.realcompanion.scoring.baselines import METHODS, baselines_report
+    from ..formats.realcompanion.scoring.controls import GOLD_SETS
+    from ..formats.realcompanion.scoring.gold import POPULATIONS, load_track
     from ..release import Release
     from ..scoring import report as R
-    from ..scoring.baselines import METHODS, baselines_report
     from ..scoring.checked import opened
-    from ..scoring.controls import GOLD_SETS
-    from ..scoring.gold import POPULATIONS, load_track
     from ..scoring.options import bm25_fallback, check_reading
 
     release = opened(Release, args)

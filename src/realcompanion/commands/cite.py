@@ -15,7 +15,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..card import open_release
+    from ..formats import open_release
     from ..publish.cite import RENDERERS, Citation
 
     print(RENDERERS[args.format](Citation.of(open_release(args.path), repo_id=args.repo_id)), end="")

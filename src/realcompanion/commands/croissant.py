@@ -14,8 +14,8 @@ def register(sub):
 def run(args) -> int:
     from tqdm import tqdm
 
-    from ..card import open_release
     from ..files import write_own
+    from ..formats import open_release
     from ..publish.croissant import FILE, metadata
     from ..schemas import dump_json
 

@@ -27,16 +27,16 @@ def run(args) -> int:
 
     from ..scoring.options import before_realcompanion
 
-    code = before_realcompanion(args, ("track", "prompt"), "judging")
+    code = before_realcompanion(args, ("track", "prompt"), "judge")
     if code is not None:
         return code
 
     from ..files import output_file
+    from ..formats.realcompanion.scoring.gold import load_track
+    from ..formats.realcompanion.scoring.replies import judge_replies, read_replies
     from ..release import Release
     from ..scoring.checked import opened
-    from ..scoring.gold import load_track
     from ..scoring.judge_client import judge_from, load_prompt
-    from ..scoring.replies import judge_replies, read_replies
     from ..scoring.verdicts import VerdictsOut, read_verdicts
 
     release = opened(Release, args)

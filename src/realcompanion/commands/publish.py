@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
-_SEMVER = re.compile(r"^\d+\.\d+\.\d+$")
-
 
 def _version(text: str) -> str:
-    if not _SEMVER.match(text):
-        raise argparse.ArgumentTypeError(f"'{text}' is not X.Y.Z")
+    from ..versions import problem
+
+    found = problem(text)
+    if found:
+        raise argparse.ArgumentTypeError(found)
     return text
 
 

@@ -19,7 +19,8 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..refresh import COMMAND, ByHand, Refused, refresh
+    from ..names import COMMAND
+    from ..refresh import ByHand, Refused, refresh
     from .stamp import FORCED, refusal
     from .validate import validation_bar
 

@@ -10,39 +10,32 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import formats
+
 
 def register(sub):
     p = sub.add_parser("rules", help="list every validation rule (coded and declared by the release)")
     p.add_argument("path", type=Path, nargs="?", default=Path("."),
                    help="release folder whose declared rules are listed too (default: .)")
     p.add_argument("--json", action="store_true", help="as JSON")
-    p.add_argument("--format", choices=("realcompanion", "groupassist"),
-                   help="whose catalogue to list (default: the format of the release at PATH, else realcompanion)")
+    p.add_argument("--format", choices=formats.FORMATS,
+                   help=f"whose catalogue to list (default: the format of the release at PATH, else {formats.FORMATS[0]})")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     import json
 
-    from ..formats import format_of
+    from ..formats import FORMATS, format_of, part
     from ..validators.declared import as_rules, declared_rules
-    from ..validators.kept import FORMAT_RULES, canonical
+    from ..validators.kept import canonical
 
     # the release at PATH names the catalogue unless --format does, and adds its declared rules when of that format
     found = format_of(args.path) if (args.path / "datapackage.json").is_file() else None
-    listed = args.format or found or "realcompanion"
-    has_release = found == listed
-    if listed == "groupassist":
-        from ..groupassist import GroupAssistRelease
-        from ..validators.groupassist.catalogue import select
-
-        release = GroupAssistRelease(args.path, check=False) if has_release else None
-    else:
-        from ..release import Release
-        from ..validators.catalogue import select
-
-        release = Release(args.path, check=False) if has_release else None
-    rules = select(None, declared_rules(release) if release else as_rules(canonical(FORMAT_RULES[listed])["rules"]))
+    listed = args.format or found or FORMATS[0]
+    release = part(listed, "release")(args.path, check=False) if found == listed else None
+    declared = declared_rules(release) if release else as_rules(canonical(part(listed, "format_rules"))["rules"])
+    rules = part(listed, "catalogue").select(None, declared)
     if args.json:
         print(json.dumps([r.as_dict() for r in rules], indent=2))
     else:

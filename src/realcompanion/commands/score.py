@@ -27,10 +27,10 @@ def _retrieval(track, run, seed, resamples) -> tuple[dict, list[str], dict]:
     import numpy as np
     import pandas as pd
 
+    from ..formats.realcompanion.scoring.auroc import auroc_summary
+    from ..formats.realcompanion.scoring.gold import POPULATIONS
+    from ..formats.realcompanion.scoring.retrieval import evaluate_all, summarize
     from ..scoring import report as R
-    from ..scoring.auroc import auroc_summary
-    from ..scoring.gold import POPULATIONS
-    from ..scoring.retrieval import evaluate_all, summarize
 
     items = track.retrievable()
     missing = [i.item_id for i in items if i.item_id not in run.rankings]
@@ -60,8 +60,8 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
     from tqdm import tqdm
 
     from ..errors import visible
+    from ..formats.realcompanion.scoring.judged import judged_report, primary_means
     from ..scoring import report as R
-    from ..scoring.judged import judged_report, primary_means
 
     conditions = verdicts.frame["condition"].nunique()
     with tqdm(total=conditions, unit="condition", desc="judged", disable=None) as bar:
@@ -101,17 +101,17 @@ def run(args) -> int:
 
     from ..scoring.options import before_realcompanion
 
-    code = before_realcompanion(args, ("track", "reading", "dependent_reading", "detector"), "judged")
+    code = before_realcompanion(args, ("track", "reading", "dependent_reading", "detector"), "score")
     if code is not None:
         return code
 
+    from ..formats.realcompanion.scoring.gold import load_track
+    from ..formats.realcompanion.scoring.retrieval import pool_report
+    from ..formats.realcompanion.scoring.runs import read_run
     from ..release import Release
     from ..scoring import report as R
     from ..scoring.checked import opened
-    from ..scoring.gold import load_track
     from ..scoring.options import check_reading
-    from ..scoring.retrieval import pool_report
-    from ..scoring.runs import read_run
     from ..scoring.verdicts import read_verdicts
 
     release = opened(Release, args)
@@ -143,7 +143,7 @@ def run(args) -> int:
         text += lines
         series = series or judged_series
     if args.detector:
-        from ..scoring.detector import detector_report
+        from ..formats.realcompanion.scoring.detector import detector_report
 
         out["detector"] = detector_report(args.detector, track, args.seed, args.resamples)
         text.append(f"detectability of the detector's probability (proportional stratum, {out['detector']['missing']} "

@@ -24,10 +24,15 @@ def run(args) -> int:
 
     from tqdm import tqdm
 
+    from ..formats.realcompanion.scoring.reconstruction import (
+        judge_match,
+        normalized_match,
+        prediction_inputs,
+        score_runs,
+    )
     from ..release import Release
     from ..scoring import report as R
     from ..scoring.checked import opened
-    from ..scoring.reconstruction import judge_match, normalized_match, prediction_inputs, score_runs
 
     release = opened(Release, args)
     plot = R.checked_outputs(release, args, [path for folder in args.pred for path in prediction_inputs(folder)])

@@ -32,7 +32,7 @@ def planned_rules(path, rules: str | None = None, release=None) -> list:
     fmt = release.BLOCK if release else format_of(path)
     release = release or part(fmt, "release")(path, check=False)  # validate has Frictionless judge it beside the reading
     try:
-        return part(fmt, "planned")(rules, declared_rules(release))
+        return part(fmt, "runner").planned(rules, declared_rules(release))
     except Exception:  # a descriptor Frictionless rejects is named in preference to what follows from it
         release.check_descriptor()
         raise
@@ -75,11 +75,12 @@ def _run(args) -> int:
     from ..files import output_file, output_folder
     from ..formats import format_of, part
     from ..validators.terminal import render
+    from ..writing import write_text
 
     fmt = format_of(args.path)
     release = part(fmt, "release")(args.path, check=False)
     with release.reading_ahead():  # the tables are read while the validator's libraries are imported
-        validate = part(fmt, "validate")
+        runner = part(fmt, "runner")
         try:
             total = len(planned_rules(args.path, args.rules, release))
         except KeyError as exc:
@@ -90,14 +91,14 @@ def _run(args) -> int:
         if args.html:
             output_folder(args.html, args.path)
         with validation_bar(args.path, total=total) as bar:
-            report = validate(args.path, args.rules, progress=bar.update, opened=release)
+            report = runner.validate(args.path, args.rules, progress=bar.update, opened=release)
     if args.json == "-":
         json.dump(report.to_json(), sys.stdout, indent=2)
         print()
     else:
         print(render(report, args.max_examples))
         if args.json:
-            Path(args.json).write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+            write_text(args.json, json.dumps(report.to_json(), indent=2) + "\n")
     if args.html:
         from ..validators.html import render_html
 

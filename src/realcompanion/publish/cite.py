@@ -11,15 +11,15 @@ the same CFF data.
 from __future__ import annotations
 
 import re
-import subprocess
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..card import released, stated
+from ..errors import ReadError
+from ..git_objects import changed, commit_of
 from ..release import Release
-from .documents import STYLES, cff, dump_cff
-from .plan import tag_of
+from .documents import STYLES, cff, dump_cff, released, stated
+from ..versions import tag_of
 
 HUB_DATASETS = "datasets"
 
@@ -37,6 +37,16 @@ class Citation:
     # (a converted dataset); "" for a release of real participants
     synthetic: str
     dirty: bool = False
+    repository: str | None = None  # the Hub repository's address, when the repository id is known
+
+    @property
+    def doi(self) -> str | None:
+        """The release's DOI, as CITATION.cff gives it (`doi`, or an identifier of type doi)."""
+        identifiers = self.cff.get("identifiers")
+        listed = [i.get("value") for i in identifiers if isinstance(i, dict) and i.get("type") == "doi"] \
+            if isinstance(identifiers, list) else []
+        found = self.cff.get("doi") or next(iter(listed), None)
+        return found if isinstance(found, str) else None
 
     @property
     def stated_commit(self) -> str | None:
@@ -56,7 +66,8 @@ class Citation:
         return cls(name=stated(release, "name"), cff=data, version=release.version, date=released(release),
                    tag=tag, commit=commit,
                    url=hub_url(repo_id) if repo_id else release.descriptor.get("homepage") or data.get("url"),
-                   synthetic=synthetic_mark(release), dirty=bool(commit) and git_dirty(release.root))
+                   synthetic=synthetic_mark(release), dirty=bool(commit) and changed(release.root),
+                   repository=hub_url(repo_id) if repo_id else None)
 
 
 def synthetic_mark(release: Release) -> str:
@@ -73,22 +84,10 @@ def hub_url(repo_id: str) -> str:
 
 def git_commit(root: Path, tag: str) -> str | None:
     """The commit of `tag` in the checkout holding `root`, else its HEAD; None outside git or without git."""
-    for rev in (f"{tag}^{{commit}}", "HEAD"):
-        try:
-            done = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "--quiet", rev],
-                                  capture_output=True, text=True, check=False)
-        except OSError:
-            return None
-        if done.returncode == 0:
-            return done.stdout.strip()
-    return None
-
-
-def git_dirty(root: Path) -> bool:
-    """Whether the release folder has changes (tracked or not) that no commit holds."""
-    done = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "."],
-                          capture_output=True, text=True, check=False)
-    return done.returncode != 0 or bool(done.stdout.strip())
+    try:
+        return commit_of(root, tag) or commit_of(root, "HEAD")
+    except ReadError:  # no git installed
+        return None
 
 
 # -- BibTeX -------------------------------------------------------------------
@@ -122,7 +121,8 @@ def bibtex(c: Citation) -> str:
     note = f"Version {c.version}, revision {c.revision}" + (f"; {c.synthetic} release" if c.synthetic else "")
     name = _key(c.name)
     entries = {f"{name}_{c.version.replace('.', '_')}": _entry(
-        "misc", c.cff, title=c.cff["title"], year=c.date[:4], version=c.version, url=c.url, note=note)}
+        "misc", c.cff, title=c.cff["title"], year=c.date[:4], version=c.version, url=c.url, doi=c.doi,
+        publisher="Hugging Face" if c.repository else None, note=note)}
     paper = c.cff.get("preferred-citation")
     if paper:
         first = paper.get("authors", [{}])[0]
@@ -203,7 +203,8 @@ def _csl_items(c: Citation) -> list[dict]:
               "author": [_csl_name(a) for a in c.cff.get("authors", [])], "version": c.version,
               "number": f"revision {c.tag}" + (f", commit {c.stated_commit}" if c.commit else "")
               + (f", {c.synthetic}" if c.synthetic else ""),
-              "issued": {"date-parts": [[year, month, day]]}, **({"URL": c.url} if c.url else {})}]
+              "issued": {"date-parts": [[year, month, day]]}, **({"URL": c.url} if c.url else {}),
+              **({"DOI": c.doi} if c.doi else {}), **({"publisher": "Hugging Face"} if c.repository else {})}]
     paper = c.cff.get("preferred-citation")
     if paper:
         fields = _work(paper)
@@ -242,6 +243,8 @@ def cff_text(c: Citation) -> str:
         data["commit"] = c.stated_commit
     if c.url:
         data["url"] = c.url
+    if c.repository:
+        data["repository"] = c.repository
     return dump_cff(data)
 
 

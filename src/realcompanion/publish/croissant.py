@@ -3,17 +3,18 @@
 One RecordSet per resource, one Field per Table Schema field: nested objects
 become sub-fields read by JSONPath from their column, lists are `repeated`,
 primary keys are the record set `key` and single-field foreign keys are
-`references`. The distribution lists each data file with the sha256 that
-datapackage.json declares. Building goes through `mlcroissant.Metadata`, whose
-rejection is a `ReadError` here, so every caller (the command, publish's gate)
-reports it as one line.
+`references`, but for one that would close a cycle of record sets (`_record_set`).
+The distribution lists each data file with the sha256 that datapackage.json declares.
+Building goes through `mlcroissant.Metadata`, whose rejection is a `ReadError` here,
+so every caller (the command, publish's gate) reports it as one line.
 """
 from __future__ import annotations
 
 from .. import card
+from ..names import CROISSANT as FILE
 from ..release import ReadError, Release
 from . import rai
-from .listing import CROISSANT as FILE
+from .documents import stated
 
 CONFORMS_TO = ("http://mlcommons.org/croissant/1.0", "http://mlcommons.org/croissant/RAI/1.0")
 _SCALAR_TYPES = {"string": "TEXT", "integer": "INTEGER", "number": "FLOAT", "boolean": "BOOL",
@@ -48,21 +49,38 @@ def _field(ctx, resource: str, file_id: str, path: list[str], arrow_type, table_
     return mlc.Field(**common, data_types=[getattr(mlc.DataType, _SCALAR_TYPES[kind])], source=source)
 
 
-def _record_set(ctx, release: Release, name: str):
+def _record_set(ctx, release: Release, name: str, graph):
+    """The resource's RecordSet; `graph` (networkx.DiGraph of record sets, a reference an edge) grows by the
+    references it states. mlcroissant reads a record set after those it references, so a reference that closes a
+    cycle (a message replying to a message of the same set) leaves `records()` unable to read any of them
+    (`NetworkXUnfeasible`): such a foreign key is stated in the field's description instead."""
     import mlcroissant as mlc
 
     schema, arrow = release.table_schema(name), release.arrow_schema(name)
     path = release.resource(name)["path"]
     fields = {f["name"]: _field(ctx, name, path, [f["name"]], arrow.field(f["name"]).type, f["type"],
                                 f.get("description")) for f in schema["fields"]}
+    graph.add_node(name)
     for key in schema.get("foreignKeys", []):
         if len(key["fields"]) == 1:
-            target = key["reference"]
-            referenced = f"{target['resource'] or name}/{target['fields'][0]}"  # "": the resource itself
-            fields[key["fields"][0]].references = mlc.Source(ctx=ctx, field=referenced)
+            target = key["reference"]["resource"] or name  # "": the resource itself
+            referenced, field = f"{target}/{key['reference']['fields'][0]}", fields[key["fields"][0]]
+            if target == name or _reaches(graph, target, name):
+                field.description = " ".join(filter(None, [field.description, f"References {referenced} (a "
+                                                           "foreign key of the Table Schema; not a Croissant "
+                                                           "reference, which may not form a cycle)."]))
+                continue
+            graph.add_edge(name, target)
+            field.references = mlc.Source(ctx=ctx, field=referenced)
     return mlc.RecordSet(ctx=ctx, id=name, name=name, description=release.resource(name).get("description"),
                          key=[f"{name}/{k}" for k in release.primary_key(name)] or None,
                          fields=list(fields.values()))
+
+
+def _reaches(graph, source: str, target: str) -> bool:
+    import networkx as nx
+
+    return graph.has_node(source) and graph.has_node(target) and nx.has_path(graph, source, target)
 
 
 def _file_object(ctx, release: Release, name: str):
@@ -112,14 +130,15 @@ def _authors(release: Release) -> list[str]:
 def metadata(release: Release):
     """The release as an `mlcroissant.Metadata`; a description Croissant rejects is a `ReadError`."""
     import mlcroissant as mlc
+    import networkx as nx
 
     from .cite import Citation, bibtex
 
-    descriptor, ctx = release.descriptor, mlc.Context(conforms_to=CONFORMS_TO[0])
+    descriptor, ctx, graph = release.descriptor, mlc.Context(conforms_to=CONFORMS_TO[0]), nx.DiGraph()
     try:
         return mlc.Metadata(
             ctx=ctx,
-            name=card.stated(release, "name"),
+            name=stated(release, "name"),
             description=descriptor.get("description"),
             conforms_to=list(CONFORMS_TO),
             version=release.version,
@@ -131,7 +150,7 @@ def metadata(release: Release):
             creators=[mlc.Person(ctx=ctx, name=name) for name in _authors(release)],
             cite_as=bibtex(Citation.of(release, revision_from_git=False)),
             distribution=[_file_object(ctx, release, name) for name in release.resources],
-            record_sets=[_record_set(ctx, release, name) for name in release.resources],
+            record_sets=[_record_set(ctx, release, name, graph) for name in release.resources],
             **rai.statements(release.root / card.CARD),
         )
     except mlc.ValidationError as exc:  # a heading line, then one "  -  [node] problem" line per error

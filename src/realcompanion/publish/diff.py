@@ -102,8 +102,7 @@ def _one_sided(release: Release, name: str, side: str) -> ResourceDiff:
 
 def diff(old_root, new_root, progress=None) -> ReleaseDiff:
     """`progress` is called once per resource compared."""
-    from ..card import open_release
-    from ..formats import format_of
+    from ..formats import format_of, open_release
 
     formats = format_of(old_root), format_of(new_root)
     if formats[0] != formats[1]:

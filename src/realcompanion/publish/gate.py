@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..card import open_release
 from ..files import read_json
-from ..refresh import COMMAND
+from ..formats import open_release
+from ..names import COMMAND, DOCUMENTS
 from ..release import Release
-from .listing import DOCUMENTS
 
 
 def missing_documents(root: Path) -> str | None:
@@ -30,7 +29,9 @@ def versions_disagree(release: Release, version: str) -> str | None:
     if all(v == version for v in stated.values()):
         return None
     listed = ", ".join(f"{doc} {v or '(none)'}" for doc, v in stated.items())
-    return f"version mismatch: --version {version}, {listed}"
+    return (f"version mismatch: --version {version}, {listed}: set datapackage.json `version` and the newest "
+            f"heading of CHANGELOG.md to {version}, then run `{COMMAND}` (it writes the version into CITATION.cff "
+            "and the card)")
 
 
 def card_stale(release: Release, version: str) -> str | None:
@@ -58,7 +59,7 @@ def croissant_stale(release: Release, version: str) -> str | None:
 
 
 def unread_files(release: Release, version: str) -> str | None:
-    from .listing import unread_files
+    from ..listing import unread_files
 
     stray = unread_files(release)
     return (f"file(s) under data/ or schemas/ that the release does not read, so neither validated nor published: "
@@ -69,9 +70,7 @@ def invalid(release: Release, version: str) -> str | None:
     from ..formats import part
     from .privacy import unacknowledged
 
-    validate = part(release.BLOCK, "validate")  # the open release knows its format: no second read of it
-
-    report = validate(release.root)
+    report = part(release.BLOCK, "runner").validate(release.root)  # the open release knows its format
     if report.errors:
         return f"`realcompanion validate` reports {report.errors} error(s)"
     return unacknowledged(report, release.root)

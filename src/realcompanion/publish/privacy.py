@@ -9,7 +9,8 @@ value, so a changed value needs a new review.
 """
 from __future__ import annotations
 
-ACKNOWLEDGED = "pii-acknowledged.json"
+from ..names import ACKNOWLEDGED
+
 KEY = ("resource", "row", "field", "value")
 
 
@@ -27,7 +28,7 @@ def acknowledged(root) -> set[tuple[str, ...]]:
 
 
 def unacknowledged(report, root) -> str | None:
-    """Why the report's personal-data findings (the privacy rule: PII1, or GI5 in a GroupAssistBench release)
+    """Why the report's personal-data findings (the privacy rule of the release's format: PII1, GI5)
     block publishing (None when each is acknowledged or there are none)."""
     outcome = next((o for o in report.outcomes if o.rule.family == "privacy"), None)
     if outcome is None or outcome.skipped:

@@ -46,7 +46,9 @@ def upload(plan: Plan, *, token: str | None = None, endpoint: str | None = None)
         raise TagExists(f"{url} already has tag {plan.tag}: publish the correction as a new version")
     parent = next((branch.target_commit for branch in refs.branches if branch.name == BRANCH), None)
     remote = api.list_repo_files(plan.repo_id, repo_type=REPO_TYPE, revision=parent) if parent else []
-    operations = [CommitOperationAdd(path_in_repo=f.path, path_or_fileobj=plan.root / f.path) for f in plan.files]
+    operations = [CommitOperationAdd(path_in_repo=f.path,
+                                     path_or_fileobj=plan.root / f.path if f.content is None else f.content)
+                  for f in plan.files]
     operations += [CommitOperationDelete(path_in_repo=path) for path in sorted(remote)
                    if path not in plan.paths and path not in KEPT_ON_HUB]
     commit = api.create_commit(plan.repo_id, operations, commit_message=f"Release {plan.version}",

@@ -29,7 +29,7 @@ import unicodedata
 
 import numpy as np
 
-from .settings import BM25
+from ..formats.realcompanion.scoring.settings import BM25
 
 _RUNS = re.compile(r"(?u)\w+")  # on ASCII text, runs of two or more are bm25s's default splitter (\b\w\w+\b)
 _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .settings import CONFIDENCE_LEVEL
+from ..formats.realcompanion.scoring.settings import CONFIDENCE_LEVEL
 
 
 def participant_interval(n_participants: int, statistic, seed: int, resamples: int) -> dict | None:

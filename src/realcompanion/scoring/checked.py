@@ -52,7 +52,7 @@ def refuse_invalid(release) -> None:
 
     if _PASSED and _fingerprint(release) in _PASSED:  # a first validation in this process hashes nothing twice
         return
-    report = part(release.BLOCK, "validate")(release.root, opened=release)
+    report = part(release.BLOCK, "runner").validate(release.root, opened=release)
     if report.errors:
         counts = Counter()
         for outcome in report.outcomes:

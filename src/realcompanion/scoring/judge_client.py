@@ -17,11 +17,11 @@ from pathlib import Path
 from string import Template
 
 from ..files import decode, read_bytes, strict_json
+from ..formats.realcompanion.scoring.settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
 from ..paths import REPO_ROOT
 from ..release import ReadError
 from .endpoint import answering, api_key, client
 from .jsonl import problem
-from .settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
 
 PROMPTS_DIR = REPO_ROOT / "prompts"
 

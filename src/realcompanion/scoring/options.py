@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..argtypes import endpoint, seconds, whole
-from .settings import BOOTSTRAP_RESAMPLES, TRACKS
+from ..formats.realcompanion.scoring.settings import BOOTSTRAP_RESAMPLES, TRACKS
 
 JUDGE_TIMEOUT = 60.0  # seconds per request to the judge's endpoint
 # options whose default is a value, not None: given at that value they change nothing, so `realcompanion_only`
@@ -46,18 +46,17 @@ def realcompanion_only(args, names) -> bool:
     return bool(given)
 
 
-def before_realcompanion(args, realcompanion_options, groupassist_module):
-    """The exit code of a scoring command that ends before its RealCompanion path, else None: a
-    GroupAssistBench release runs `groupassist.<groupassist_module>.run` (refusing the RealCompanion-only
-    `realcompanion_options`); a RealCompanion release needs --track."""
-    from importlib import import_module
+def before_realcompanion(args, realcompanion_options, command):
+    """The exit code of a scoring command that ends before its RealCompanion path, else None: a release of a
+    format that has its own `command` (`score`, `judge`, `baselines` in formats.PARTS) runs it (refusing the
+    RealCompanion-only `realcompanion_options`); a RealCompanion release needs --track."""
+    from ..formats import PARTS, format_of, part
 
-    from ..formats import format_of
-
-    if format_of(args.path) == "groupassist":
+    found = format_of(args.path)
+    if command in PARTS[found]:
         if realcompanion_only(args, realcompanion_options):
             return 2
-        return import_module(f"..groupassist.{groupassist_module}", __package__).run(args)
+        return part(found, command)(args)
     return 2 if track_missing(args) else None
 
 
@@ -77,7 +76,7 @@ def add_dependent_reading(p) -> None:
 
 
 def add_bm25_fallback(p) -> None:
-    from .settings import BM25_FALLBACKS
+    from ..formats.realcompanion.scoring.settings import BM25_FALLBACKS
 
     p.add_argument("--bm25-fallback", choices=BM25_FALLBACKS,
                    help="messages sharing no word with the probe (or query): not retrieved (none, default), or "
@@ -140,8 +139,8 @@ def add_embeddings(p) -> None:
 def check_reading(release, reading: str | None, default_index: int = 0) -> str:
     """`reading`, or the release's declared reading at `default_index` (the last one when fewer are declared)
     when None; an undeclared one is a one-line error."""
+    from ..formats.realcompanion.scoring.gold import readings
     from ..release import ReadError
-    from .gold import readings
 
     declared = readings(release)
     if reading is None:

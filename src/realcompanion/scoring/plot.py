@@ -15,7 +15,10 @@ def _figure():
 def _save(figure, out) -> None:
     """Write `figure` to `out` as a PNG whatever the name ends with: matplotlib picks the format from the suffix and
     refused one it does not know (`--plot report.jsonl`) with a traceback, after the report was written."""
-    figure.savefig(out, dpi=120, format="png")
+    from ..writing import Replacing
+
+    with Replacing(out) as handle:
+        figure.savefig(handle, dpi=120, format="png")
 
 
 def _nothing_to_draw(figure, axes, title: str, what: str, out) -> None:
@@ -28,7 +31,7 @@ def _nothing_to_draw(figure, axes, title: str, what: str, out) -> None:
 
 def per_participant(series: dict[str, dict[str, float]], title: str, ylabel: str, out, unit: str = "participant") -> None:
     """One line per series across participants (like Table 38's rows), or across a format's other unit (`unit`:
-    GroupAssistBench's groups)."""
+    groups, say)."""
     figure = _figure()
     axes = figure.add_subplot()
     participants = sorted({p for values in series.values() for p in values})

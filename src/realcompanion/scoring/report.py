@@ -14,8 +14,9 @@ from pathlib import Path
 from .. import __version__
 from ..errors import ReadError, visible
 from ..files import output_file
+from ..formats.realcompanion.scoring import settings
 from ..schemas import dump_json
-from . import settings
+from ..writing import write_text
 
 
 def envelope(release, command: str, release_parameters=("recent_window",), scoring=None, **parameters) -> dict:
@@ -91,7 +92,7 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     text = "\n".join(map(visible, text.split("\n")))  # a condition or judge a user's file names: escaped, one line
     payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):
-        output_file(json_dest, release.root).write_text(payload, encoding="utf-8")
+        write_text(output_file(json_dest, release.root), payload)
     print(text, file=sys.stderr if json_dest == "-" else sys.stdout)
     if json_dest == "-":
         sys.stdout.write(payload)
@@ -126,7 +127,7 @@ def grid(rows: dict[str, dict], title: str, counts: tuple[str, ...] = ()) -> str
 
 def retrieval_tables(summaries: dict[str, dict], populations, what: str) -> str:
     """Pooled and macro metrics of several rankers (keys of `summaries`), one block per population."""
-    from .metrics import metric_names
+    from ..formats.realcompanion.scoring.metrics import metric_names
 
     out = []
     for population in populations:

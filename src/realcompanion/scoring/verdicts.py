@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import visible
+from ..formats.realcompanion.scoring.settings import JUDGE_TEMPERATURE, TRACK_CONDITIONS
 from ..release import ReadError
 from ..stamp import sha256_of
+from ..writing import write_text
 from .jsonl import condition as condition_of
 from .jsonl import field, known_item, rows
-from .settings import JUDGE_TEMPERATURE, TRACK_CONDITIONS
 
 FIELDS = {
     "chat": {"content_match": ((int,), (0, 1, 2)), "used_memory": ((bool,), None)},
@@ -84,16 +83,10 @@ class VerdictsOut:
         self.pending = list(wanted.values())
 
     def __enter__(self):
-        if self.kept or self.dropped:  # the kept rows replace the file at once: a stop meanwhile loses none
-            with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="\n", dir=self.path.parent,
-                                             prefix=f".{self.path.name}.", delete=False) as temp:
-                try:
-                    temp.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in self.kept)
-                except BaseException:
-                    os.unlink(temp.name)
-                    raise
-            os.replace(temp.name, self.path)
-        self.handle = open(self.path, "a" if self.kept else "w", encoding="utf-8", newline="\n")
+        # the kept rows replace the file at once, a new file (`writing`): a stop meanwhile loses none; then each
+        # verdict is appended as one line, flushed as it comes
+        write_text(self.path, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in self.kept))
+        self.handle = open(self.path, "a", encoding="utf-8", newline="\n")
         return self
 
     def __exit__(self, *exc) -> bool:

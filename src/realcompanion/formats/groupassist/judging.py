@@ -1,0 +1,206 @@
+"""Judging GroupAssistBench responses: what the judge sees, what it must answer, and the checks both the
+judge's answers and a verdicts file go through (paper §3.3, §4.1; GROUPASSIST.md §4).
+
+Responses file: one JSON object per line, {"instance_id", "condition", "response"}, for `eval` instances
+(`condition` names the system or setting, e.g. "full_context"). The judge sees the instance in Chinese,
+the language of evaluation (§4.1):
+
+L1  the question, the reference answer and the instance's atoms ("id: fact", the M3 distractor marked
+    SUPERSEDED); it lists every fact the answer states with the atom it states or null:
+    {"facts": [{"fact": str, "atom": atom_id | null}]}.
+L2  the request and the instance's criteria ("id [kind]: text"; weights and mandatory flags are not
+    shown); it marks each criterion met or not (a penalty is met when the reply commits the failure):
+    {"criteria": {criterion_id: bool}}, every criterion of the instance once.
+
+Prompts are the versioned files `prompts/groupassist-l1.v1.txt` and `groupassist-l2.v1.txt`; every
+verdict carries the judge's model, the prompt file's sha256 and the temperature. An answer that fails
+the checks below is left unjudged (reported, exit 1), never guessed; a verdicts file that fails them is
+unreadable (exit 2).
+"""
+from __future__ import annotations
+
+import json
+
+from ...errors import ReadError
+from ...scoring.jsonl import condition as condition_of
+from ...scoring.jsonl import field, problem, rows
+from ...scoring.verdicts import Verdicts, judged_once, one_judge, reply_sha256
+
+PROMPTS = {"L1": "groupassist-l1.v1.txt", "L2": "groupassist-l2.v1.txt"}
+ANSWER = {"L1": {"facts": ((list,), None)}, "L2": {"criteria": ((dict,), None)}}
+LANG = "zh"
+
+
+class Instances:
+    """The eval instances of a release with their atoms and criteria, as judging and scoring read them."""
+
+    def __init__(self, release):
+        inst = release.frame("instances")
+        self.rows = {r["instance_id"]: r for r in inst.to_dict("records")}
+        self.vocabulary = release.schemas.vocabulary  # splits and dependencies; the levels are those the judge has a
+        # prompt for (ANSWER)
+        self.file, self.lines = release.path("instances"), {
+            r: release.line("instances", k) for k, r in enumerate(inst["instance_id"])}
+        self.eval = [i for i, r in self.rows.items() if r["split"] == "eval"]
+        self.atoms, self.criteria = (self._by_instance(release.frame(name)) for name in ("atoms", "criteria"))
+        self.aside = {}  # instance -> (file, the first of its atoms or criteria the reader set aside: not its schema's)
+        for name in ("atoms", "criteria"):
+            for bad in release.invalid_rows.get(name, ()):
+                owner = bad["row"].get("instance_id") if isinstance(bad["row"], dict) else None
+                self.aside.setdefault(owner, (release.path(name), bad))
+
+    def _by_instance(self, frame) -> dict:
+        """Each eval instance's rows of `frame` (none: an empty frame with the same columns)."""
+        grouped = dict(tuple(frame.groupby("instance_id")))
+        return {i: grouped.get(i, frame.iloc[:0]) for i in self.eval}
+
+    def known(self, row: dict, path, line: int) -> dict:
+        """The eval instance named by row["instance_id"]; anything else is a one-line error."""
+        instance_id = field(row, "instance_id", (str,), path, line)
+        found = self.rows.get(instance_id)
+        if found is None:
+            raise ReadError(path, f"unknown instance_id '{instance_id}'", line=line, field="instance_id")
+        # a release that breaks GS2: not judged, not guessed
+        for name, allowed in (("split", self.vocabulary["split"]), ("level", ANSWER)):
+            if found[name] not in allowed:
+                raise ReadError(self.file, f"instance '{instance_id}' has {name} {json.dumps(found[name])}, not one of "
+                                f"{', '.join(allowed)}, so it cannot be judged or scored; run `realcompanion validate` "
+                                "first", line=self.lines[instance_id], field=name)
+        if found["split"] != "eval":
+            raise ReadError(path, f"'{instance_id}' is a {found['split']} instance, not an evaluation instance",
+                            line=line, field="instance_id")
+        return found
+
+    def ids(self, instance: dict) -> set[str]:
+        """The atom ids (L1) or criterion ids (L2) a verdict on `instance` may name."""
+        if instance["level"] == "L1":
+            return set(self.atoms[instance["instance_id"]]["atom_id"])
+        return set(self.criteria[instance["instance_id"]]["criterion_id"])
+
+
+def verdict_problem(level: str, value, ids: set[str]) -> str | None:
+    """Why `value` (the `facts` list or the `criteria` object) is not a verdict on an instance whose atom or
+    criterion ids are `ids`; None when it is."""
+    if level == "L1":
+        for k, fact in enumerate(value):
+            if not isinstance(fact, dict):
+                return f"facts[{k}] is not an object"
+            why = problem(fact.get("fact"), (str,))
+            if why:
+                return f"facts[{k}].fact: {why}"
+            if not fact["fact"].strip():  # a stated fact that says nothing: neither correct nor an error
+                return f"facts[{k}].fact is empty"
+            atom = fact.get("atom")
+            if atom is not None and (not isinstance(atom, str) or atom not in ids):
+                return f"facts[{k}].atom {atom!r} is not an atom of this instance"
+        return None
+    unknown, absent = sorted(set(value) - ids), sorted(ids - set(value))
+    if unknown:
+        return f"names criteria not of this instance: {', '.join(unknown)}"
+    if absent:
+        return f"leaves criteria unjudged: {', '.join(absent)}"
+    bad = sorted(k for k, met in value.items() if not isinstance(met, bool))
+    return f"criteria not judged true or false: {', '.join(bad)}" if bad else None
+
+
+def read_responses(path, instances: Instances) -> list[dict]:
+    out, seen = [], set()
+    for line, row in rows(path):
+        instance = instances.known(row, path, line)
+        condition = condition_of(row, path, line)
+        key = (instance["instance_id"], condition)
+        if key in seen:
+            raise ReadError(path, f"'{key[0]}' under '{condition}' appears twice", line=line, field="condition")
+        seen.add(key)
+        response = field(row, "response", (str,), path, line)
+        out.append({"instance_id": key[0], "condition": condition, "response": response,
+                    "reply_sha256": reply_sha256(response)})
+    return out
+
+
+def prompt_values(instances: Instances, instance: dict, response: str) -> dict:
+    instance_id = instance["instance_id"]
+    if instance["level"] == "L1":
+        listed = [f"{a['atom_id']}{' (SUPERSEDED)' if a['distractor'] else ''}: {a[f'text_{LANG}']}"
+                  for a in instances.atoms[instance_id].to_dict("records")]
+        reference = instance[f"reference_answer_{LANG}"]
+        return {"question": instance[f"query_{LANG}"], "reference": reference if isinstance(reference, str) else "",
+                "atoms": "\n".join(listed), "answer": response}
+    listed = [f"{c['criterion_id']} [{c['kind']}]: {c[f'text_{LANG}']}"
+              for c in instances.criteria[instance_id].to_dict("records")]
+    return {"request": instance[f"query_{LANG}"], "criteria": "\n".join(listed), "reply": response}
+
+
+def judge_responses(instances: Instances, out, judge, prompts: dict, progress=None) -> list[dict]:
+    """Ask the judge about each response `out` has no verdict for, writing each verdict as it comes
+    (`verdicts.judge_each`); returns the responses left unjudged."""
+    from ...scoring.judge_client import JudgeError
+    from ...scoring.verdicts import judge_each
+
+    def verdict_of(response: dict) -> dict:
+        instance = instances.rows[response["instance_id"]]
+        level = instance["level"]
+        answer = judge.ask(prompts[level], prompt_values(instances, instance, response["response"]), ANSWER[level])
+        name = next(iter(ANSWER[level]))
+        why = verdict_problem(level, answer[name], instances.ids(instance))
+        if why:
+            raise JudgeError(f"{name} in the answer: {why}")
+        return {**answer, "judge": judge.stamp(prompts[level])}
+
+    return judge_each(out, verdict_of, progress)
+
+
+def read_verdicts(path, instances: Instances) -> Verdicts:
+    """A verdicts file on the release's instances, each verdict checked as a judge's answer is (`verdict_problem`)."""
+    import pandas as pd
+
+    from ...stamp import sha256_of
+
+    records, judges, seen = [], {}, {}
+    for line, row in rows(path):
+        instance = instances.known(row, path, line)
+        instance_id, level = instance["instance_id"], instance["level"]
+        condition = condition_of(row, path, line)
+        judged_once(seen, instance_id, condition, path, line)
+        one_judge(judges, level, row, path, line)
+        (name, (kinds, _)), = ANSWER[level].items()
+        value = field(row, name, kinds, path, line)
+        why = verdict_problem(level, value, instances.ids(instance))
+        if why and instance_id in instances.aside:  # the release's row the verdict names or misses, not the file's
+            file, bad = instances.aside[instance_id]
+            raise ReadError(file, f"does not match its schema ({bad['message']}): the verdicts on {instance_id} cannot "
+                            "be checked; run `realcompanion validate` first", line=bad["line"], field=bad["field"])
+        if why:
+            raise ReadError(path, why, line=line, field=name)
+        records.append({"instance_id": instance_id, "condition": condition, name: value})
+    if not records:
+        raise ReadError(path, "no verdicts")
+    judge = {level: stamp for level, (stamp, _) in sorted(judges.items())}
+    return Verdicts(str(path), sha256_of(path), judge, pd.DataFrame.from_records(records))
+
+
+def run(args) -> int:
+    """`realcompanion judge <GroupAssistBench folder> --replies R --endpoint URL --model NAME --out V [--resume]`."""
+    from tqdm import tqdm
+
+    from ...files import output_file
+    from ...scoring.checked import opened
+    from ...scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
+    from ...scoring.verdicts import VerdictsOut
+    from . import GroupAssistRelease
+
+    release = opened(GroupAssistRelease, args)
+    out = output_file(args.out, release.root, (args.replies,))
+    instances = Instances(release)
+    responses = read_responses(args.replies, instances)
+    prompts = {level: load_prompt(level, PROMPTS_DIR / name) for level, name in PROMPTS.items()}
+    judge = judge_from(args)
+    verdicts = VerdictsOut(out, "instance_id", responses,
+                           lambda response: judge.stamp(prompts[instances.rows[response["instance_id"]]["level"]]),
+                           (lambda path: read_verdicts(path, instances)) if args.resume else None)
+    with verdicts, tqdm(total=len(verdicts.pending), unit="response", desc="judge", disable=None) as bar:
+        failures = judge_responses(instances, verdicts, judge, prompts, progress=bar.update)
+    verdicts.list_unjudged(failures)
+    used = ", ".join(f"{level} {p.path.name} sha256 {p.sha256[:12]}" for level, p in prompts.items())
+    print(f"wrote {out}: {verdicts.summary()} by {args.model} (prompts {used}); {len(failures)} responses unjudged")
+    return 1 if failures else 0

@@ -1,0 +1,141 @@
+"""Referent, Signals and Category-rule families (paper Table 25) on the chat track."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from realcompanion.names import stale_count
+
+from ..catalogue import failure_rows, failures
+from ..context import runs, take_rows
+from .catalogue import frame_rule, release_rule
+
+
+@release_rule("REF1", "warning", "referent", ("source", "profile", "chat"),
+              "the recorded referent (trace A referent_text) is present in the turns the row cites: recent_context, "
+              "episode_refs and the evidence of profile_refs, not the probe (lexical check)",
+              "Table 25, Referent (1,339 of 1,341 judged rows grounded; two exceptions recorded)")
+def referent(ctx) -> pd.DataFrame:
+    chat = ctx.frame("chat")
+    context = ctx.recorded_context
+    context = context[context["position"] >= 0]
+    corpus = _joined(ctx.table("source").column("text"), context["idx"].to_numpy(), context["position"].to_numpy(),
+                     len(chat))
+    referent_text = ctx.series("chat", "trace.A.referent_text")
+    has = referent_text.notna().to_numpy()
+    wanted = ctx.column("chat", "trace.A.referent_text").filter(has).to_pylist()  # Arrow to Python in one call
+    present = [r.lower() in c.lower() for r, c in zip(wanted, corpus[has])]  # Python's lower on both sides
+    bad = pd.Series(has, index=chat.index)
+    bad[has] = ~np.array(present, dtype=bool)
+    return failures("chat", chat["item_id"][bad], "trace.A.referent_text", referent_text[bad],
+                    "referent not found in the turns the row cites")
+
+
+def _joined(texts: pa.ChunkedArray, rows: np.ndarray, positions: np.ndarray, count: int) -> np.ndarray:
+    """Per row (0 .. count - 1), the `texts` at its `positions` joined by a space, in the order given ("" for a
+    row given none). Grouped by a stable sort rather than Arrow's group_by: its first use in a process held 64 MB
+    more for good, and its list aggregation kept about 95 MB after it was freed (100x paper size)."""
+    order = np.argsort(rows, kind="stable")
+    starts, _ = runs(rows[order])
+    values = take_rows(texts, positions[order]).cast(pa.large_string())
+    lists = pa.LargeListArray.from_arrays(np.append(starts, len(order)).astype(np.int64), values)
+    out = np.full(count, "", dtype=object)
+    out[rows[order][starts]] = pc.binary_join(lists, pa.scalar(" ", pa.large_string())).to_pylist()
+    return out
+
+
+@frame_rule("SIG2", "error", "signals", "chat", "scoreable",
+            "a scoreable row is not withdrawn, and every cold open that is not withdrawn is scoreable "
+            "(1,967 scoreable = 1,533 + 434 cold opens)",
+            "Table 25, Arithmetic (1,967 scoreable rows); Table 3 (1,533 + 434 cold opens); Table 22")
+def scoreable_rows(ctx, frame):
+    shipped = frame["withdrawn"].isna()
+    return (~frame["scoreable"] | shipped) & (frame["scoreable"] | ~(frame["cold_open"] & shipped))
+
+
+@frame_rule("SIG3", "error", "signals", "chat", "required_context.recent_needed",
+            "recent_needed is true exactly when recent_context is non-empty", "Table 13 (required_context)")
+def recent_needed(ctx, frame):
+    return ctx.series("chat", "required_context.recent_needed") == (
+        ctx.series("chat", "required_context.recent_context").list.len() > 0)
+
+
+@frame_rule("SIG4", "error", "signals", "chat", "trace",
+            "trace copies agree with the row: A.locus = locus, D.gold_response = gold_response, "
+            "D.grounding_dayids = grounding_dayids", "Table 16 (what phases A and D write)")
+def trace_copies(ctx, frame):
+    gold = ctx.series("chat", "trace.D.gold_response")
+    same_gold = (gold == frame["gold_response"]).fillna(False) | (gold.isna() & frame["gold_response"].isna())
+    same_grounding = ctx.same_lists("chat", "trace.D.grounding_dayids", "grounding_dayids")
+    return (ctx.series("chat", "trace.A.locus") == frame["locus"]) & same_gold & same_grounding
+
+
+@frame_rule("SIG5", "error", "signals", "chat", "memory_bearing",
+            "on recorded memory-bearing rows the readings recompute from the on-screen verdict: "
+            "strict = not clear, strict2 = not_on_screen", "Table 20 (on-screen verdicts); Table 21 (readings)")
+def readings(ctx, frame):
+    recorded, strict, strict2 = ctx.readings()
+    verdict = frame["on_screen"]
+    ok = (strict == (verdict != "clear")) & (strict2 == (verdict == "not_on_screen"))
+    return ~recorded | ok.fillna(False)
+
+
+@frame_rule("SIG6", "error", "signals", "chat", "withdrawn",
+            "phase E decides whether the item ships: a row is withdrawn exactly when E.ok is false, and a row that "
+            "ships has E.category_ok true", "Table 16, row E (ok, category_ok: whether the item ships)")
+def withdrawn_is_failed_e(ctx, frame):
+    withdrawn = frame["withdrawn"].notna()
+    return (withdrawn == ~ctx.series("chat", "trace.E.ok")) & (withdrawn | ctx.series("chat", "trace.E.category_ok"))
+
+
+@frame_rule("SIG7", "error", "signals", "chat", "cold_open",
+            "a cold open's probe opens a session (its participant's first message, or more than "
+            "session_gap_minutes after the previous one)",
+            "Table 3 (cold opens); Table 19 (nothing prior); SPEC §3 (cold_open)", also_reads=("source",))
+def cold_open_opens_session(ctx, frame):
+    positions = ctx.probe_positions.to_numpy()
+    placed = (positions >= 0) & ctx.at(ctx.probe_positions, "instant").notna().to_numpy()  # unresolved: gate C's;
+    opens = np.where(placed, ctx.session_starts.to_numpy()[positions], True)  # no instant: FLD2's, not judged
+    return ~frame["cold_open"] | opens
+
+
+@frame_rule("SIG8", "error", "signals", "chat", "locus",
+            "a row is memory-bearing (recorded) exactly when its locus is a memory store: a profile claim, an "
+            "earlier exchange or the companion's past behavior (vocabulary memory_locus)",
+            "Tables 19, 21 (223 + 116 + 65 = 404 memory-bearing; 1,009 + 120 = 1,129 = Table 7's rho*=0)")
+def locus_is_memory(ctx, frame):
+    return frame["locus"].isin(ctx.vocab["memory_locus"]) == ctx.series("chat", "memory_bearing.recorded")
+
+
+@frame_rule("CAT1", "error", "category", "chat", "category", "the category belongs to its tier",
+            "Table 18 (categories by tier); Table 25, Category rule")
+def category_in_tier(ctx, frame):
+    allowed = [f"{t}/{c}" for t, cats in ctx.vocab["chat_category"].items() for c in cats]
+    return (frame["tier"] + "/" + frame["category"]).isin(allowed)
+
+
+@frame_rule("CAT2", "error", "category", "chat", "trace.C",
+            "the tier, the category and the rule sentence agree: C.tier = tier, C.rule = the tier's rule sentence, "
+            "and C.category = category unless trace C records a relabel to category, with its reason",
+            "Table 25, Category rule (agree on 2,018 rows; 3 relabeled by record); Table 16, row C")
+def trace_c_agrees(ctx, frame):
+    rule = frame["tier"].map(ctx.vocab["tier_rule"])
+    written = ctx.series("chat", "trace.C.category")
+    to, reason = ctx.series("chat", "trace.C.relabeled.category"), ctx.series("chat", "trace.C.relabeled.reason")
+    agrees = to.isna() & (written == frame["category"])
+    relabeled = (to == frame["category"]) & (written != frame["category"]) & (reason.str.strip().str.len() > 0)
+    return ((ctx.series("chat", "trace.C.tier") == frame["tier"]) & (ctx.series("chat", "trace.C.rule") == rule)
+            & (agrees | relabeled)).fillna(False)
+
+
+@release_rule("CAT3", "error", "category", ("chat",),
+              "relabels by record are counted: the rows whose trace C records a relabel number "
+              "realcompanion.relabeled", "Table 25, Category rule (3 relabeled by record)")
+def relabels_counted(ctx) -> pd.DataFrame:
+    found = int(ctx.series("chat", "trace.C.relabeled.category").notna().sum())
+    declared = ctx.params.get("relabeled")
+    if declared == found:
+        return failure_rows([])
+    return failure_rows([("chat", "chat", "", found, stale_count(declared, "rows relabeled by record"))])

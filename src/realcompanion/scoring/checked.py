@@ -40,6 +40,7 @@ def opened(release_class, args):
         release.validated = False
         return release
     release = release_class(args.path, check=False)  # the validator judges the descriptor, beside its reads
+    _contained(release)
     refuse_invalid(release)
     release.validated = True
     return release
@@ -64,6 +65,18 @@ def refuse_invalid(release) -> None:
     key = _fingerprint(release)
     if key:
         _PASSED.add(key)
+
+
+def _contained(release) -> None:
+    """A resource path or schema that leaves the release folder is refused as every command refuses it (one line
+    naming the descriptor's field), before validation, which would only count it under INT3."""
+    from ..paths import own_file
+
+    for name in release.resources:
+        for key in ("path", "schema"):
+            path = release.resource(name).get(key)
+            if isinstance(path, str):  # any other value is the validator's to report
+                own_file(release.root, path, f"resources.{name}.{key}")
 
 
 def _fingerprint(release) -> str | None:

@@ -21,22 +21,32 @@ def serving(handler):
 
 
 class JSONHandler(BaseHTTPRequestHandler):
-    """Reads a JSON body and answers with `reply(body) -> (status, bytes)`; records (path, body) per request."""
+    """Reads a JSON body and answers with `reply(body) -> (status, bytes)` or `(status, bytes, headers)`, or with
+    nothing (None: the connection closes unanswered, as a server that died); records (path, body) per request."""
 
     requests: list = []
 
-    def reply(self, body: dict) -> tuple[int, bytes]:
+    def reply(self, body: dict) -> tuple | None:
         raise NotImplementedError
 
     def do_POST(self):  # noqa: N802 (http.server API)
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.requests.append((self.path, body))
-        status, data = self.reply(body)
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        answer = self.reply(body)
+        if answer is None:
+            self.close_connection = True
+            return
+        status, data, *headers = answer
+        try:
+            self.send_response(status)
+            for name, value in (headers[0] if headers else {}).items():
+                self.send_header(name, value)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # a client that timed out and went away
+            self.close_connection = True
 
     def log_message(self, *args):
         pass

@@ -70,6 +70,9 @@ USAGE = [
     ("judge", "--track", "chat", "--replies", "r", "--endpoint", "file:///etc/passwd", "--model", "m", "--out", "o"),
     ("score-reconstruction", "--pred", "p", "--match", "judge", "--endpoint", "127.0.0.1:8000/v1", "--model", "m"),
     ("baselines", "--dense-endpoint", "http://localhost:99999/v1"),
+    ("respond", "--track", "chat", "--endpoint", URL, "--model", "m", "--out", "o", "--concurrency", "0"),
+    ("respond", "--track", "chat", "--endpoint", URL, "--model", "m", "--out", "o", "--retries", "-1"),
+    ("evaluate", "--endpoint", URL, "--model", "m", "--judge-endpoint", "ftp://x", "--judge-model", "j", "--out", "o"),
     ("validate", "--max-examples", "-1"),
     ("validate", "--rules", ""),  # it ran every rule
     ("validate", "--rules", " , "),  # it ran the structure rules alone, and said VALID
@@ -111,6 +114,10 @@ PATHS = [
     (("contexts", "{repo}", "--condition", "C1", "--out", "{tmp}"), "is a directory"),
     (("judge", "{repo}", "--track", "chat", "--replies", "{tmp}/file.txt", "--endpoint", "http://127.0.0.1:9",
       "--model", "m", "--out", "{tmp}/missing/v.jsonl"), "does not exist"),
+    (("respond", "{repo}", "--track", "chat", "--endpoint", "http://127.0.0.1:9", "--model", "m", "--out",
+      "{tmp}/missing/r.jsonl"), "does not exist"),
+    (("evaluate", "{repo}", "--track", "chat", "--endpoint", "http://127.0.0.1:9", "--model", "m", "--judge-endpoint",
+      "http://127.0.0.1:9", "--judge-model", "j", "--out", "{tmp}/file.txt"), "exists and is not a directory"),
     (("stamp", "{tmp}/file.txt"), "not a release folder"),
     (("refresh", "{tmp}/file.txt"), "not a release folder"),
     (("diff", "{repo}", "{tmp}/missing"), "not a release folder"),

@@ -51,7 +51,7 @@ def test_a_warning_rule_that_could_not_be_evaluated_is_an_error_in_every_report(
     def crash(ctx):
         raise ValueError("the screen's pattern does not compile")
 
-    monkeypatch.setitem(CATALOGUE, "PII1", dataclasses.replace(CATALOGUE["PII1"], check=crash))
+    monkeypatch.setitem(CATALOGUE.rules, "PII1", dataclasses.replace(CATALOGUE.rules["PII1"], check=crash))
     code, out, _ = run_quietly(["validate", str(specimen)])
     assert code == 1 and out.strip().endswith("release is INVALID"), out
     assert next(line for line in out.splitlines() if " PII1 " in line).startswith("FAIL")

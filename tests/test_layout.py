@@ -38,6 +38,7 @@ STILL_NAMING = {
     "realcompanion.commands.score": "RealCompanion's scoring commands (another format's run through the registry)",
     "realcompanion.commands.judge": "RealCompanion's scoring commands (another format's run through the registry)",
     "realcompanion.commands.baselines": "RealCompanion's scoring commands (another format's run through the registry)",
+    "realcompanion.commands.respond": "RealCompanion's scoring commands (another format's run through the registry)",
     "realcompanion.commands.contexts": "RealCompanion's scoring commands",
     "realcompanion.commands.windows": "RealCompanion's scoring commands",
     "realcompanion.commands.score_reconstruction": "RealCompanion's scoring commands",

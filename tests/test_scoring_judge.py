@@ -281,7 +281,7 @@ def test_reconstruction_with_a_judge_matches_paraphrases(repo, tmp_path, endpoin
     ("$probe $reference $reply; it costs $5", "Invalid placeholder in string: line 1, col 36; write $$ for a dollar sign"),
     ("$probe $refrence $reference $reply", "$refrence is not a placeholder this prompt is filled with ($probe, "
                                            "$reference, $reply)"),
-    ("$probe $reply", "never shows $reference: the judge would answer without it"),
+    ("$probe $reply", "never shows $reference: the model would answer without it"),
 ])
 def test_a_prompt_that_cannot_be_filled_is_one_line(repo, tmp_path, endpoint, capsys, text, says):
     track = load_track(Release(repo), "chat")

@@ -21,18 +21,15 @@ def register(sub):
 
 
 def run(args) -> int:
-    import sys
-
     from tqdm import tqdm
 
-    from ..scoring.options import before_realcompanion
+    from ..scoring.options import before_realcompanion, dense_refused
 
     code = before_realcompanion(args, ("track", "reading", "dependent_reading", "seed", "resamples"),
                                 "baselines")  # GroupAssistBench's draws nothing at random
     if code is not None:
         return code
-    if args.dense_endpoint:
-        print("error: --dense-endpoint applies to GroupAssistBench releases only", file=sys.stderr)
+    if dense_refused(args):
         return 2
 
     from ..formats.realcompanion.scoring.baselines import METHODS, baselines_report

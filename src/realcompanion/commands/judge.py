@@ -12,6 +12,7 @@ def register(sub):
                    help='{"item_id", "condition", "reply"} (chat) or {..., "answer"} (qa) per line; GroupAssistBench: '
                         '{"instance_id", "condition", "response"}')
     options.add_judge(p, timeout=True)
+    options.add_concurrency(p)
     p.add_argument("--out", required=True, metavar="V.jsonl",
                    help="verdicts file to write, a verdict at a time (a run that stops keeps those given)")
     p.add_argument("--resume", action="store_true",
@@ -46,9 +47,9 @@ def run(args) -> int:
     prompt = load_prompt(args.track, args.prompt)
     judge = judge_from(args)
     verdicts = VerdictsOut(out, "item_id", replies, lambda reply: judge.stamp(prompt),
-                           (lambda path: read_verdicts(path, track)) if args.resume else None)
+                           (lambda path, data: read_verdicts(path, track, data)) if args.resume else None)
     with verdicts, tqdm(total=len(verdicts.pending), unit="reply", desc="judge", disable=None) as bar:
-        failures = judge_replies(track, verdicts, judge, prompt, progress=bar.update)
+        failures = judge_replies(track, verdicts, judge, prompt, args.concurrency, progress=bar.update)
     verdicts.list_unjudged(failures)
     from ..scoring.report import exclusions_line, invalid_rows
 

@@ -30,7 +30,8 @@ GENERIC = "`frictionless validate datapackage.json` checks a generic data packag
 # `stamp`: its declared counts and hashes; `renderers`: its datasheet's generated blocks; `status`: the card's
 # opening notice; `catalogue`: its coded rules; `format_rules`, `format_schemas`:
 # the declared rules and core definitions every release of it keeps; `synth`: its generator's command; `score`,
-# `judge`, `baselines`: its own scoring commands, where they are not RealCompanion's; `view`: what the explorer shows)
+# `judge`, `baselines`, `respond`: its own scoring commands, where they are not RealCompanion's; `view`: what the
+# explorer shows)
 PARTS = {
     "realcompanion": {"release": "realcompanion.release:Release", "stamp": "realcompanion.stamp:stamp",
                       "renderers": "realcompanion.datasheet:renderers",
@@ -53,6 +54,7 @@ PARTS = {
                     "score": "realcompanion.formats.groupassist.judged:run",
                     "judge": "realcompanion.formats.groupassist.judging:run",
                     "baselines": "realcompanion.formats.groupassist.baselines:run",
+                    "respond": "realcompanion.formats.groupassist.respond:run",
                     "view": "realcompanion.formats.groupassist.view:VIEW"},
 }
 # Formats whose releases carry a participant's message stream, which declared rules of the stream kinds read

@@ -80,16 +80,28 @@ class ParticipantIndex:
     """One participant's messages (texts in stream order) as a term-by-message count matrix."""
 
     def __init__(self, texts: list[str]):
+        self.tokenizer = tokenizer()
+        ids = self.tokenizer.tokenize(texts, return_as="ids", show_progress=False, allow_empty=False)
+        self._build(ids, len(self.tokenizer.get_vocab_dict()))
+
+    @classmethod
+    def from_terms(cls, docs: list[list[str]]) -> "ParticipantIndex":
+        """The index of documents already cut into terms (a GroupAssistBench group's records, `groupassist.scoring.
+        Terms`); query it with `term_scores`, its terms given as `vocabulary` ids."""
+        index = cls.__new__(cls)
+        index.vocabulary = {}
+        ids = [[index.vocabulary.setdefault(term, len(index.vocabulary)) for term in doc] for doc in docs]
+        index._build(ids, len(index.vocabulary))
+        return index
+
+    def _build(self, ids, vocab: int) -> None:
         from bm25s.scoring import _select_idf_scorer, _select_tfc_scorer
         from scipy.sparse import csc_matrix
 
-        self.tokenizer = tokenizer()
-        ids = self.tokenizer.tokenize(texts, return_as="ids", show_progress=False, allow_empty=False)
         lengths = np.array([len(doc) for doc in ids], dtype=np.int64)
         rows = np.repeat(np.arange(len(ids)), lengths)
         cols = np.fromiter((t for doc in ids for t in doc), dtype=np.int64, count=int(lengths.sum()))
-        vocab = max(len(self.tokenizer.get_vocab_dict()), 1)
-        self.matrix = csc_matrix((np.ones(rows.size), (rows, cols)), shape=(len(ids), vocab))
+        self.matrix = csc_matrix((np.ones(rows.size), (rows, cols)), shape=(len(ids), max(vocab, 1)))
         self.matrix.sum_duplicates()
         self.matrix.sort_indices()
         self.lengths = lengths.astype(float)
@@ -103,19 +115,27 @@ class ParticipantIndex:
 
     def scores(self, query: str, pool_end: int) -> np.ndarray:
         """BM25 score of messages [0, pool_end) for `query`, with statistics of those messages only."""
-        out = np.zeros(pool_end)
+        return self.term_scores(self.query_terms(query), pool_end)
+
+    def term_scores(self, terms: list[int], pool_end: int, float32: bool = False) -> np.ndarray:
+        """`scores` of a query already cut into term ids; with `float32`, each term's weight and score stored and
+        summed in 32 bits, term after term, as a bm25s index over the prefix stores and sums them (its ties are
+        then bm25s's ties)."""
+        out = np.zeros(pool_end, dtype=np.float32 if float32 else float)
         if not pool_end:
             return out
         average = self.cumulative[pool_end] / pool_end
         indptr, indices, data = self.matrix.indptr, self.matrix.indices, self.matrix.data
-        for term in self.query_terms(query):
+        for term in terms:
             start = indptr[term]
             stop = start + np.searchsorted(indices[start:indptr[term + 1]], pool_end)
             rows, tf = indices[start:stop], data[start:stop]
             if not rows.size or average == 0:
                 continue
             weight = self.idf(rows.size, pool_end)
-            out[rows] += weight * self.tfc(tf, self.lengths[rows], average, BM25["k1"], BM25["b"])
+            if float32:
+                weight = float(np.float32(weight))
+            out[rows] += (weight * self.tfc(tf, self.lengths[rows], average, BM25["k1"], BM25["b"])).astype(out.dtype)
         return out
 
     def rank(self, query: str, pool_end: int, fallback: str = "none") -> tuple[np.ndarray, np.ndarray]:

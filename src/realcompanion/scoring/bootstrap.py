@@ -18,39 +18,62 @@ from ..formats.realcompanion.scoring.settings import CONFIDENCE_LEVEL
 
 def participant_interval(n_participants: int, statistic, seed: int, resamples: int) -> dict | None:
     """Interval of `statistic(idx, axis)`, vectorized over resampled participant indices `idx`."""
+    return participant_intervals(n_participants, lambda idx, axis=-1: statistic(idx, axis)[None], 1, seed,
+                                 resamples)[0]
+
+
+def participant_intervals(n_participants: int, statistic, k: int, seed: int, resamples: int) -> list[dict | None]:
+    """The interval of each of the `k` statistics `statistic(idx, axis)` returns (an array, one row each), from one
+    set of resamples: each interval is the one `participant_interval` gives that statistic alone, since both draw
+    the same participants from the same seed. Scoring many cells of one size costs one call, not one each."""
     import warnings
 
     from scipy.stats import DegenerateDataWarning, bootstrap
 
     if n_participants < 2:
-        return None
+        return [None] * k
     with warnings.catch_warnings():  # undefined resamples are handled below; scipy's warning names BCa, not used here
         warnings.simplefilter("ignore", DegenerateDataWarning)
         result = bootstrap((np.arange(n_participants),), statistic, vectorized=True, n_resamples=resamples,
                            method="percentile", confidence_level=CONFIDENCE_LEVEL, rng=np.random.default_rng(seed))
-    low, high = result.confidence_interval
-    undefined = int(np.isnan(result.bootstrap_distribution).sum())
-    if undefined == result.bootstrap_distribution.size:
-        return None
-    if undefined:
-        tail = 50 * (1 - CONFIDENCE_LEVEL)
-        low, high = np.nanpercentile(result.bootstrap_distribution, [tail, 100 - tail])
-    return {"low": float(low), "high": float(high), "undefined_resamples": undefined}
+    lows, highs = (np.atleast_1d(bound) for bound in result.confidence_interval)
+    out = []
+    for row, low, high in zip(np.atleast_2d(result.bootstrap_distribution), lows, highs):
+        undefined = int(np.isnan(row).sum())
+        if undefined == row.size:
+            out.append(None)
+            continue
+        if undefined:
+            tail = 50 * (1 - CONFIDENCE_LEVEL)
+            low, high = np.nanpercentile(row, [tail, 100 - tail])
+        out.append({"low": float(low), "high": float(high), "undefined_resamples": undefined})
+    return out
 
 
 def mean_intervals(values, participants, seed: int, resamples: int) -> dict:
     """Intervals of the pooled and the macro mean of per-item `values`."""
+    return mean_intervals_many([(values, participants)], seed, resamples)[0]
+
+
+def mean_intervals_many(blocks, seed: int, resamples: int) -> list[dict]:
+    """`mean_intervals` of each (values, participants) of `blocks`, the blocks with as many participants resampled
+    together (`participant_intervals`): the same numbers, one bootstrap per size instead of two per block."""
     import pandas as pd
 
-    grouped = pd.Series(np.asarray(values, dtype=float)).groupby(np.asarray(participants), sort=True)
-    sums, counts = grouped.sum().to_numpy(), grouped.count().to_numpy().astype(float)
-    means = sums / counts
+    tables = []
+    for values, participants in blocks:
+        grouped = pd.Series(np.asarray(values, dtype=float)).groupby(np.asarray(participants), sort=True)
+        sums, counts = grouped.sum().to_numpy(), grouped.count().to_numpy().astype(float)
+        tables.append((sums, counts, sums / counts))
+    out: list[dict] = [{} for _ in blocks]
+    for size in sorted({len(sums) for sums, _, _ in tables}):
+        chosen = [tables[k] for k in range(len(tables)) if len(tables[k][0]) == size]
 
-    def pooled(idx, axis=-1):
-        return sums[idx].sum(axis) / counts[idx].sum(axis)
+        def both(idx, axis=-1, chosen=chosen):  # block by block: the very sums `mean_intervals` of one block makes
+            return np.stack([sums[idx].sum(axis) / counts[idx].sum(axis) for sums, counts, _ in chosen] +
+                            [means[idx].mean(axis) for _, _, means in chosen])
 
-    def macro(idx, axis=-1):
-        return means[idx].mean(axis)
-
-    return {"pooled": participant_interval(len(sums), pooled, seed, resamples),
-            "macro": participant_interval(len(sums), macro, seed, resamples)}
+        found = participant_intervals(size, both, 2 * len(chosen), seed, resamples)
+        for j, k in enumerate(k for k in range(len(tables)) if len(tables[k][0]) == size):
+            out[k] = {"pooled": found[j], "macro": found[len(chosen) + j]}
+    return out

@@ -1,37 +1,127 @@
-"""An OpenAI-compatible endpoint reached through the `openai` client; judges and embeddings both use it.
+"""An OpenAI-compatible endpoint reached through the `openai` client; systems, judges and embeddings all use it.
 
-`client` builds the client one way for every use (base URL, key, timeout, two retries); `answering` turns
-what can go wrong on the wire (an HTTP error status, an unreachable server) into a `ReadError` naming the
-endpoint, so a command prints one line and exits 2. An unset key variable sends "none": the client needs
-some key, and a local server asks for none.
+`client` builds the client one way for every use (base URL, key, timeout per request, retries), and
+`async_client` the same client for requests made many at a time (`concurrency`). The `openai` client retries
+a request that timed out, could not connect, or was answered 408, 409, 429 or 5xx, up to `retries` times
+with exponential backoff and jitter, waiting what a 429's `Retry-After` asks (up to a minute) instead.
+`answering` turns what is still wrong after that (an HTTP error status, an unreachable server) into a
+`ReadError` naming the endpoint, so a command prints one line and exits 2; an answer refusing one request
+for what it holds (400, 413, 422: a prompt longer than the model's context) is `Refused`, and only that
+request goes unanswered. An unset key variable sends "none": the client needs some key, and a local
+server asks for none.
 """
 from __future__ import annotations
 
+import json
 import os
+import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from ..errors import ReadError
+from ..files import strict_json
 
 RETRIES = 2
+REFUSED = (400, 413, 422)  # statuses that refuse one request for its content, not the endpoint for every request
+
+
+class Unanswered(Exception):
+    """One request left without a usable answer; the run goes on and names it."""
+
+
+class Refused(Unanswered):
+    """The endpoint refused one request for what it holds (`REFUSED`)."""
+
+
+class Unreadable(Unanswered):
+    """The endpoint's answer holds no text that can be read."""
 
 
 def api_key(variable: str) -> str:
     return os.environ.get(variable) or "none"
 
 
-def client(endpoint: str, key: str, timeout: float):
+def client(endpoint: str, key: str, timeout: float, retries: int = RETRIES):
     from openai import OpenAI
 
-    return OpenAI(base_url=endpoint, api_key=key, timeout=timeout, max_retries=RETRIES)
+    return OpenAI(base_url=endpoint, api_key=key, timeout=timeout, max_retries=retries)
+
+
+def async_client(endpoint: str, key: str, timeout: float, retries: int = RETRIES):
+    from openai import AsyncOpenAI
+
+    return AsyncOpenAI(base_url=endpoint, api_key=key, timeout=timeout, max_retries=retries)
 
 
 @contextmanager
-def answering(endpoint: str):
+def answering(endpoint: str, one_of_many: bool = False):
+    """Errors of the endpoint as one line; with `one_of_many`, a request refused for its content is `Refused`."""
     import openai
 
     try:
         yield
     except openai.APIStatusError as exc:
+        if one_of_many and exc.status_code in REFUSED:
+            raise Refused(f"the endpoint refused the request: HTTP {exc.status_code}: {exc.message}") from None
         raise ReadError(endpoint, f"the endpoint answered HTTP {exc.status_code}: {exc.message}") from None
     except openai.OpenAIError as exc:
         raise ReadError(endpoint, f"cannot reach the endpoint ({type(exc).__name__}: {exc})") from None
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A chat completion's text, the tokens the endpoint counted (None when it says not) and the seconds it took."""
+    text: str
+    tokens_in: int | None
+    tokens_out: int | None
+    latency: float
+
+
+class Chat:
+    """Chat completions of one model behind one endpoint: `ask` one at a time, `complete` many at a time (each
+    `concurrency.run_all` makes its own asynchronous client, bound to its event loop)."""
+
+    def __init__(self, endpoint: str, model: str, key: str, timeout: float, retries: int = RETRIES):
+        self.endpoint, self.model, self.key, self.timeout, self.retries = endpoint, model, key, timeout, retries
+        self._client, self._async = None, {}
+
+    def ask(self, messages: list[dict], temperature: float) -> str:
+        if self._client is None:
+            self._client = client(self.endpoint, self.key, self.timeout, self.retries)
+        with answering(self.endpoint):
+            raw = self._client.chat.completions.with_raw_response.create(
+                model=self.model, messages=messages, temperature=temperature)
+        return completion(raw.http_response.text, 0.0).text
+
+    async def complete(self, messages: list[dict], temperature: float, one_of_many: bool = False) -> Completion:
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        if loop not in self._async:
+            self._async = {loop: async_client(self.endpoint, self.key, self.timeout, self.retries)}
+        start = time.perf_counter()
+        with answering(self.endpoint, one_of_many):
+            raw = await self._async[loop].chat.completions.with_raw_response.create(
+                model=self.model, messages=messages, temperature=temperature)
+        return completion(raw.http_response.text, time.perf_counter() - start)
+
+
+def completion(body: str, latency: float) -> Completion:
+    """The text of a chat completion's first choice and its token counts, read from the endpoint's body as JSON (the
+    client builds its objects without checking them: a body that is not JSON, or a null message, raised
+    AttributeError); a body holding no text is `Unreadable`, saying what it holds."""
+    try:
+        answer = strict_json(body)
+    except ValueError as exc:
+        raise Unreadable(f"the endpoint's answer is not JSON ({exc}): {body[:80]!r}") from None
+    choices = answer.get("choices") if isinstance(answer, dict) else None
+    if not isinstance(choices, list) or not choices:
+        raise Unreadable("the endpoint returned no choices")
+    message = choices[0].get("message") if isinstance(choices[0], dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, (str, type(None))):
+        raise Unreadable(f"the answer's content is not text: {json.dumps(content)[:80]}")
+    usage = answer.get("usage") if isinstance(answer.get("usage"), dict) else {}
+    counts = [usage.get(name) if isinstance(usage.get(name), int) and not isinstance(usage.get(name), bool) else None
+              for name in ("prompt_tokens", "completion_tokens")]
+    return Completion(content or "", *counts, round(latency, 4))

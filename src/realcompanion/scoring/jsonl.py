@@ -13,9 +13,9 @@ from ..jsonlines import objects
 from ..release import ReadError
 
 
-def rows(path) -> list[tuple[int, dict]]:
-    """(line number, object) for every non-blank line of `path`."""
-    return objects(path, blank_lines_allowed=True)
+def rows(path, data: bytes | None = None) -> list[tuple[int, dict]]:
+    """(line number, object) for every non-blank line of `path` (of `data`, its bytes, when given)."""
+    return objects(path, blank_lines_allowed=True, data=data)
 
 
 def problem(value, kinds: tuple, choices=None) -> str | None:

@@ -20,13 +20,13 @@ from ..files import decode, read_bytes, strict_json
 from ..formats.realcompanion.scoring.settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
 from ..paths import REPO_ROOT
 from ..release import ReadError
-from .endpoint import answering, api_key, client
+from .endpoint import RETRIES, Chat, Unreadable, api_key
 from .jsonl import problem
 
 PROMPTS_DIR = REPO_ROOT / "prompts"
 
 
-class JudgeError(Exception):
+class JudgeError(Unreadable):
     """The model's answer could not be read as the verdict asked for."""
 
 
@@ -69,53 +69,45 @@ def parse_verdict(content: str, fields: dict, optional: dict | None = None) -> d
 
 
 class Judge:
-    def __init__(self, endpoint: str, model: str, key: str, timeout: float):
+    def __init__(self, endpoint: str, model: str, key: str, timeout: float, retries: int = RETRIES):
         self.endpoint, self.model = endpoint, model
-        self.client = client(endpoint, key, timeout)
+        self.chat = Chat(endpoint, model, key, timeout, retries)
 
     def stamp(self, prompt: Prompt) -> dict:
         return {"model": self.model, "prompt_sha256": prompt.sha256, "temperature": JUDGE_TEMPERATURE}
 
     def ask(self, prompt: Prompt, values: dict, fields: dict, optional: dict | None = None) -> dict:
-        """Fill the prompt with `values`, ask the model, and return the verdict fields it answered. A prompt that
-        leaves a value out, names a placeholder no value fills or holds a stray '$' is a one-line error."""
-        template = prompt.template
-        shown = {m.group("named") or m.group("braced") for m in template.pattern.finditer(template.template)}
-        unseen = [name for name in values if name not in shown]
-        if unseen:
-            raise ReadError(prompt.path, f"never shows {', '.join('$' + name for name in unseen)}: the judge would "
-                                         "answer without it")
-        try:
-            text = template.substitute(values)
-        except KeyError as exc:
-            raise ReadError(prompt.path, f"${exc.args[0]} is not a placeholder this prompt is filled with "
-                                         f"({', '.join('$' + name for name in values)})") from None
-        except ValueError as exc:  # a '$' that starts no placeholder
-            raise ReadError(prompt.path, f"{exc}; write $$ for a dollar sign") from None
-        with answering(self.endpoint):
-            raw = self.client.chat.completions.with_raw_response.create(
-                model=self.model, messages=[{"role": "user", "content": text}], temperature=JUDGE_TEMPERATURE)
-        return parse_verdict(content_of(raw.http_response.text), fields, optional)
+        """Fill the prompt with `values` (`fill`), ask the model, and return the verdict fields it answered."""
+        content = self.chat.ask(fill(prompt, values), JUDGE_TEMPERATURE)
+        return parse_verdict(content, fields, optional)
+
+    async def ask_async(self, prompt: Prompt, values: dict, fields: dict, optional: dict | None = None) -> dict:
+        """`ask`, one of many requests under way (`concurrency.run_all`)."""
+        answer = await self.chat.complete(fill(prompt, values), JUDGE_TEMPERATURE)
+        return parse_verdict(answer.text, fields, optional)
 
 
-def content_of(body: str) -> str:
-    """The text of a chat completion's first choice, read from the endpoint's body as JSON (the client builds its
-    objects without checking them: a body that is not JSON, or a null message, raised AttributeError); a body
-    holding none is a JudgeError saying what it holds."""
+def fill(prompt: Prompt, values: dict) -> list[dict]:
+    """The one user message of `prompt` filled with `values`. A prompt that leaves a value out, names a placeholder
+    no value fills or holds a stray '$' is a one-line error."""
+    template = prompt.template
+    shown = {m.group("named") or m.group("braced") for m in template.pattern.finditer(template.template)}
+    unseen = [name for name in values if name not in shown]
+    if unseen:
+        raise ReadError(prompt.path, f"never shows {', '.join('$' + name for name in unseen)}: the model would "
+                                     "answer without it")
     try:
-        answer = strict_json(body)
-    except ValueError as exc:
-        raise JudgeError(f"the endpoint's answer is not JSON ({exc}): {body[:80]!r}") from None
-    choices = answer.get("choices") if isinstance(answer, dict) else None
-    if not isinstance(choices, list) or not choices:
-        raise JudgeError("the endpoint returned no choices")
-    message = choices[0].get("message") if isinstance(choices[0], dict) else None
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, (str, type(None))):
-        raise JudgeError(f"the answer's content is not text: {json.dumps(content)[:80]}")
-    return content or ""
+        text = template.substitute(values)
+    except KeyError as exc:
+        raise ReadError(prompt.path, f"${exc.args[0]} is not a placeholder this prompt is filled with "
+                                     f"({', '.join('$' + name for name in values)})") from None
+    except ValueError as exc:  # a '$' that starts no placeholder
+        raise ReadError(prompt.path, f"{exc}; write $$ for a dollar sign") from None
+    return [{"role": "user", "content": text}]
 
 
-def judge_from(args) -> Judge:
-    """The judge that `options.add_judge`'s flags name."""
-    return Judge(args.endpoint, args.model, api_key(args.api_key_env), args.timeout)
+def judge_from(args, prefix: str = "") -> Judge:
+    """The judge that `options.add_judge(p, prefix=prefix)`'s flags name."""
+    option = lambda name: getattr(args, f"{prefix}{name}")  # noqa: E731
+    return Judge(option("endpoint"), option("model"), api_key(option("api_key_env")), args.timeout,
+                 getattr(args, "retries", RETRIES))

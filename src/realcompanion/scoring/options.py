@@ -60,6 +60,15 @@ def before_realcompanion(args, realcompanion_options, command):
     return 2 if track_missing(args) else None
 
 
+def dense_refused(args) -> bool:
+    """True (after one usage line) when a RealCompanion command got --dense-endpoint."""
+    import sys
+
+    if args.dense_endpoint:
+        print("error: --dense-endpoint applies to GroupAssistBench releases only", file=sys.stderr)
+    return bool(args.dense_endpoint)
+
+
 def add_seed(p) -> None:
     p.add_argument("--seed", type=whole(0), default=VALUE_DEFAULTS["seed"],
                    help=f"seed of every random draw (default {VALUE_DEFAULTS['seed']})")
@@ -100,26 +109,38 @@ def add_outputs(p, plot_help: str) -> None:
     p.add_argument("--plot", metavar="PNG", help=plot_help)
 
 
-def add_judge(p, only_with: str | None = None, timeout: bool = False) -> None:
-    """Where the judge is asked: --endpoint, --model, --api-key-env; build it with `judge_client.judge_from`.
+def add_judge(p, only_with: str | None = None, timeout: bool = False, prefix: str = "", who: str = "the judge") -> None:
+    """Where the judge (or `who`) is asked: --{prefix}endpoint, --{prefix}model, --{prefix}api-key-env; build it with
+    `judge_client.judge_from` (`respond.responder_from`).
 
     Required unless `only_with` names the option that brings the judge in (each help then says so). Only a
     command given `timeout` exposes --timeout; the others ask at JUDGE_TIMEOUT.
     """
     required = only_with is None
-    p.add_argument("--endpoint", type=endpoint, required=required, metavar="URL",
-                   help="base URL of a chat-completions API (.../v1)" if required
+    p.add_argument(f"--{prefix}endpoint", type=endpoint, required=required, metavar="URL",
+                   help=f"base URL of {who}'s chat-completions API (.../v1)" if required
                    else f"with {only_with}: OpenAI-compatible base URL")
-    p.add_argument("--model", required=required, metavar="NAME",
-                   help=None if required else f"with {only_with}: the judge model")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+    p.add_argument(f"--{prefix}model", required=required, metavar="NAME",
+                   help=f"{who}'s model" if required else f"with {only_with}: the judge model")
+    p.add_argument(f"--{prefix}api-key-env", default="OPENAI_API_KEY", metavar="VAR",
                    help="environment variable holding the API key (default OPENAI_API_KEY; unset: none sent)"
                    if required else None)
-    if timeout:
+    if not timeout:
+        p.set_defaults(timeout=JUDGE_TIMEOUT)
+    elif not prefix:
         p.add_argument("--timeout", type=seconds, default=JUDGE_TIMEOUT,
                        help=f"seconds per request (default {JUDGE_TIMEOUT:g})")
-    else:
-        p.set_defaults(timeout=JUDGE_TIMEOUT)
+
+
+def add_concurrency(p) -> None:
+    """How many requests are under way at once, and how often the client retries one (`endpoint`)."""
+    from .endpoint import RETRIES
+
+    p.add_argument("--concurrency", type=whole(1), default=1, metavar="N",
+                   help="requests under way at once (default 1); each answer is written as it comes")
+    p.add_argument("--retries", type=whole(0), default=RETRIES, metavar="N",
+                   help=f"retries of a request that timed out, could not connect or was answered 408, 409, 429 or 5xx, "
+                        f"with exponential backoff, a 429's Retry-After honoured (default {RETRIES})")
 
 
 def add_embeddings(p) -> None:

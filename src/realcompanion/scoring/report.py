@@ -15,8 +15,8 @@ from .. import __version__
 from ..errors import ReadError, visible
 from ..files import output_file
 from ..formats.realcompanion.scoring import settings
-from ..schemas import dump_json
-from ..writing import write_text
+from ..schemas import write_json
+from ..writing import Replacing
 
 
 def envelope(release, command: str, release_parameters=("recent_window",), scoring=None, **parameters) -> dict:
@@ -90,12 +90,12 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     report["release"]["validated"] = getattr(release, "validated", None)  # `checked.opened`: false with --unvalidated
     text = "\n".join(filter(None, [unstamped, warning, text]))
     text = "\n".join(map(visible, text.split("\n")))  # a condition or judge a user's file names: escaped, one line
-    payload = dump_json(report) if json_dest else ""
     if json_dest not in (None, "-"):
-        write_text(output_file(json_dest, release.root), payload)
+        with Replacing(output_file(json_dest, release.root)) as handle:
+            write_json(report, handle)
     print(text, file=sys.stderr if json_dest == "-" else sys.stdout)
     if json_dest == "-":
-        sys.stdout.write(payload)
+        write_json(report, sys.stdout)
 
 
 def fixed(value: float, places: int = 3) -> str:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..errors import visible
 from ..formats.realcompanion.scoring.settings import JUDGE_TEMPERATURE, TRACK_CONDITIONS
+from ..jsonlines import objects, whole_lines
 from ..release import ReadError
 from ..stamp import sha256_of
 from ..writing import write_text
@@ -54,29 +55,40 @@ def reply_sha256(text: str) -> str:
 
 
 class VerdictsOut:
-    """The verdicts file a `judge` run writes, each verdict a line written and flushed as the judge gives it: a
-    run that stops early (an endpoint that went away, Ctrl-C) keeps every verdict given before.
+    """The file a `judge` run (verdicts) or a `respond` run (replies) writes, each answer a line written and flushed
+    as it comes: a run that stops early (an endpoint that went away, Ctrl-C, a crash) keeps every answer given before.
 
-    With `read` (`--resume`), the file's rows are first read as scoring reads them (a file it cannot read is
-    exit 2), and a row is kept for each reply asked again unchanged: same key, condition and `reply_sha256`. A
-    kept row must name this run's judge, `stamp_of(reply)` (a file names one judge). The other rows (a reply
-    that changed or is no longer asked, a row that names no reply) are dropped, and the run asks the judge only
-    for the replies without a kept verdict (`pending`)."""
+    Each row names what it answers by `key` and condition, the sha256 of what was asked (`digest`: the reply
+    judged, or the request sent) and who answered (`stamp_field`: the judge, or the system). With `read`
+    (`--resume`), the file's rows are first read as their reader reads them (`read(path, data)`; a file it cannot
+    read is exit 2), after setting aside a last line that a crash cut short or left as zero bytes
+    (`jsonlines.whole_lines`, one warning line), and a row is kept for each thing asked again unchanged: same key,
+    condition and digest. A kept row must name this run's answerer, `stamp_of(asked)` (a file names one). The other
+    rows (a thing that changed or is no longer asked, a row without a digest) are dropped, and the run asks only
+    for what has no kept row (`pending`)."""
 
-    def __init__(self, out, key: str, asked: list[dict], stamp_of, read=None):
+    def __init__(self, out, key: str, asked: list[dict], stamp_of, read=None, stamp_field: str = "judge",
+                 digest: str = "reply_sha256", noun: str = "verdicts"):
         self.path, self.key, self.kept, self.dropped, self.written = Path(out), key, [], 0, 0
-        found = rows(self.path) if read is not None and self.path.is_file() else []
-        if found:
-            read(self.path)
-        wanted = {(reply[key], reply["condition"]): reply for reply in asked}
+        self.stamp_field, self.digest, self.noun = stamp_field, digest, noun
+        found = []
+        if read is not None and self.path.is_file():
+            data, torn = whole_lines(self.path)
+            if torn:
+                print(f"warning: {self.path}:{torn}: the last line is torn (cut short or zero bytes: a run "
+                      "that stopped while writing it); set aside, and asked again", file=sys.stderr)
+            found = objects(self.path, blank_lines_allowed=True, data=data)
+            if found:
+                read(self.path, data)
+        wanted = {(item[key], item["condition"]): item for item in asked}
         for line, row in found:
-            reply = wanted.get((row[key], row["condition"]))
-            if reply is None or row.get("reply_sha256") != reply["reply_sha256"]:
+            item = wanted.get((row[key], row["condition"]))
+            if item is None or row.get(digest) != item[digest]:
                 self.dropped += 1
-            elif row["judge"] != stamp_of(reply):
-                raise ReadError(self.path, f"holds verdicts by {json.dumps(row['judge'])}, not by this run's judge "
-                                           f"{json.dumps(stamp_of(reply))}: judge into another --out, or leave out "
-                                           "--resume to judge every reply again", line=line, field="judge")
+            elif row[stamp_field] != stamp_of(item):
+                raise ReadError(self.path, f"holds {noun} by {json.dumps(row[stamp_field])}, not by this run's "
+                                           f"{json.dumps(stamp_of(item))}: write into another --out, or leave out "
+                                           f"--resume to ask for every one again", line=line, field=stamp_field)
             else:
                 self.kept.append(row)
                 del wanted[row[key], row["condition"]]
@@ -93,47 +105,45 @@ class VerdictsOut:
         self.handle.close()
         return False
 
-    def write(self, verdict: dict) -> None:
-        self.handle.write(json.dumps(verdict, ensure_ascii=False) + "\n")
+    def write(self, row: dict) -> None:
+        self.handle.write(json.dumps(row, ensure_ascii=False) + "\n")
         self.handle.flush()
         self.written += 1
 
-    def list_unjudged(self, failures: list[dict]) -> None:
-        """Each reply left unjudged (named by its key and condition), on stderr, one line each."""
+    def list_unjudged(self, failures: list[dict], word: str = "unjudged") -> None:
+        """Each thing left without an answer (named by its key and condition), on stderr, one line each."""
         for failure in failures:
-            print(visible(f"unjudged: {failure[self.key]} {failure['condition']}: {failure['reason']}"),
+            print(visible(f"{word}: {failure[self.key]} {failure['condition']}: {failure['reason']}"),
                   file=sys.stderr)
 
     def summary(self) -> str:
-        """How many verdicts the file holds, and when resumed, how many it kept and dropped."""
-        kept = f" ({len(self.kept)} kept, {self.dropped} dropped, {self.written} judged now)" if self.kept or \
+        """How many rows the file holds, and when resumed, how many it kept and dropped."""
+        now = "judged" if self.noun == "verdicts" else "asked"
+        kept = f" ({len(self.kept)} kept, {self.dropped} dropped, {self.written} {now} now)" if self.kept or \
             self.dropped else ""
-        return f"{len(self.kept) + self.written} verdicts{kept}"
+        return f"{len(self.kept) + self.written} {self.noun}{kept}"
 
 
-def judge_each(out: VerdictsOut, verdict_of, progress=None) -> list[dict]:
-    """Ask the judge about each of `out.pending` (`verdict_of(reply)`: the verdict's fields and judge, or a
-    JudgeError) and write each verdict as it comes; returns the replies left unjudged, with the reason. An
-    endpoint that stops answering ends the run (exit 2), saying how many verdicts the file keeps for `--resume`."""
-    from .judge_client import JudgeError
+def ask_each(out: VerdictsOut, answer_of, concurrency: int = 1, progress=None) -> list[dict]:
+    """Ask for each of `out.pending` (`await answer_of(item)`: the row's fields and stamp, or `Unanswered`),
+    `concurrency` at a time, and write each row as it comes; returns the items left unanswered, with the reason. An
+    endpoint that stops answering ends the run (exit 2), saying how many rows the file keeps for `--resume`."""
+    from .concurrency import run_all
 
-    failures = []
-    for reply in out.pending:
-        named = {out.key: reply[out.key], "condition": reply["condition"]}
-        try:
-            verdict = verdict_of(reply)
-        except JudgeError as exc:
-            failures.append({**named, "reason": str(exc)})
-        except ReadError as exc:
-            if out.kept or out.written:
-                raise ReadError(out.path, f"holds {len(out.kept) + out.written} verdicts, the rest unasked "
-                                          f"(--resume asks only for them): {exc}") from None
-            raise
-        else:
-            out.write({**named, **verdict, "reply_sha256": reply["reply_sha256"]})
-        if progress:
-            progress()
-    return failures
+    def named(item: dict) -> dict:
+        return {out.key: item[out.key], "condition": item["condition"]}
+
+    def write(item: dict, answer: dict) -> None:
+        out.write({**named(item), **answer, out.digest: item[out.digest]})
+
+    try:
+        failures = run_all(out.pending, answer_of, write, concurrency, progress)
+    except ReadError as exc:
+        if out.kept or out.written:
+            raise ReadError(out.path, f"holds {len(out.kept) + out.written} {out.noun}, the rest unasked "
+                                      f"(--resume asks only for them): {exc}") from None
+        raise
+    return [{**named(item), "reason": reason} for item, reason in failures]
 
 
 def judged_once(seen: dict, key: str, condition: str, path, line: int) -> None:
@@ -160,10 +170,10 @@ def one_judge(judges: dict, kind, row: dict, path, line: int) -> dict:
     return this
 
 
-def read_verdicts(path, track) -> Verdicts:
+def read_verdicts(path, track, data: bytes | None = None) -> Verdicts:
     import pandas as pd
 
-    lines = rows(path)
+    lines = rows(path, data)
     records, judges, seen = [], {}, {}
     vocabulary = track.vocabulary
     for line, row in lines:

@@ -20,6 +20,7 @@ unreadable (exit 2).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from ...errors import ReadError
 from ...scoring.jsonl import condition as condition_of
@@ -43,16 +44,15 @@ class Instances:
             r: release.line("instances", k) for k, r in enumerate(inst["instance_id"])}
         self.eval = [i for i, r in self.rows.items() if r["split"] == "eval"]
         self.atoms, self.criteria = (self._by_instance(release.frame(name)) for name in ("atoms", "criteria"))
+        self._ids: dict = {}
         self.aside = {}  # instance -> (file, the first of its atoms or criteria the reader set aside: not its schema's)
         for name in ("atoms", "criteria"):
             for bad in release.invalid_rows.get(name, ()):
                 owner = bad["row"].get("instance_id") if isinstance(bad["row"], dict) else None
                 self.aside.setdefault(owner, (release.path(name), bad))
 
-    def _by_instance(self, frame) -> dict:
-        """Each eval instance's rows of `frame` (none: an empty frame with the same columns)."""
-        grouped = dict(tuple(frame.groupby("instance_id")))
-        return {i: grouped.get(i, frame.iloc[:0]) for i in self.eval}
+    def _by_instance(self, frame) -> "ByInstance":
+        return ByInstance(frame, self.eval)
 
     def known(self, row: dict, path, line: int) -> dict:
         """The eval instance named by row["instance_id"]; anything else is a one-line error."""
@@ -72,10 +72,48 @@ class Instances:
         return found
 
     def ids(self, instance: dict) -> set[str]:
-        """The atom ids (L1) or criterion ids (L2) a verdict on `instance` may name."""
-        if instance["level"] == "L1":
-            return set(self.atoms[instance["instance_id"]]["atom_id"])
-        return set(self.criteria[instance["instance_id"]]["criterion_id"])
+        """The atom ids (L1) or criterion ids (L2) a verdict on `instance` may name (taken once per instance)."""
+        key = instance["instance_id"], instance["level"]
+        if key not in self._ids:
+            self._ids[key] = set(self.atoms.column(key[0], "atom_id") if key[1] == "L1" else
+                                 self.criteria.column(key[0], "criterion_id"))
+        return self._ids[key]
+
+
+class ByInstance(Mapping):
+    """Each eval instance's rows of a frame, in the frame's order (none: an empty frame with the same columns): the
+    frame is ordered by instance once, and an instance's rows are a slice of it, cut when first asked for (cutting
+    every instance's rows at once, or taking each one's rows from the whole frame, cost seconds at paper scale)."""
+
+    def __init__(self, frame, eval_ids):
+        import numpy as np
+
+        self.eval, self.cut = set(eval_ids), {}
+        ids = frame["instance_id"].to_numpy(dtype=object)
+        order = np.argsort(ids, kind="stable")
+        self.frame, ordered = frame.iloc[order], ids[order]
+        names, starts = np.unique(ordered, return_index=True) if len(ordered) else ([], [])
+        ends = [*starts[1:], len(ordered)]
+        self.bounds = {name: (start, end) for name, start, end in zip(names, starts, ends)}
+
+    def __getitem__(self, instance_id):
+        if instance_id not in self.cut:
+            if instance_id not in self.eval:
+                raise KeyError(instance_id)
+            start, end = self.bounds.get(instance_id, (0, 0))
+            self.cut[instance_id] = self.frame.iloc[start:end]
+        return self.cut[instance_id]
+
+    def column(self, instance_id, name: str) -> list:
+        """One column of the instance's rows, without cutting a frame."""
+        start, end = self.bounds.get(instance_id, (0, 0)) if instance_id in self.eval else self[instance_id]
+        return self.frame[name].iloc[start:end].tolist()
+
+    def __iter__(self):
+        return iter(self.eval)
+
+    def __len__(self) -> int:
+        return len(self.eval)
 
 
 def verdict_problem(level: str, value, ids: set[str]) -> str | None:
@@ -103,9 +141,9 @@ def verdict_problem(level: str, value, ids: set[str]) -> str | None:
     return f"criteria not judged true or false: {', '.join(bad)}" if bad else None
 
 
-def read_responses(path, instances: Instances) -> list[dict]:
+def read_responses(path, instances: Instances, data: bytes | None = None) -> list[dict]:
     out, seen = [], set()
-    for line, row in rows(path):
+    for line, row in rows(path, data):
         instance = instances.known(row, path, line)
         condition = condition_of(row, path, line)
         key = (instance["instance_id"], condition)
@@ -131,33 +169,34 @@ def prompt_values(instances: Instances, instance: dict, response: str) -> dict:
     return {"request": instance[f"query_{LANG}"], "criteria": "\n".join(listed), "reply": response}
 
 
-def judge_responses(instances: Instances, out, judge, prompts: dict, progress=None) -> list[dict]:
-    """Ask the judge about each response `out` has no verdict for, writing each verdict as it comes
-    (`verdicts.judge_each`); returns the responses left unjudged."""
+def judge_responses(instances: Instances, out, judge, prompts: dict, concurrency: int = 1, progress=None) -> list[dict]:
+    """Ask the judge about each response `out` has no verdict for, `concurrency` at a time, writing each verdict as
+    it comes (`verdicts.ask_each`); returns the responses left unjudged."""
     from ...scoring.judge_client import JudgeError
-    from ...scoring.verdicts import judge_each
+    from ...scoring.verdicts import ask_each
 
-    def verdict_of(response: dict) -> dict:
+    async def verdict_of(response: dict) -> dict:
         instance = instances.rows[response["instance_id"]]
         level = instance["level"]
-        answer = judge.ask(prompts[level], prompt_values(instances, instance, response["response"]), ANSWER[level])
+        answer = await judge.ask_async(prompts[level], prompt_values(instances, instance, response["response"]),
+                                       ANSWER[level])
         name = next(iter(ANSWER[level]))
         why = verdict_problem(level, answer[name], instances.ids(instance))
         if why:
             raise JudgeError(f"{name} in the answer: {why}")
         return {**answer, "judge": judge.stamp(prompts[level])}
 
-    return judge_each(out, verdict_of, progress)
+    return ask_each(out, verdict_of, concurrency, progress)
 
 
-def read_verdicts(path, instances: Instances) -> Verdicts:
+def read_verdicts(path, instances: Instances, data: bytes | None = None) -> Verdicts:
     """A verdicts file on the release's instances, each verdict checked as a judge's answer is (`verdict_problem`)."""
     import pandas as pd
 
     from ...stamp import sha256_of
 
     records, judges, seen = [], {}, {}
-    for line, row in rows(path):
+    for line, row in rows(path, data):
         instance = instances.known(row, path, line)
         instance_id, level = instance["instance_id"], instance["level"]
         condition = condition_of(row, path, line)
@@ -197,9 +236,9 @@ def run(args) -> int:
     judge = judge_from(args)
     verdicts = VerdictsOut(out, "instance_id", responses,
                            lambda response: judge.stamp(prompts[instances.rows[response["instance_id"]]["level"]]),
-                           (lambda path: read_verdicts(path, instances)) if args.resume else None)
+                           (lambda path, data: read_verdicts(path, instances, data)) if args.resume else None)
     with verdicts, tqdm(total=len(verdicts.pending), unit="response", desc="judge", disable=None) as bar:
-        failures = judge_responses(instances, verdicts, judge, prompts, progress=bar.update)
+        failures = judge_responses(instances, verdicts, judge, prompts, args.concurrency, progress=bar.update)
     verdicts.list_unjudged(failures)
     used = ", ".join(f"{level} {p.path.name} sha256 {p.sha256[:12]}" for level, p in prompts.items())
     print(f"wrote {out}: {verdicts.summary()} by {args.model} (prompts {used}); {len(failures)} responses unjudged")

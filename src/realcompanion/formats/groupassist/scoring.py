@@ -41,7 +41,16 @@ SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.7
 def atom_recall(atoms: pd.DataFrame, found: set[str]) -> float:
     """Share of an instance's non-distractor atoms (atom_id, distractor) that the judge found stated; NaN (unscored)
     for an instance without one, which the L1 invariant rules out."""
-    targets = list(atoms.loc[~atoms["distractor"], "atom_id"])
+    return share_found(reference_atoms(atoms), found)
+
+
+def reference_atoms(atoms: pd.DataFrame) -> list[str]:
+    """The atoms Atom Recall counts: the instance's non-distractor atom ids."""
+    return list(atoms.loc[~atoms["distractor"], "atom_id"])
+
+
+def share_found(targets: list[str], found: set[str]) -> float:
+    """`atom_recall` on the `reference_atoms` of an instance, taken once for all its verdicts."""
     return sum(a in found for a in targets) / len(targets) if targets else float("nan")
 
 
@@ -56,14 +65,28 @@ def rubric_score(criteria: pd.DataFrame, met: set[str]) -> tuple[float, float]:
     """S and pass (1.0 or 0.0) of one L2 response: criteria (criterion_id, kind, mandatory, weight), `met` the ids
     judged met (for a penalty: the response commits the failure). A rubric without positive weight (gate v
     fails) defines neither: both NaN, reported as unscored."""
-    is_met = criteria["criterion_id"].isin(met)
-    penalty = criteria["kind"] == "penalty"
-    positive_total = criteria.loc[~penalty, "weight"].sum()
-    if not positive_total > 0:
-        return float("nan"), float("nan")
-    gained = criteria.loc[is_met & ~penalty, "weight"].sum() + criteria.loc[is_met & penalty, "weight"].sum()
-    passed = bool(is_met[criteria["mandatory"] & ~penalty].all() and not is_met[penalty].any())
-    return float(np.clip(gained / positive_total, 0.0, 1.0)), float(passed)
+    return Rubric(criteria).score(met)
+
+
+class Rubric:
+    """An instance's criteria read once into arrays, scored for each response's criteria judged met: reading the
+    frame again for each of 100,000 verdicts was most of `score`'s time. Weights sum as pandas sums them (a
+    missing weight counts 0)."""
+
+    def __init__(self, criteria: pd.DataFrame):
+        self.ids = criteria["criterion_id"].tolist()
+        self.penalty = (criteria["kind"] == "penalty").to_numpy(dtype=bool)
+        self.mandatory = criteria["mandatory"].fillna(False).to_numpy(dtype=bool) & ~self.penalty
+        self.weight = np.nan_to_num(criteria["weight"].to_numpy(dtype=float), nan=0.0)
+        self.positive_total = self.weight[~self.penalty].sum()
+
+    def score(self, met: set[str]) -> tuple[float, float]:
+        if not self.positive_total > 0:
+            return float("nan"), float("nan")
+        is_met = np.array([c in met for c in self.ids], dtype=bool)
+        gained = self.weight[is_met & ~self.penalty].sum() + self.weight[is_met & self.penalty].sum()
+        passed = bool(is_met[self.mandatory].all() and not is_met[self.penalty].any())
+        return float(np.clip(gained / self.positive_total, 0.0, 1.0)), float(passed)
 
 
 def memory_units(anchors: pd.DataFrame) -> dict:
@@ -129,14 +152,19 @@ class ContextTokens:
     def __init__(self, tokenizer: str, lang: str = "zh"):
         self.tokenizer, self.lang, self.cache = tokenizer, lang, {}
 
-    def _counts(self, line: str) -> tuple[int, int]:
+    def line(self, line: str) -> tuple[int, int]:
+        """The tokens of `line` with its ending newline, and alone."""
         if line not in self.cache:
             encode = _encoding(self.tokenizer).encode
             self.cache[line] = (len(encode(line + "\n")), len(encode(line)))
         return self.cache[line]
 
+    def counts(self, records: pd.DataFrame) -> list[tuple[int, int]]:
+        """`line` of each record's serialized line."""
+        return [self.line(line) for line in lines(records, self.lang)]
+
     def __call__(self, records: pd.DataFrame) -> int:
-        counts = [self._counts(line) for line in lines(records, self.lang)]
+        counts = self.counts(records)
         return sum(ended for ended, _ in counts[:-1]) + counts[-1][1] if counts else 0
 
 
@@ -162,11 +190,16 @@ class Terms:
             self.cache.update(zip(missing, tokens(missing, self.lang)))
         return [self.cache[t] for t in texts]
 
+    def query(self, text: str) -> list[str]:
+        """A query's terms (not kept: each query is asked once)."""
+        return tokens([text], self.lang)[0]
+
 
 def best_first(records: pd.DataFrame, scores) -> list[str]:
     """message_ids of `records` by descending score, ties to the most recent (later rows)."""
-    positions = np.arange(len(records))
-    return list(records["message_id"].to_numpy()[np.lexsort((-positions, -np.asarray(scores)))])
+    from .histories import best_first as order
+
+    return list(records["message_id"].to_numpy()[order(scores)])
 
 
 def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Terms | None = None,
@@ -207,6 +240,40 @@ def top_records(visible: pd.DataFrame, ranked: list[str], k: int) -> pd.DataFram
     return visible.set_index("message_id").loc[ranked[:k]].reset_index().sort_values("turn", kind="stable")
 
 
+class Rankers:
+    """What each eval instance of a release may see, and its rankings, from each group's history laid out once
+    (`histories`): `history(row)` is the instance's group and how many of its records lie before the cutoff, and
+    `rank(name, group, n, query)` the positions of those records best first by BM25 or, given an `embedder`
+    (`scoring.embeddings.Embedder`), dense, whose texts are embedded here once (`bar`, a tqdm bar, follows them).
+    `baselines` scores these rankings and `respond` hands their top k to a system: one code for both."""
+
+    def __init__(self, release, lang: str = "zh", embedder=None, bar=None, fallback: str = "none"):
+        from .histories import Histories
+
+        self.messages, self.lang, self.embedder = release.frame("messages"), lang, embedder
+        self.fallback = fallback  # BM25's, as `bm25_ranking`
+        instances = release.frame("instances")
+        self.instances = instances[instances["split"] == "eval"]
+        self.count = ContextTokens(release.params["tokenizer"], lang)
+        self.histories = Histories(self.messages, lang, Terms(lang), self.count,
+                                   self.instances.groupby("group_id")["cutoff_turn"].max().to_dict())
+        self.names = ["bm25"]
+        if embedder is not None:
+            texts = embedded_texts(self.messages, self.instances, lang)
+            if bar is not None:
+                bar.reset(total=len(embedder.pending(texts)))
+            embedder.embed(texts, bar.update if bar is not None else None)
+            self.names.append("dense")
+
+    def history(self, row):
+        """(the instance's `GroupHistory`, how many of its records the instance sees)."""
+        group = self.histories[row.group_id]
+        return group, group.size(row.cutoff_turn)
+
+    def rank(self, name: str, group, n: int, query: str) -> np.ndarray:
+        return group.bm25(n, query, self.fallback) if name == "bm25" else group.dense(n, query, self.embedder)
+
+
 def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None,
               instances_bar=None, fallback: str = "none") -> pd.DataFrame:
     """Per evaluation instance (split `eval`, the set the paper reports): its history size (records before the
@@ -215,32 +282,27 @@ def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, ba
     (`scoring.embeddings.Embedder`), dense top-k; `bar` (a tqdm bar) follows the embedding, `instances_bar` the
     instances (minutes at paper scale); `fallback` as `bm25_ranking`."""
     k = k or release.params["retrieval_k"]
-    messages, inst, anchors = (release.frame(n) for n in ("messages", "instances", "anchors"))
-    inst = inst[inst["split"] == "eval"]
-    terms, count = Terms(lang), ContextTokens(release.params["tokenizer"], lang)
-    rankers = {"bm25": lambda visible, query: bm25_ranking(visible, query, lang, terms, fallback)}
-    if embedder is not None:
-        texts = embedded_texts(messages, inst, lang)
-        if bar is not None:
-            bar.reset(total=len(embedder.pending(texts)))
-        embedder.embed(texts, bar.update if bar is not None else None)
-        rankers["dense"] = lambda visible, query: dense_ranking(visible, query, embedder, lang)
+    rankers = Rankers(release, lang, embedder, bar, fallback)
+    anchors, inst = release.frame("anchors"), rankers.instances
+    units = {i: memory_units(rows) for i, rows in anchors.groupby("instance_id")}
+    ordered = rankers.histories.ordered  # where each message lies: its group and place in the group's history
+    where = dict(zip(ordered["message_id"], zip(ordered["group_id"], ordered.groupby("group_id").cumcount())))
     rows = []
     if instances_bar is not None:
         instances_bar.reset(total=len(inst))
     for row in inst.itertuples():
         if instances_bar is not None:
             instances_bar.update()
-        visible = history(messages, row.group_id, row.cutoff_turn)
-        wanted = memory_units(anchors[anchors["instance_id"] == row.instance_id])
-        outside = set().union(*wanted.values()) - set(visible["message_id"])
+        group, n = rankers.history(row)
+        wanted = units.get(row.instance_id, {})
+        anchored = set().union(*wanted.values())
+        inside = [m for m in anchored if m in where and where[m][0] == row.group_id and where[m][1] < n]
         out = {"instance_id": row.instance_id, "level": row.level, "dependency": row.dependency,
-               "history": len(visible), "anchors_outside_history": len(outside),
-               "full_recall": recall_at_k(list(visible["message_id"]), wanted, len(visible)),
-               "full_tokens": count(visible)}
-        for name, rank in rankers.items():
-            ranked = rank(visible, getattr(row, f"query_{lang}"))
-            out |= {f"{name}_recall@{k}": recall_at_k(ranked, wanted, k),
-                    f"{name}_tokens": count(top_records(visible, ranked, k))}
+               "history": n, "anchors_outside_history": len(anchored) - len(inside),
+               "full_recall": recall_at_k(inside, wanted, len(inside)), "full_tokens": group.tokens(n)}
+        for name in rankers.names:
+            ranked = rankers.rank(name, group, n, getattr(row, f"query_{lang}"))
+            out |= {f"{name}_recall@{k}": recall_at_k(list(group.ids[ranked]), wanted, k),
+                    f"{name}_tokens": rankers.count(group.top(ranked, k))}
         rows.append(out)
     return pd.DataFrame(rows)

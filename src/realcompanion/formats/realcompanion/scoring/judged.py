@@ -128,11 +128,11 @@ def _joined(track, rows: dict, population: str):
 
 
 def mean_block(values, participants, missing: int, seed: int, resamples: int, share: bool = False,
-               unit: str = "participant") -> dict:
+               unit: str = "participant", intervals: bool = True) -> dict:
     """Pooled and macro mean of per-item values, per-participant (per-`unit`) means, n, `missing`, and intervals
-    (with the Wilson interval too when the values are 0/1 shares)."""
+    (with the Wilson interval too when the values are 0/1 shares; without `intervals`, the caller adds them)."""
     block = pooled_and_macro(values, participants, unit) | {"missing": missing}
-    if block["n"]:
+    if block["n"] and intervals:
         block["ci"] = mean_intervals(values, participants, seed, resamples)
         if share:
             block["wilson"] = wilson(int(sum(values)), block["n"])

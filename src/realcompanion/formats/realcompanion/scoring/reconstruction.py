@@ -165,7 +165,7 @@ def spread(values: list) -> dict:
 def judge_match(judge, prompt, failures: list):
     """A matcher: `normalized_match`, else the judge's word (cached per pair); unreadable answers are
     recorded in `failures` and count as no match."""
-    from realcompanion.scoring.judge_client import JudgeError
+    from realcompanion.scoring.endpoint import Unreadable
 
     cache: dict[tuple, bool] = {}
 
@@ -177,7 +177,7 @@ def judge_match(judge, prompt, failures: list):
             values = {"attribute": attribute.replace("_", " "), "reference": reference, "prediction": prediction}
             try:
                 cache[key] = judge.ask(prompt, values, {"match": ((bool,), None)})["match"]
-            except JudgeError as exc:
+            except Unreadable as exc:  # the endpoint's answer, or the verdict in it (JudgeError)
                 failures.append({"attribute": attribute, "reference": reference, "prediction": prediction,
                                  "reason": str(exc)})
                 cache[key] = False

@@ -12,7 +12,7 @@ from __future__ import annotations
 from realcompanion.release import ReadError
 from realcompanion.scoring.jsonl import condition as condition_of
 from realcompanion.scoring.jsonl import field, known_item, rows
-from realcompanion.scoring.verdicts import FIELDS, OPTIONAL_FIELDS, judge_each, reply_sha256
+from realcompanion.scoring.verdicts import FIELDS, OPTIONAL_FIELDS, ask_each, reply_sha256
 
 from .settings import TRACK_CONDITIONS
 
@@ -21,9 +21,9 @@ NO_REFERENCE = {"chat": "(none: the probe opens a conversation and has no refere
                 "qa": "(none: the conversation history does not answer this question)"}
 
 
-def read_replies(path, track) -> list[dict]:
+def read_replies(path, track, data: bytes | None = None) -> list[dict]:
     out, seen = [], set()
-    for line, row in rows(path):
+    for line, row in rows(path, data):
         item = known_item(row, track, path, line)
         item_id = item.item_id
         if not item.posed:
@@ -44,14 +44,14 @@ def prompt_values(track, item, reply: str) -> dict:
     return {"question": item.query, "reference": reference, "answer": reply}
 
 
-def judge_replies(track, out, judge, prompt, progress=None) -> list[dict]:
-    """Ask the judge about each reply `out` has no verdict for, writing each verdict as it comes
-    (`verdicts.judge_each`); returns the replies left unjudged."""
+def judge_replies(track, out, judge, prompt, concurrency: int = 1, progress=None) -> list[dict]:
+    """Ask the judge about each reply `out` has no verdict for, `concurrency` at a time, writing each verdict as it
+    comes (`verdicts.ask_each`); returns the replies left unjudged."""
     optional = {name: (kinds, track.vocabulary.get(choices))
                 for name, (kinds, choices) in OPTIONAL_FIELDS[track.name].items()}
 
-    def verdict_of(reply: dict) -> dict:
+    async def verdict_of(reply: dict) -> dict:
         values = prompt_values(track, track.by_id[reply["item_id"]], reply["reply"])
-        return {**judge.ask(prompt, values, FIELDS[track.name], optional), "judge": judge.stamp(prompt)}
+        return {**await judge.ask_async(prompt, values, FIELDS[track.name], optional), "judge": judge.stamp(prompt)}
 
-    return judge_each(out, verdict_of, progress)
+    return ask_each(out, verdict_of, concurrency, progress)

@@ -241,6 +241,89 @@ def gc11(c):
     return "anchors", a["anchor_id"]
 
 
+def ga6(c):
+    """A rubric at mandatory_max whose downgraded criterion is a grounding one while a service one (lighter) stays
+    mandatory: the count and every weight are right (GA5), the choice of the downgraded one is not."""
+    for i in c.rows["instances"]:
+        rubric = [r for r in c.rows["criteria"] if r["instance_id"] == i["instance_id"]]
+        optional = [r for r in rubric if r["kind"] == "service" and not r["mandatory"]]
+        grounding = [r for r in rubric if r["kind"] == "grounding" and r["mandatory"]]
+        if optional and grounding:
+            weights = c.descriptor()["groupassist"]["weights"]
+            optional[0].update(mandatory=True, weight=weights["service"])
+            grounding[0].update(mandatory=False, weight=1)
+            return "criteria", grounding[0]["criterion_id"]
+
+
+def gc12(c):
+    """A native M1 instance's fact restated later and anchored again as a second unit, the instance typed M2."""
+    i = c.instance(origin="native", dependency="M1", level="L2")
+    a = next(a for a in c.anchors(i["instance_id"]) if a["unit"])
+    m = c.free_filler(i["group_id"], after=c.message(a["message_id"])["turn"], before=i["cutoff_turn"])
+    m["text_zh"] += a["span_zh"]
+    m["text_en"] += " " + a["span_en"]
+    n = len(c.anchors(i["instance_id"])) + 1
+    again = a | {"anchor_id": f"{i['instance_id']}:A{n:02d}", "message_id": m["message_id"], "unit": 2}
+    c.rows["anchors"].insert(c.rows["anchors"].index(a) + 1, again)
+    i["dependency"] = "M2"
+    return "anchors", again["anchor_id"]
+
+
+def gc13(c):
+    """An M3 L1 instance whose scored atom states the superseded value and whose distractor the current one."""
+    i = c.instance(dependency="M3", level="L1")
+    atoms = [t for t in c.rows["atoms"] if t["instance_id"] == i["instance_id"]]
+    distractor = next(t for t in atoms if t["distractor"])
+    current = next(a for a in c.anchors(i["instance_id"]) if a["m3_role"] == "current")
+    scored = next(t for t in atoms if t["unit"] == current["unit"])
+    for lang in ("zh", "en"):
+        scored[f"text_{lang}"], distractor[f"text_{lang}"] = distractor[f"text_{lang}"], scored[f"text_{lang}"]
+    return "atoms", distractor["atom_id"]
+
+
+def gc14(c):
+    """A grounding criterion citing a message of its history before the cutoff that none of its anchors cites."""
+    i = c.instance(dependency="M1", level="L2", origin="authored")
+    g = next(r for r in c.rows["criteria"] if r["instance_id"] == i["instance_id"] and r["kind"] == "grounding")
+    g["evidence"] = c.free_filler(i["group_id"], before=i["cutoff_turn"])["message_id"]
+    return "criteria", g["criterion_id"]
+
+
+def relay(c):
+    """An anchor on an assistant message, and the earlier member message that established its fact."""
+    a = c.one("anchors", from_assistant=True)
+    cited = c.message(a["message_id"])
+    said = next(m for m in c.rows["messages"] if m["group_id"] == cited["group_id"] and m["turn"] < cited["turn"]
+                and m["role"] == "member" and a["span_zh"] in m["text_zh"])
+    return a, said
+
+
+def gc15(c):
+    """The member's statement a relayed anchor rests on rewritten: the assistant's message is its only source."""
+    a, said = relay(c)
+    said["text_zh"], said["text_en"] = FILLER_MEMBER[0]
+    return "anchors", a["anchor_id"]
+
+
+def gc16(c):
+    """A native request whose reply, the record after it, is a member's, and whose English text no longer names
+    `@assistant` (its Chinese `@助手` is a name the format does not fix): no service point it can read."""
+    i = c.instance(origin="native")
+    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
+                   and m["text_zh"] == i["query_zh"])
+    request["text_en"] = i["query_en"] = i["query_en"].replace("@assistant ", "")
+    reply = c.rows["messages"][c.rows["messages"].index(request) + 1]
+    reply.update(role="member", speaker=next(m["member_id"] for m in c.rows["members"] if m["group_id"] == i["group_id"]),
+                 reply_to=None)
+    return "instances", i["instance_id"]
+
+
+def gp3(c):
+    """One recalled_fact item fewer: the pattern fewest items name weighs most (-1.5 against -1)."""
+    c.rows["feedback"].remove(c.one("feedback", pattern="recalled_fact"))
+    return "", "datapackage.json"
+
+
 def gp1(c):
     f = c.rows["feedback"][0]
     f["wording_en"] = "Something nobody said"

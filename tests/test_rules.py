@@ -306,6 +306,16 @@ def timestamp_before_previous(root):
     raise AssertionError("no message can be moved without changing a date or a session")
 
 
+def line_out_of_order(root):
+    """Swap two consecutive lines of one participant's messages in the file, every field unchanged: the stream
+    sorted by turn is the same, but the file no longer lists the messages in order (Table 11)."""
+    rows = read(root, "source")
+    at = next(i for i in range(10, len(rows)) if rows[i]["participant_id"] == rows[i + 1]["participant_id"])
+    rows[at], rows[at + 1] = rows[at + 1], rows[at]
+    write(root, "source", rows)
+    return rows[at]["dayid"]
+
+
 def pii_digit_run(root) -> int:
     return json.loads((root / "datapackage.json").read_text())["realcompanion"]["pii_digit_run"]
 
@@ -476,6 +486,7 @@ CASES = [
     Case("B", on_rows("source", lambda r, root: r["turn"] == 20, lambda r, root: r.update(db_id=1)),
          branch="db_id", message="db_id does not increase"),
     Case("B", last_turn_renumbered, branch="turn", message="turns are not contiguous"),
+    Case("B", line_out_of_order, branch="file-order", message="listed in the file before"),
     Case("B", timestamp_before_previous, branch="timestamp", message="timestamp earlier than the previous turn"),
     Case("B", on_rows("source", uncited_message(), lambda r, root: r.update(dayid=r["dayid"][:-7] + "999" + r["dayid"][-4:])),
          branch="day", message="day of dayid differs"),
@@ -495,6 +506,10 @@ CASES = [
     # a referent only the probe states is not grounded in the turns the row cites
     Case("REF1", on_rows("chat", chat_where(recorded=True), chat_change(trace__A__referent_text=lambda r: r["probe"])),
          branch="probe-only"),
+    # an exception recorded on a row the turns it cites ground is no exception
+    Case("REF1", on_rows("chat", chat_where(recorded=True), chat_change(trace__A__ungrounded={"reason": "stands"})),
+         branch="needless-exception", message="records a referent exception"),
+    Case("REF2", set_param(["realcompanion", "referent_exceptions"], lambda n: n + 1, "chat"), restamp=False),
     Case("SIG1", on_rows("chat", cold_open, chat_change(stratum="proportional"))),
     Case("SIG2", on_rows("chat", lambda r, root: r["withdrawn"] is not None, chat_change(scoreable=True)),
          branch="withdrawn"),
@@ -523,6 +538,7 @@ CASES = [
         branch="unrecorded-relabel"),
     Case("CAT2", on_rows("chat", relabeled, chat_change(trace__C__relabeled__reason=" ")), branch="no-reason"),
     Case("CAT3", set_param(["realcompanion", "relabeled"], lambda n: n + 1, "chat"), restamp=False),
+    Case("CAT4", set_param(["realcompanion", "sessionless"], lambda n: n + 1, "chat"), restamp=False),
     Case("ARI1", on_rows("chat", basic_scoreable, chat_change(
         tier="hard", category="episode_callback", trace__C__tier="hard", trace__C__category="episode_callback",
         trace__C__rule=lambda r: "only episode_refs is non-empty")), branch="scoreable"),
@@ -538,7 +554,10 @@ CASES = [
     Case("ARI4", on_rows("profile", lambda r, root: r["evidence"],
                          lambda r, root: r.update(evidence_count=r["evidence_count"] + 1))),
     Case("ARI5", on_rows("profile", lambda r, root: (r["confidence"] or 0) >= 0.8,
-                         lambda r, root: r.update(confidence_label="low"))),
+                         lambda r, root: r.update(confidence_label="low")), branch="band"),
+    # a null confidence has no band: a label beside it is not the band of 0
+    Case("ARI5", on_rows("profile", lambda r, root: r["confidence"] is not None and r["confidence"] < 0.4,
+                         lambda r, root: r.update(confidence=None)), branch="null"),
     Case("ARI6", on_rows("profile", lambda r, root: r["first_seen"], lambda r, root: r.update(first_seen="2020-01-01"))),
     Case("ARI7", drop_persona_row),
     Case("ARI8", on_rows("persona", lambda r, root: r["slot"] == "openness",
@@ -703,7 +722,7 @@ def test_rule_fires_alone_naming_the_row(case, specimen, baseline):
 KEYS = {"source": "dayid", "profile": "claim_id", "chat": "item_id", "qa": "item_id"}
 
 
-@pytest.mark.parametrize("case_id", ["ID1", "SIG3", "CAT2-rule", "SIG1", "STR4", "ARI4", "ARI5", "SIG8-memory-bearing", "V2"])
+@pytest.mark.parametrize("case_id", ["ID1", "SIG3", "CAT2-rule", "SIG1", "STR4", "ARI4", "ARI5-band", "SIG8-memory-bearing", "V2"])
 def test_a_failure_line_shows_the_value_the_file_holds(case_id, specimen):
     """`field=value` on a failure line is the named row's own value at that field, as the file writes it (`true`,
     a struct member rather than its whole struct), for coded, frame and declared rules alike; what a rule
@@ -805,14 +824,13 @@ def test_digit_run_length_is_read_from_the_descriptor(specimen, baseline):
 
 def test_the_screen_reads_full_width_forms():
     """Chinese and Japanese input methods type full-width forms: an address with ＠ and ．, a number with － or an
-    ideographic space between its groups, is what a personal-data screen is there to find (PII1)."""
-    import pandas as pd
-    from realcompanion.validators.integrity import PII_PATTERNS
-    from realcompanion.validators.screen import search
+    ideographic space between its groups, is what a personal-data screen is there to find (PII1), named as written."""
+    from realcompanion.validators.personal import PII_PATTERNS, first_matches
 
-    text = pd.Series(["写信到 someone＠example．com 吧", "电话１３８－１２３４－５６７８", "电话138\u30001234\u30005678"])
-    assert list(search(text, PII_PATTERNS["e-mail address"])) == ["someone＠example．com"]
-    assert list(search(text, PII_PATTERNS["phone number"])) == ["１３８－１２３４－５６７８", "138\u30001234\u30005678"]
+    email, phone = "e-mail address", "phone number"
+    assert first_matches("写信到 someone＠example．com 吧", PII_PATTERNS)[email] == "someone＠example．com"
+    assert first_matches("电话１３８－１２３４－５６７８", PII_PATTERNS)[phone] == "１３８－１２３４－５６７８"
+    assert first_matches("电话138\u30001234\u30005678", PII_PATTERNS)[phone] == "138\u30001234\u30005678"
 
 
 def test_a_url_in_chinese_text_ends_at_the_punctuation_after_it(specimen):
@@ -861,8 +879,8 @@ def test_an_email_address_is_tried_only_where_its_name_starts():
     email = PII_PATTERNS["e-mail address"]
     start = re.match(r"\(\?<!(\[[^\]]*\])\)(\[[^\]]*\])\+", email)
     assert start and start[1] == start[2]
-    text = pd.Series(["mail ana.b+x@mail.example.org.", "a" * 50 + "@ b.c, x@y.zz", "张三＠例子．中国 or 010 1234 5678"])
-    assert list(search(text, email)) == ["ana.b+x@mail.example.org.", "x@y.zz", "张三＠例子．中国"]
+    text = pd.Series(["mail ana.b+x@mail.example.org.", "a" * 50 + "@ b.c, x@y.zz", "张三@例子.中国 or 010 1234 5678"])
+    assert list(search(text, email)) == ["ana.b+x@mail.example.org.", "x@y.zz", "张三@例子.中国"]
 
 
 def test_every_rule_names_the_paper_table_and_row_it_states(capsys):

@@ -2,8 +2,9 @@
 
 One group, G01, of 38 messages (turns 0-37; speakers member_01, member_02, member_03 and the assistant in
 turn, with the special messages below), and four native `eval` instances, each cut off at its own request
-message. The descriptor and schemas are the specimen's (with `retrieval_k` optionally changed); the data rows
-are written here and the release passes `realcompanion validate`.
+message. The descriptor and schemas are the specimen's (with `retrieval_k` optionally changed, and the rubric
+reading that lets a rubric hold optional criteria of its own, `rubric.optional_only_downgraded` false, since
+its rubrics do); the data rows are written here and the release passes `realcompanion validate`.
 
 instance   level  dependency  cutoff  anchors (memory units)
 G01:I0001  L1     M1          30      turn 2 (travel date)
@@ -88,6 +89,7 @@ def build(folder, k: int | None = None) -> Path:
     shutil.copytree(SPECIMEN / "schemas", folder / "schemas")
     d = json.loads((SPECIMEN / "datapackage.json").read_text(encoding="utf-8"))
     d["groupassist"]["synthetic"] = True
+    d["groupassist"]["rubric"]["optional_only_downgraded"] = False
     if k:
         d["groupassist"]["retrieval_k"] = k
     (folder / "datapackage.json").write_text(json.dumps(d, ensure_ascii=False, indent=2), encoding="utf-8")

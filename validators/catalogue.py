@@ -86,8 +86,12 @@ class Catalogue:
             import_module(module)
         return sorted(self.rules.values(), key=self.order)
 
-    def order(self, rule: Rule) -> int:
-        return self.families.index(rule.family) if rule.family in self.families else len(self.families)
+    def order(self, rule: Rule) -> tuple[int, int]:
+        """Family, then the rule's module as `modules` lists it (a module imported early by another, a shared
+        module a second format's rules import, lists in its place all the same), then declaration order."""
+        family = self.families.index(rule.family) if rule.family in self.families else len(self.families)
+        module = getattr(rule.check, "__module__", None)
+        return family, self.modules.index(module) if module in self.modules else len(self.modules)
 
     def select(self, ids: str | None, declared: list[Rule] = ()) -> list[Rule]:
         """Rules named by a comma-separated list of ids or families (None = all), among the catalogue and the

@@ -18,6 +18,8 @@ import pyarrow.compute as pc
 from realcompanion.formats import constants
 from realcompanion.release import Release, as_is, fits
 
+from .aside import nulled
+
 # every place a record cites another record (a dayid or a claim_id): (resource, dotted path)
 CITATIONS = [
     ("chat", "probe_dayid"),
@@ -58,6 +60,7 @@ class Context:
         self._lines: dict[str, np.ndarray] = {}
         self._set_aside_at: dict[str, np.ndarray] = {}
         self._row_ids: dict[str, pd.Series] = {}
+        self._nulled: dict[str, dict[str, set[str]]] = {}  # values read as null (validators/aside.py)
 
     @property
     def vocab(self) -> dict:
@@ -98,8 +101,18 @@ class Context:
                 self._set_aside_at[name] = np.flatnonzero(order >= table.num_rows)
                 table = pa.concat_tables([table, aside]).take(order)
                 self._lines[name] = lines[order]
+            if name in self._nulled:
+                table = nulled(table, self._nulled[name])
             self._tables[name] = table
         return self._tables[name]
+
+    def without(self, values: dict[str, dict[str, set[str]]]) -> Context:
+        """A context over the same release in which, per resource and field, the given values (as the report writes
+        them) read as null, as a field that does not fit its type does: the values that break their field's
+        constraints, for every rule but the structure rules (validators/aside.py)."""
+        other = type(self)(self.release)
+        other._nulled = values
+        return other
 
     def set_aside_at(self, name: str) -> np.ndarray:
         """Positions in `table(name)` of the records the reader set aside: SCH1 reports each, and every other

@@ -17,6 +17,7 @@ rules of these kinds in the specimen's rules file.
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache, partial
 from pathlib import Path
 
@@ -61,6 +62,13 @@ def _load(path: Path):
     import yaml
 
     class Strict(yaml.SafeLoader):
+        def compose_document(self):
+            node = super().compose_document()
+            if _expanded(node) > YAML_NODES:  # aliases are shared nodes: a kilobyte of them expands to billions
+                raise ReadError(path, f"expands to more than {YAML_NODES:,} values (an alias counts each time it "
+                                "is used)")
+            return node
+
         def construct_mapping(self, node, deep=False):
             nodes = [key for key, _ in node.value if key.tag != "tag:yaml.org,2002:merge"]  # a `<<: *base` merge
             keys = [self.construct_object(key, deep=deep) for key in nodes]  # key's keys may be overridden
@@ -76,25 +84,118 @@ def _load(path: Path):
         raise ReadError(path, f"not readable ({str(exc).splitlines()[0]})") from None
 
 
+def _expanded(node) -> int:
+    """How many values a composed YAML document holds, an alias counted each time it is used, counted only to just
+    past YAML_NODES."""
+    stack, total = [node], 0
+    while stack and total <= YAML_NODES:
+        node = stack.pop()
+        total += 1
+        if isinstance(node.value, list):
+            stack += [part for item in node.value for part in (item if isinstance(item, tuple) else (item,))]
+    return total
+
+
 INT_BITS = 1 << 14  # the longest integer an expression may compute: a rule needs far less, 99999 ** 3999999 far more
+ITEMS = 100_000  # the most items and characters a value an expression builds or hands a function may hold: simpleeval's
+# own bound on one string or list, counted here at every depth, a shared item each time it is held
+DIGITS = 4934  # the most digits `round` may be asked for either side of the point: INT_BITS bits are 4,932 digits
+YAML_NODES = 100_000  # the most values a rules file in YAML may expand to, an alias counted each time it is used
+_FORMAT_SIZES = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 
 
-def _capped(operation, bits):
-    """simpleeval's `operation`, refusing an integer result of more than INT_BITS bits (`bits(a, b)` estimates it):
-    simpleeval bounds the operands of `**` only, and 99999 ** 3999999 takes half a minute, on every row."""
+def _too_long(text: str) -> None:
+    import simpleeval
+
+    raise simpleeval.IterableTooLong(f"{text} would hold more than {ITEMS:,} items and characters")
+
+
+def size(value, budget: int = ITEMS) -> int:
+    """The items and characters `value` holds, at every depth, a shared item each time it is held (`[[0] * 1000] *
+    1000` holds a million), counted only to just past `budget`: the count costs no more than the budget."""
+    stack, total = [value], 0
+    while stack and total <= budget:
+        value = stack.pop()
+        if isinstance(value, (str, bytes)):
+            total += len(value)
+        elif isinstance(value, dict):
+            total += 1
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            total += 1
+            stack += value
+        else:
+            total += 1
+    return total
+
+
+def _capped(operation, bits, items=None):
+    """simpleeval's `operation`, refusing an integer result of more than INT_BITS bits (`bits(a, b)` estimates it),
+    and a sequence result holding more than ITEMS (`items(a, b)` counts it, None: none is): simpleeval bounds the
+    operands of `**` only, and 99999 ** 3999999 takes half a minute, on every row; it bounds a list's length, not
+    what its items hold (a list of a list repeated)."""
     def apply(a, b):
         if type(a) is int and type(b) is int and bits(a, b) > INT_BITS:
             import simpleeval
 
             raise simpleeval.NumberTooHigh(f"the result would have more than {INT_BITS} bits")
+        if items is not None and items(a, b) > ITEMS:
+            _too_long("the result")
         return operation(a, b)
     return apply
+
+
+_SEQUENCES = (str, bytes, list, tuple)
+
+
+def _repeated(a, b) -> int:
+    """What a sequence repeated holds (`*`)."""
+    if isinstance(b, _SEQUENCES) and type(a) is int:
+        a, b = b, a
+    return size(a) * b if isinstance(a, _SEQUENCES) and type(b) is int and b > 0 else 0
+
+
+def _joined(a, b) -> int:
+    """What two sequences joined hold (`+`)."""
+    return size(a) + size(b) if isinstance(a, _SEQUENCES) and isinstance(b, _SEQUENCES) else 0
+
+
+def _formatted(a, b):
+    """`%` formatting, refusing a width or precision past ITEMS, or given by `*` ('%999999999d' % 1 is a gigabyte)."""
+    if isinstance(a, (str, bytes)):
+        text = a if isinstance(a, str) else a.decode("latin-1")
+        for width, precision in _FORMAT_SIZES.findall(text):
+            if "*" in (width, precision):
+                raise ValueError("a width or precision given by '*' is not available")
+            if max(int(width or 0), int(precision or 0)) > ITEMS:
+                _too_long(f"a width or precision of {max(int(width or 0), int(precision or 0)):,}")
+    return a % b
+
+
+def _bounded(name: str, function):
+    """A function of the expression language, refusing an argument that holds more than ITEMS (`size`), a sum that
+    starts from anything but a number (adding lists is quadratic) and `round` to more than DIGITS digits (round(1,
+    -10**7) computes 10**10000000)."""
+    def call(*args, **kwargs):
+        if name != "len":
+            for value in (*args, *kwargs.values()):
+                if size(value) > ITEMS:
+                    _too_long(f"the argument of {name}()")
+        if name == "round" and len(args) > 1 and type(args[1]) is int and abs(args[1]) > DIGITS:
+            raise ValueError(f"round() to more than {DIGITS} digits")
+        start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+        if name == "sum" and not isinstance(start, (int, float)):
+            raise TypeError("sum() adds numbers: its start must be a number")
+        return function(*args, **kwargs)
+    return call
 
 
 @cache
 def _evaluator_class():
     """simpleeval's evaluator without what lets one row's expression take the machine's memory or time: attribute
-    access (a method such as `text.ljust(10**10)`) and comprehensions (each item may build a 100,000-item list)."""
+    access (a method such as `text.ljust(10**10)`) and comprehensions (each item may build a 100,000-item list); its
+    functions bounded (`_bounded`), and no literal or format of more than ITEMS (`[x] * 9999` held in a list 9999
+    times; f'{1:>999999999}')."""
     import simpleeval
 
     class Evaluator(simpleeval.EvalWithCompoundTypes):
@@ -102,12 +203,38 @@ def _evaluator_class():
             super().__init__(**kwargs)
             for node in (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
                 self.nodes.pop(node, None)
+            self.functions = {name: _bounded(name, f) for name, f in self.functions.items()}
 
         def _eval_attribute(self, node):
             raise simpleeval.FeatureNotAvailable(f"attribute access (.{node.attr}) is not available: use the "
                                                  "functions")
 
+        def _eval_list(self, node):
+            return _built(super()._eval_list(node))
+
+        def _eval_tuple(self, node):
+            return _built(super()._eval_tuple(node))
+
+        def _eval_set(self, node):
+            return _built(super()._eval_set(node))
+
+        def _eval_dict(self, node):
+            return _built(super()._eval_dict(node))
+
+        def _eval_formattedvalue(self, node):
+            if node.format_spec:
+                spec = self._eval(node.format_spec)
+                if any(int(digits) > ITEMS for digits in re.findall(r"\d+", str(spec))):
+                    _too_long(f"the format '{spec}'")
+            return super()._eval_formattedvalue(node)
+
     return Evaluator
+
+
+def _built(value):
+    if size(value) > ITEMS:
+        _too_long("the literal")
+    return value
 
 
 def _evaluator():
@@ -116,7 +243,10 @@ def _evaluator():
     operators = {**simpleeval.DEFAULT_OPERATORS,
                  ast.Pow: _capped(simpleeval.DEFAULT_OPERATORS[ast.Pow],
                                   lambda a, b: b * a.bit_length() if b > 0 and abs(a) > 1 else 0),
-                 ast.Mult: _capped(simpleeval.DEFAULT_OPERATORS[ast.Mult], lambda a, b: a.bit_length() + b.bit_length())}
+                 ast.Mult: _capped(simpleeval.DEFAULT_OPERATORS[ast.Mult], lambda a, b: a.bit_length() + b.bit_length(),
+                                   _repeated),
+                 ast.Add: _capped(simpleeval.DEFAULT_OPERATORS[ast.Add], lambda a, b: 0, _joined),
+                 ast.Mod: _formatted}
     return _evaluator_class()(functions=FUNCTIONS, operators=operators)
 
 

@@ -13,44 +13,21 @@ import pandas as pd
 import pyarrow as pa
 
 from realcompanion.files import read_bytes
-from realcompanion.formats import part
 from realcompanion.names import COMMAND, STALE, stale_count
 from realcompanion.release import declared_hash
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import declared_counts
 
 from .catalogue import as_text, combined, failure_rows, failures
-from .kept import canonical, definitions_kept, first_difference, format_rules_kept
+from .kept import definitions_kept, first_difference, format_rules_kept
+from .personal import PII_PATTERNS, digit_run, screened
 from .realcompanion.catalogue import release_rule
-from .screen import candidates, search
 
 SCRIPT_SUFFIXES = {".py", ".pyw"}
 CODE_SUFFIXES = SCRIPT_SUFFIXES | {".pyc", ".pyo", ".pyd", ".pyx", ".ipynb", ".pkl", ".pickle", ".joblib", ".pt",
                                    ".pth", ".ckpt", ".npy", ".npz", ".so", ".dll", ".dylib", ".sh", ".bat", ".ps1",
                                    ".exe", ".jar"}
 HEAD = 1 << 16  # bytes of a file judged by content
-# Full-width forms count as their ASCII characters (＠ ． － ＋ （ ）, the ideographic space: what Chinese and Japanese
-# input methods type). The patterns are plain strings, so each reaches the regex as the character itself: Arrow's
-# RE2 screen reads no \u escape.
-_GROUPS = "[ .\\-\u3000\uff0e\uff0d]"
-# A URL runs to the first space or full-width punctuation mark: Chinese writes no space after a URL, and the comma
-# or full stop (，。、) that ends it belongs to the sentence. Letters, Chinese ones too, stay part of it (?q=北京).
-# Its query is matched to its first `?` and that query's first `=`: a class that also took the `?` (or `=`) after
-# it left Python's engine every split of a run to try, minutes on one value of 20,000 characters
-# (`http://a?http://a?...`); the values it names are the same. Neither part runs past the next `http(s)://`: begun
-# at each of the many in one run, each attempt ran to the run's end (3 s for `http://a?b` repeated to 100,000
-# characters); the rows it flags are the same, and of a URL inside another's path it names the inner one.
-_NOT_URL = "\\s\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
-_URL = f"[^{_NOT_URL}]"
-_UNTIL_URL = "(?:(?!https?://)[^{}{}])*"  # URL characters other than the one given, up to the next scheme
-PII_PATTERNS = {
-    # an address starts where its run of name characters starts (the look-behind): begun at every character of a
-    # long run, each attempt ran to the run's end, 6 s for one value of 20,000 characters; it names the same address
-    "e-mail address": "(?<![\\w.+-])[\\w.+-]+[@\uff20][\\w-]+[.\uff0e][\\w.\uff0e-]+",
-    "phone number": f"[+\uff0b]?[(\uff08]?\\d{{2,4}}[)\uff09]?{_GROUPS}\\d{{3,4}}{_GROUPS}\\d{{3,4}}",
-    "URL with query string": f"https?://{_URL}{_UNTIL_URL.format(_NOT_URL, '?')}\\?{_URL}"
-                             f"{_UNTIL_URL.format(_NOT_URL, '=')}={_URL}*",  # to the URL's end
-}
 
 
 @release_rule("INT1", "error", "integrity", (),
@@ -225,65 +202,13 @@ release_rule("INT7", "error", "integrity", (),
              )(definitions_kept)
 
 
-def free_text(release) -> dict[str, list[str]]:
-    """What a personal-data screen reads, by resource (a fork's too): every string field, and every string property
-    of a nested object (a dotted path: `trace.A.rationale`), that no enum, pattern or const constrains (an
-    identifier or a label cannot carry free text). Lists are not descended: they hold identifiers. A core field
-    is judged by the format's own definition (`kept.canonical`): a constraint a fork may add to it (a pattern any
-    text meets) does not take it out of the screen."""
-    format_ = canonical(part(release.BLOCK, "format_schemas"))
-    out = {}
-    for name in release.resources:
-        core = {f["name"]: f for f in format_["resources"].get(name, {}).get("fields", [])}
-        paths = []
-        for f in (core.get(f.get("name"), f) for f in release.table_schema(name)["fields"]):
-            if "nestedSchema" in f:
-                nested = format_["nested"].get(f["nestedSchema"]) if f["name"] in core else None
-                paths += _text_properties(nested or release.schemas.nested(f["nestedSchema"]), f["name"])
-            elif f.get("type") == "string" and not {"enum", "pattern"} & set(f.get("constraints", {})):
-                paths.append(f["name"])
-        if paths:
-            out[name] = paths
-    return out
-
-
-def _text_properties(node, path: str) -> list[str]:
-    if not isinstance(node, dict) or {"enum", "pattern", "const", "$ref"} & set(node):
-        return []
-    types = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
-    if "object" in types and isinstance(node.get("properties"), dict):
-        return [found for key, sub in node["properties"].items() for found in _text_properties(sub, f"{path}.{key}")]
-    return [path] if "string" in types else []
-
-
 @release_rule("PII1", "warning", "privacy", RESOURCES,
-              "personal-data screen: no e-mail address, phone number, URL with query string or long digit run in any "
-              "free-text field or nested property (every string no enum or pattern constrains, a fork's too)",
+              "personal-data screen: no e-mail address, phone or US social security number, URL with query string or "
+              "long digit run in any free-text value (a fork's too, at any depth) or document the release ships, read "
+              "as a person reads it (invisible characters dropped, look-alike forms and numerals as what they show)",
               "SPEC §4 (personal-data screen)")
 def personal_data(ctx) -> pd.DataFrame:
-    return screened(ctx, dict(PII_PATTERNS, **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"}))
-
-
-def screened(ctx, patterns: dict[str, str]) -> pd.DataFrame:
-    """Each free-text value (`free_text`) in which one of `patterns` (label: Python regex) finds a match, named by
-    row and field. Python's engine decides, so `\\d` and `\\w` are Unicode's (a full-width phone number, an accented
-    address); Arrow's RE2 screens every free-text column first, as one array (`screen.candidates`: compiling the
-    loosened pattern costs more than scanning a column of a million characters)."""
-    fields = [(name, field) for name, named in free_text(ctx.release).items() for field in named]
-    columns = [ctx.column(name, field).cast(pa.string()) for name, field in fields]
-    rows = candidates(pa.chunked_array([chunk for column in columns for chunk in column.chunks], pa.string()),
-                      "|".join(patterns.values()))
-    starts = np.cumsum([0] + [len(column) for column in columns])
-    parts = []
-    for (name, field), start, end in zip(fields, starts, starts[1:]):
-        own = rows[(rows >= start) & (rows < end)] - start
-        if not len(own):
-            continue
-        text, ids = ctx.series(name, field).iloc[own], ctx.row_ids(name)
-        for label, pattern in patterns.items():
-            found, article = search(text, pattern), "an" if label[0] in "aeiou" else "a"
-            parts.append(failures(name, ids.loc[found.index], field, found, f"looks like {article} {label}"))
-    return combined(parts)
+    return screened(ctx, PII_PATTERNS | digit_run(ctx))
 
 
 @release_rule("INT8", "warning", "integrity", RESOURCES,

@@ -29,6 +29,7 @@ from realcompanion.collector import paused
 from realcompanion.release import Release
 
 from . import speed
+from .aside import failing_values
 from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures
 from .context import Context
 from .declared import declared_rules
@@ -219,6 +220,31 @@ def _about_set_aside(found: pd.DataFrame, aside: dict[str, set[str]], cited: set
     return rows
 
 
+def _without_failing_values(ctx: Context, outcomes: list[Outcome], structure: set[str], runner: Runner
+                            ) -> list[Outcome]:
+    """The outcomes, each rule that found failures in a resource holding a value that breaks its field's constraints
+    judged again with those values null (validators/aside.py): a failure it finds again (the same resource, row and
+    field) is its own, one it does not was owed to those values and is dropped. Nulling only takes judgments away:
+    what a rule finds only with them null (a count of what the file holds, GI2) is not a finding. A release no value
+    of which breaks its constraints is judged once."""
+    found = next((o.failures for o in outcomes if o.rule.id == runner.pandera), None)
+    values = failing_values(found, ctx.release) if found is not None else {}
+    again = [o.rule for o in outcomes if o.rule.id not in structure and not o.failures.empty
+             and set(o.rule.reads) & set(values)]
+    if not again:
+        return outcomes
+    units = _units(again)
+    if any(resource for resource, _ in units):
+        speed.import_pandera()
+    judged = {o.rule.id: o for o in _execute(ctx.without(values), units, None)}
+    for o in outcomes:
+        if o.rule.id in judged and not judged[o.rule.id].crashed:
+            keys = ["resource", "row", "field"]
+            kept = set(judged[o.rule.id].failures[keys].astype(str).itertuples(index=False, name=None))
+            o.failures = o.failures[[k in kept for k in o.failures[keys].astype(str).itertuples(index=False, name=None)]]
+    return outcomes
+
+
 @dataclass(frozen=True)
 class Runner:
     """What one format's run needs beyond the shared machinery: its catalogue, and which of its rules play the
@@ -331,6 +357,7 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: speed.Judgem
     outcomes = _execute(ctx, [u for u in units if u not in judged], progress, parallel, here)
     outcomes += [Outcome(*found) for found in judgement.result(progress)]
     structure_ids = set(runner.structure)
+    outcomes = _without_failing_values(ctx, outcomes, structure_ids, runner)
     unread = set_aside([o.failures for o in outcomes if o.rule.id == runner.typed])
     # a record that did not fit its types is reported once, by the typed rule (SCH1); the constraint rule (SCH2)
     # drops its own cases on such records by position, so a good record sharing one's key still fails `unique`

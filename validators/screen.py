@@ -21,9 +21,12 @@ _LOOKAROUND = re.compile(r"\(\?<?[=!](?:[^()\\]|\\.)*\)")
 _WIDER = {"d": r"\p{Nd}", "w": r"0-9A-Za-z_\x{80}-\x{10FFFF}"}  # \w: ASCII word characters and all others
 
 
-def loosened(pattern: str) -> str:
-    """The pattern as an RE2 screen that matches wherever Python's engine matches the pattern."""
-    out, in_class, i = [], False, 0
+def loosened(pattern: str, digits: str = "") -> str:
+    """The pattern as an RE2 screen that matches wherever Python's engine matches the pattern; `digits`: characters
+    a digit may also be in the text screened (`readable.numerals`: Python reads them as digits, Arrow does not), so
+    that `\\d`, a digit and a class holding one take them too."""
+    out, in_class, counting, i = [], False, False, 0
+    negated, has_digit = False, False
     pattern = _LOOKAROUND.sub("", pattern)
     while i < len(pattern):
         char = pattern[i]
@@ -32,29 +35,40 @@ def loosened(pattern: str) -> str:
             if escape == "b" and not in_class:
                 escape_text = ""
             elif escape in _WIDER:
-                escape_text = _WIDER[escape] if in_class else f"[{_WIDER[escape]}]"
+                wider = _WIDER[escape] + (digits if escape == "d" else "")
+                escape_text = wider if in_class else f"[{wider}]"
+                has_digit |= escape == "d"
             else:
                 escape_text = char + escape
             out.append(escape_text)
             i += 2
             continue
         if char == "[" and not in_class:
-            in_class = True
+            in_class, negated, has_digit = True, pattern[i + 1:i + 2] == "^", False
         elif char == "]" and in_class and out and out[-1] != "[":
             in_class = False
+            if has_digit and digits and not negated:
+                out.append(r"\p{Nd}" + digits)
+        elif char in "{}" and not in_class:
+            counting = char == "{"  # the digits of `{2,4}` are counts
+        elif "0" <= char <= "9" and digits and not counting:
+            if in_class:
+                has_digit = True
+            else:
+                char = f"[{char}\\p{{Nd}}{digits}]"
         out.append(char)
         i += 1
     return "".join(out)
 
 
-def candidates(text, pattern: str, ignore_case: bool = False) -> np.ndarray:
+def candidates(text, pattern: str, ignore_case: bool = False, digits: str = "") -> np.ndarray:
     """Positions of the rows of `text` (strings or nulls: a pandas Series or an Arrow array) that may match
-    `pattern`."""
+    `pattern` (`digits`: as `loosened` takes them)."""
     if not len(text):  # compiling a pattern with Unicode classes costs RE2 milliseconds
         return np.arange(0)
     try:
         values = text if isinstance(text, (pa.Array, pa.ChunkedArray)) else pa.array(text, from_pandas=True)
-        regex = loosened(pattern)
+        regex = loosened(pattern, digits)
         maybe = [pc.fill_null(pc.match_substring_regex(group, regex, ignore_case=ignore_case), False).to_numpy(
             zero_copy_only=False) for group in _regrouped(values)]
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):  # a pattern RE2 cannot read: Python screens every row

@@ -30,6 +30,7 @@ from .paths import leaves, own_file
 from .schemas import RESOURCES, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
 from .versions import problem as version_problem
 
+MAX_RESOURCES = 100  # the most resources a release may declare: each is read, typed and judged (a format has 5 or 8)
 _SCALARS = {
     "string": pa.string(),
     "integer": pa.int64(),
@@ -245,6 +246,9 @@ class Release:
             raise ReadError(descriptor, f"no '{self.BLOCK}' block: a {other[0]} release, which this command does "
                             "not read" if other else no_block(self.BLOCK), field=self.BLOCK)
         self.check_block(self.descriptor[self.BLOCK], descriptor)
+        if len(self.descriptor.get("resources") or []) > MAX_RESOURCES:  # each is read, typed and judged
+            raise ReadError(descriptor, f"declares {len(self.descriptor['resources']):,} resources, more than the "
+                            f"{MAX_RESOURCES} a release may", field="resources")
         if "version" in self.descriptor and (problem := version_problem(self.descriptor["version"])):
             raise ReadError(descriptor, problem, field="version")  # shown as given in every report and page
         for res in self.descriptor.get("resources", []):

@@ -53,15 +53,35 @@ def declared(release: Release) -> dict:
         for pid, count in sorted(counts.items()):
             per_participant.setdefault(pid, {})[name] = count
         hashes[release.resource(name)["path"]] = release.sha256[name]
-    return {"rows": rows, "participants": per_participant, "sha256": hashes, "relabeled": relabeled(release)}
+    return {"rows": rows, "participants": per_participant, "sha256": hashes, "relabeled": relabeled(release),
+            "referent_exceptions": recorded(release, "A", "ungrounded"), "sessionless": sessionless(release)}
 
 
 def relabeled(release: Release) -> int:
     """Chat rows whose trace C records a relabel by record (the paper's release has 3)."""
+    return recorded(release, "C", "relabeled")
+
+
+def recorded(release: Release, phase: str, member: str) -> int:
+    """Chat rows whose trace `phase` records `member` (a relabel, a referent exception); none where the release's
+    schema does not declare it."""
     import pyarrow.compute as pc
 
     trace = release.table("chat").column("trace")
-    return int(pc.sum(pc.is_valid(pc.struct_field(pc.struct_field(trace, "C"), "relabeled"))).as_py() or 0)
+    phases = trace.type.field(phase).type
+    if phases.get_field_index(member) < 0:
+        return 0
+    return int(pc.sum(pc.is_valid(pc.struct_field(pc.struct_field(trace, phase), member))).as_py() or 0)
+
+
+def sessionless(release: Release) -> int:
+    """Chat rows whose probe carries no session index (the paper's release has 13)."""
+    import pyarrow.compute as pc
+
+    source = release.table("source")
+    unindexed = source.filter(pc.is_null(source.column("session"))).column("dayid")
+    return int(pc.sum(pc.is_in(release.table("chat").column("probe_dayid"), value_set=unindexed.combine_chunks()))
+               .as_py() or 0)
 
 
 DATA_PACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"

@@ -9,7 +9,7 @@ from ..catalogue import Catalogue
 
 FAMILIES = ("structure", "history", "gate", "invariant", "provenance", "integrity", "privacy")
 CATALOGUE = Catalogue(FAMILIES, tuple(f"realcompanion.validators.groupassist.{module}" for module in (
-    "gates", "history", "integrity", "invariants", "structure")))
+    "gates", "history", "integrity", "invariants", "structure", "construction")))
 # `rule(id, severity, family, reads, statement, paper)`: `paper` says where the GroupAssistBench paper (or
 # GROUPASSIST.md) states it
 rule = CATALOGUE.release_rule

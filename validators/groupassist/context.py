@@ -70,6 +70,10 @@ class Context(CoreContext):
                            "text_en"]].rename(columns={"group_id": "message_group"}).reset_index(drop=True)
         a = self.frame("anchors")
         a = a.drop(columns=[c for c in a.columns if c in {*inst.columns, *m.columns} - {"instance_id", "message_id"}])
+        # an anchor whose instance_id is set aside (null) is the instance's its own id names (GM6: an id begins with
+        # its owner's): the instance's units and atoms are judged with it, not blamed for its loss
+        owner = a["anchor_id"].astype(object).str.rsplit(":", n=1).str[0]
+        a = a.assign(instance_id=a["instance_id"].fillna(owner))
         return a.merge(inst, on="instance_id", how="left").merge(m, on="message_id", how="left")
 
     @cached_property

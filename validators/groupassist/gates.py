@@ -14,9 +14,23 @@ from .catalogue import rule
 
 
 def word_pattern(words: dict) -> str:
-    """One regex for a declared word list: Chinese words as substrings, English words on word boundaries."""
+    """One regex for a declared word list: Chinese words as substrings, English words on word boundaries, in any of
+    their regular inflected forms (`inflected`): a list names a word, and `scores` or `updated` is the word."""
     return "|".join([re.escape(w) for w in words.get("zh", [])] +
-                    [rf"\b{re.escape(w)}\b" for w in words.get("en", [])])
+                    [rf"\b{inflected(w)}\b" for w in words.get("en", [])])
+
+
+def inflected(word: str) -> str:
+    """A regex for an English word (or a phrase's last word) in its regular inflected forms: -s, -es, -ed, -ing;
+    a final e dropped before -ed and -ing (change: changed, changing), a final y as -ies and -ied (memory:
+    memories). Irregular forms are listed in the descriptor's own list."""
+    head, last = word[:-len(word.split(" ")[-1])], word.split(" ")[-1]
+    forms = [re.escape(last) + "(?:s|es|ed|ing)?"]
+    if last.endswith("e"):
+        forms.append(re.escape(last[:-1]) + "(?:ed|ing)")
+    if last.endswith("y"):
+        forms.append(re.escape(last[:-1]) + "i(?:es|ed)")
+    return re.escape(head) + "(?:" + "|".join(forms) + ")"
 
 
 # a letter or digit of a script that writes spaces between words: not a Chinese or Japanese character
@@ -35,6 +49,41 @@ def stated_in_chinese(query: str, span: str) -> bool:
         return True
     pattern = (f"(?<!{_SPACED_WORD})" if left else "") + re.escape(span) + (f"(?!{_SPACED_WORD})" if right else "")
     return re.search(pattern, query) is not None
+
+
+def written(text, lang: str) -> str:
+    """A text as every rule that asks whether one text states another reads it: normalized as the scorer normalizes
+    (NFKC, case folded, punctuation a space, no space beside a Chinese character: `normalize`), an English one
+    with a space on each side, so that a span is found as whole words (`stated`); "" for a null."""
+    if not isinstance(text, str) or not text:
+        return ""
+    return f" {normalize(text)} " if lang == "en" else normalize(text)
+
+
+def every_written(texts: list, lang: str) -> list[str]:
+    """Each of `texts` `written`, as `written` writes it: each distinct text normalized once, all of them in one call
+    of `normalize` on the texts joined by a private-use character (`_APART`), which no step of it changes or
+    moves a space across, so each part is its text's normalization (a call per message of a paper-size history
+    cost 0.8 s); texts that hold the character are normalized one by one."""
+    distinct = [t for t in dict.fromkeys(texts) if isinstance(t, str) and t]
+    if any(_APART in t for t in distinct):
+        done = [normalize(t) for t in distinct]
+    else:
+        done = [part.strip(" ") for part in normalize(_APART.join(distinct)).split(_APART)] if distinct else []
+    seen = {t: f" {n} " if lang == "en" else n for t, n in zip(distinct, done)}
+    return [seen.get(t, "") if isinstance(t, str) else "" for t in texts]
+
+
+_APART = "\ue000"  # private use: no punctuation, space, case or compatibility form, composes with nothing
+
+
+def stated(text: str, span: str, lang: str) -> bool:
+    """Whether the `written` `span` is stated in the `written` `text`: in English as whole words (`1007` is not in
+    `10070`), in Chinese anywhere but inside a longer Latin word or number (`stated_in_chinese`); an empty span is
+    stated nowhere."""
+    if not span.strip():
+        return False
+    return span in text if lang == "en" else stated_in_chinese(text, span)
 
 
 def elsewhere(a: pd.DataFrame) -> pd.Series:
@@ -83,14 +132,11 @@ def query_reveals(ctx) -> pd.DataFrame:
         # a memory is revealed however the query writes it: in other case, full-width forms or punctuation; in
         # English as whole words (`1007` is not in `10070`), in Chinese, written without spaces, anywhere but inside
         # a longer Latin word or number
-        pad = " " if lang == "en" else ""
-        found = str.__contains__ if lang == "en" else stated_in_chinese
         texts = {c: a[f"{c}_{lang}"].fillna("").tolist() for c in ("span", "fact", "query")}
         # each text once: a query is repeated on each of its instance's anchors, and a fact across instances
-        written = {t: pad + normalize(t) + pad if t else "" for t in {t for column in texts.values() for t in column}}
-        spans, facts, queries = ([written[t] for t in texts[c]] for c in ("span", "fact", "query"))
-        leak = np.fromiter((bool(s.strip() and found(q, s) or f.strip() and found(q, f))
-                            for s, f, q in zip(spans, facts, queries)), bool, len(a))
+        spans, facts, queries = (every_written(texts[c], lang) for c in ("span", "fact", "query"))
+        leak = np.fromiter((stated(q, s, lang) or stated(q, f, lang) for s, f, q in zip(spans, facts, queries)), bool,
+                           len(a))
         parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"query_{lang}"][leak],
                               "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))
     inst, words = ctx.frame("instances"), ctx.params["words"]

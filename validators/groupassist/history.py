@@ -32,13 +32,16 @@ def message_ids(ctx) -> pd.DataFrame:
       "App. E.1 (cutoffs by turn index)")
 def in_order(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
+    # a record whose group is set aside (null) keeps its line's place in the group of the record before it, as a
+    # RealCompanion message without a participant does: it fills its turn, and no later record skips one for it
+    group = m["group_id"].ffill()
     instant = instants(m["timestamp"])  # per record, any RFC 3339 spelling; one GS4 rejects is not judged
     parts = [failures("messages", m["message_id"][bad], field, m[field][bad].astype(str), f"{field} goes back")
              for field, values in (("turn", m["turn"]), ("timestamp", instant))
-             for bad in [values < values.groupby(m["group_id"]).shift()]]  # the group's previous record, in any run
+             for bad in [values < values.groupby(group).shift()]]  # the group's previous record, in any run
     # a missing turn index is a message left out of the history every cutoff and count is read against
-    previous = m["turn"].groupby(m["group_id"]).shift()
-    late = (m.groupby("group_id").cumcount() == 0) & m["turn"].notna() & (m["turn"] != 0)
+    previous = m["turn"].groupby(group).shift()
+    late = (m.groupby(group).cumcount() == 0) & m["turn"].notna() & (m["turn"] != 0)
     skips = m["turn"] - previous > 1
     return combined(parts + [
         failures("messages", m["message_id"][late], "turn", m["turn"][late].astype(str),

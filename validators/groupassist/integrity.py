@@ -9,21 +9,25 @@ from realcompanion.names import stale_count
 from ..catalogue import failure_rows
 from ..documents import STATEMENT, documents_whole
 from ..integrity import (
-    PII_PATTERNS,
     contained,
     data_not_code,
     declared_rows,
     hashes,
     loaded_as_written,
     schema_copies,
-    screened,
     standard_counts,
     unread,
 )
 from ..kept import definitions_kept, format_rules_kept
+from ..personal import PII_PATTERNS, digit_run, screened
 from .catalogue import rule
 
-PII_PATTERNS_ZH = {"mainland mobile number": r"(?<!\d)1[3-9]\d{9}(?!\d)", "resident ID number": r"(?<!\d)\d{17}[\dXx](?!\d)"}
+# Read as `personal` reads text: a number in Chinese numerals is in digits. A resident ID number may be split after
+# its region (6 digits) and birth date (8), or in fours; a landline is an area code from 0, then 7 or 8 digits
+# (split after the third or fourth).
+PII_PATTERNS_ZH = {"mainland mobile number": r"(?<!\d)1[3-9]\d{9}(?!\d)",
+                   "resident ID number": r"(?<!\d)\d{6}[ -]?\d{4}[ -]?\d{4}[ -]?\d{3}[\dXx](?![\dXx])",
+                   "mainland landline number": r"(?<!\d)(?:\(0\d{2,3}\)|0\d{2,3})[ -]?\d{3,4}[ -]?\d{4}(?!\d)"}
 
 rule("GI3", "error", "integrity", (), "no resource path escapes the package folder (absolute, .., link or URL)",
       "GROUPASSIST.md §3 (no path escapes; SPEC §4)")(contained)
@@ -84,9 +88,9 @@ def counts(ctx) -> pd.DataFrame:
 
 
 @rule("GI5", "warning", "privacy", RESOURCES,
-      "personal-data screen in both languages: e-mail, phone, ID or mobile number, URL with query, long digit run, in "
-      "any free-text field or nested property (every string no enum or pattern constrains, a fork's too)",
+      "personal-data screen in both languages: e-mail, phone, social security, resident ID, mobile or landline number, "
+      "URL with query, long digit run, in any free-text value (a fork's too, at any depth) or document the release "
+      "ships, read as a person reads it (invisible characters dropped, look-alike forms and numerals as what they show)",
       "GROUPASSIST.md §3 (personal-data screen in both languages; SPEC §4)")
 def personal_data(ctx) -> pd.DataFrame:
-    return screened(ctx, dict(PII_PATTERNS, **PII_PATTERNS_ZH,
-                              **{"long digit run": rf"\d{{{ctx.params['pii_digit_run']},}}"}))
+    return screened(ctx, PII_PATTERNS | PII_PATTERNS_ZH | digit_run(ctx))

@@ -10,7 +10,7 @@ from ..catalogue import combined, failures
 from ..screen import search
 from .catalogue import rule
 from .context import among, position_in, taken
-from .gates import elsewhere, word_pattern
+from .gates import elsewhere, every_written, stated, word_pattern
 
 
 def _units(ctx) -> pd.Series:
@@ -120,8 +120,28 @@ def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.n
     return out
 
 
+def stated_in_windows(ctx, lang: str, spans: list, lo: np.ndarray, hi: np.ndarray, keep=None) -> list:
+    """For each window [lo, hi) of the messages in group order (`ctx.by_group`), the positions in that order of the
+    messages (of `keep`, a mask in file order, if given) whose text states the window's span, both `written` as
+    every rule compares texts: each text inside some window is normalized once."""
+    _, order, _ = ctx.by_group
+    column = ctx.table("messages").column(f"text_{lang}")
+    needed = np.zeros(len(column), dtype=bool)
+    for a, b in zip(lo.tolist(), hi.tolist()):
+        needed[order[a:b]] = True
+    if keep is not None:
+        needed &= keep
+    at = np.flatnonzero(needed)
+    texts = np.full(len(column), "", dtype=object)
+    texts[at] = every_written(column.take(pa.array(at)).to_pylist(), lang)
+    spans = every_written(spans, lang)
+    found = _in_windows(pa.chunked_array([pa.array(texts, pa.string())]), order, spans, lo, hi)
+    return [[i for i in f if stated(texts[order[i]], s, lang)] for f, s in zip(found, spans)]
+
+
 @rule("GC5", "error", "invariant", ("anchors", "messages"),
-      "no message after an M3 update and before the cutoff re-uses the superseded value's span (still current at the cutoff)",
+      "no message after an M3 update and before the cutoff re-uses the superseded value's span, however written (still "
+      "current at the cutoff)",
       "App. A.4 (current at the cutoff; declared approximation); GROUPASSIST.md §3")
 def m3_still_current(ctx) -> pd.DataFrame:
     a = ctx.anchors.loc[~among(ctx.anchors["instance_id"], _displaced(ctx.anchors)), [
@@ -135,9 +155,8 @@ def m3_still_current(ctx) -> pd.DataFrame:
     pairs, first = pairs[code >= 0], starts[code[code >= 0]]  # a group without messages has no window
     lo = first + pairs["seq"].to_numpy(dtype=int) + 1  # after the update, to the cutoff (turns never decrease: GM2)
     hi = first + ctx.before(pairs["group_id"], pairs["cutoff_turn"]).astype(int)
-    table = ctx.table("messages")
-    found = [_in_windows(table.column(f"text_{lang}"), order, pairs[f"span_{lang}"].tolist(), lo, hi)
-             for lang in ("zh", "en")]
+    table = ctx.table("messages")  # the value re-used however it is written: case, width, spacing (`written`)
+    found = [stated_in_windows(ctx, lang, pairs[f"span_{lang}"].tolist(), lo, hi) for lang in ("zh", "en")]
     at = [(iid, i) for iid, zh, en in zip(pairs.index, *found) for i in sorted(set(zh) | set(en))]
     ids = table.column("message_id").take(order[[i for _, i in at]]).to_pylist() if at else []
     rows = [(iid, mid) for (iid, _), mid in zip(at, ids)]

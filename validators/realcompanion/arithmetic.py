@@ -69,7 +69,9 @@ def confidence_band(ctx, frame):
     conf = frame["confidence"].astype("float64")
     band = pd.Series(labels[np.searchsorted(ctx.format["confidence_bands"], conf.fillna(0), side="right")],
                      index=frame.index)
-    return (conf.isna() & frame["confidence_label"].isna()) | (frame["confidence_label"] == band).fillna(False)
+    # a null confidence is banded as nothing: a label beside it is the failure, not the band of 0
+    return (conf.isna() & frame["confidence_label"].isna()) | (conf.notna() & (frame["confidence_label"] == band)
+                                                               ).fillna(False)
 
 
 @release_rule("ARI6", "error", "arithmetic", ("source", "profile"),

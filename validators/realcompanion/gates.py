@@ -81,13 +81,14 @@ def differs(probe, text) -> str:
 
 
 @release_rule("B", "error", "gate", ("source",),
-              "database identifiers parallel the turn identifiers: db_id, turn, dayid and timestamp agree in order",
-              "Table 24, gate B")
+              "database identifiers parallel the turn identifiers: db_id, turn, dayid and timestamp agree in order, "
+              "and the file lists each participant's messages in that order",
+              "Table 24, gate B; Table 11 (source: each participant's messages in order)")
 def gate_b(ctx) -> pd.DataFrame:
     """Judged a batch of whole participants at a time: every check compares a message with its participant's
     others, and the intermediates of 2.7 million messages at once took 460 MB (100x paper size); batches of
     half a million take 110 MB, and less CPU (1.7 s against 2.1 s)."""
-    m = ctx.stream.reset_index(drop=True)
+    m = ctx.stream.rename_axis("line").reset_index()  # `line`: the message's position in the file
     pid = pd.factorize(m["participant_id"].ffill().bfill())[0]  # grouped by number, fast; one without a participant
     # (set aside) counts with the one before it in the stream, where the stream keeps it
     found: dict[int, list[pd.DataFrame]] = {}  # per check, its failures batch by batch, in stream order
@@ -135,6 +136,10 @@ def _gate_b_batch(m: pd.DataFrame, pid: np.ndarray):
     prev = lambda s: s.groupby(pid).shift()  # noqa: E731
     checks = [
         (_breaks(m["turn"], position, pid), "turn", "turns are not contiguous from 0"),
+        # Table 11: `source` is each participant's messages in order; participants' runs may interleave, as a
+        # GroupAssistBench group's (GM2)
+        ((m["line"] < prev(m["line"])).fillna(False), "turn", "listed in the file before the previous turn's message: "
+                                                              "the file lists each participant's messages in order"),
         ((m["db_id"] <= prev(m["db_id"])).fillna(False), "db_id", "db_id does not increase with turn"),
         ((instant < prev(instant)).fillna(False), "timestamp", "timestamp earlier than the previous turn"),
         (day != expected_day, "dayid", "day of dayid differs from the local date's day"),

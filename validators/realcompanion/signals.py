@@ -8,15 +8,16 @@ import pyarrow.compute as pc
 
 from realcompanion.names import stale_count
 
-from ..catalogue import failure_rows, failures
+from ..catalogue import combined, failure_rows, failures
 from ..context import runs, take_rows
 from .catalogue import frame_rule, release_rule
 
 
-@release_rule("REF1", "warning", "referent", ("source", "profile", "chat"),
+@release_rule("REF1", "error", "referent", ("source", "profile", "chat"),
               "the recorded referent (trace A referent_text) is present in the turns the row cites: recent_context, "
-              "episode_refs and the evidence of profile_refs, not the probe (lexical check)",
-              "Table 25, Referent (1,339 of 1,341 judged rows grounded; two exceptions recorded)")
+              "episode_refs and the evidence of profile_refs, not the probe (lexical check), unless trace A records "
+              "the exception with its reason (ungrounded), which a grounded row does not",
+              "Table 25, Referent (1,339 of 1,341 judged rows grounded; two exceptions recorded and allowed to stand)")
 def referent(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
     context = ctx.recorded_context
@@ -27,10 +28,42 @@ def referent(ctx) -> pd.DataFrame:
     has = referent_text.notna().to_numpy()
     wanted = ctx.column("chat", "trace.A.referent_text").filter(has).to_pylist()  # Arrow to Python in one call
     present = [r.lower() in c.lower() for r, c in zip(wanted, corpus[has])]  # Python's lower on both sides
-    bad = pd.Series(has, index=chat.index)
-    bad[has] = ~np.array(present, dtype=bool)
-    return failures("chat", chat["item_id"][bad], "trace.A.referent_text", referent_text[bad],
-                    "referent not found in the turns the row cites")
+    found = pd.Series(False, index=chat.index)
+    found[has] = np.array(present, dtype=bool)
+    excepted = _recorded(ctx, "A", "ungrounded")
+    bad = pd.Series(has, index=chat.index) & ~found & ~excepted
+    stale = found & excepted  # an exception where there is none to record
+    return combined([failures("chat", chat["item_id"][bad], "trace.A.referent_text", referent_text[bad],
+                              "referent not found in the turns the row cites, and no exception recorded (trace.A."
+                              "ungrounded)"),
+                     failures("chat", chat["item_id"][stale], "trace.A.ungrounded",
+                              ctx.values("chat", "trace.A.ungrounded", np.flatnonzero(stale.to_numpy())),
+                              "records a referent exception, but the turns the row cites state the referent")])
+
+
+def _recorded(ctx, phase: str, member: str) -> pd.Series:
+    """Row by row, whether trace `phase` records `member` (an exception, a relabel); never where the release's
+    schema declares no such member."""
+    trace = ctx.table("chat").column("trace").type.field(phase).type
+    if trace.get_field_index(member) < 0:
+        return pd.Series(False, index=ctx.frame("chat").index)
+    return ctx.series("chat", f"trace.{phase}.{member}").notna().astype(bool)
+
+
+def _counted(ctx, found: int, param: str, what: str) -> pd.DataFrame:
+    """A count of chat rows the release declares (stamp writes it): none, or the one line naming the stale count."""
+    declared = ctx.params.get(param)
+    if declared == found:
+        return failure_rows([])
+    return failure_rows([("chat", "chat", "", found, stale_count(declared, what))])
+
+
+@release_rule("REF2", "error", "referent", ("chat",),
+              "referent exceptions are counted: the rows whose trace A records one number "
+              "realcompanion.referent_exceptions", "Table 25, Referent (two exceptions recorded)")
+def exceptions_counted(ctx) -> pd.DataFrame:
+    return _counted(ctx, int(_recorded(ctx, "A", "ungrounded").sum()), "referent_exceptions",
+                    "rows with a referent exception recorded")
 
 
 def _joined(texts: pa.ChunkedArray, rows: np.ndarray, positions: np.ndarray, count: int) -> np.ndarray:
@@ -134,8 +167,15 @@ def trace_c_agrees(ctx, frame):
               "relabels by record are counted: the rows whose trace C records a relabel number "
               "realcompanion.relabeled", "Table 25, Category rule (3 relabeled by record)")
 def relabels_counted(ctx) -> pd.DataFrame:
-    found = int(ctx.series("chat", "trace.C.relabeled.category").notna().sum())
-    declared = ctx.params.get("relabeled")
-    if declared == found:
-        return failure_rows([])
-    return failure_rows([("chat", "chat", "", found, stale_count(declared, "rows relabeled by record"))])
+    return _counted(ctx, int(ctx.series("chat", "trace.C.relabeled.category").notna().sum()), "relabeled",
+                    "rows relabeled by record")
+
+
+@release_rule("CAT4", "error", "category", ("chat", "source"),
+              "rows without a session index are counted: the chat rows whose probe carries no session index number "
+              "realcompanion.sessionless", "Table 25, Category rule (13 carry no session index); SPEC §3 (session)")
+def sessionless_counted(ctx) -> pd.DataFrame:
+    probes = ctx.probe_positions.to_numpy()
+    session = ctx.messages["session"].isna().to_numpy()
+    return _counted(ctx, int(session[probes[probes >= 0]].sum()), "sessionless",
+                    "chat rows whose probe carries no session index")

@@ -14,7 +14,7 @@ def add_respond(p, out_help: str) -> None:
                         "(RealCompanion; the question track has no C2); full_context, bm25, dense (GroupAssistBench: "
                         "dense needs --dense-endpoint)")
     options.add_bm25_fallback(p)
-    options.add_embeddings(p)
+    options.add_embeddings(p, timeout=False)  # the system's --timeout bounds its requests too
     options.add_judge(p, timeout=True, who="the system")
     options.add_concurrency(p)
     p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature of the system (default 0)")

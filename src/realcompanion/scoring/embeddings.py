@@ -5,7 +5,7 @@ the answer must be a JSON object whose `data` holds one vector per input, each w
 input, all of one length. Anything else (an HTTP error, a body that is not JSON, a missing, extra or
 non-numeric vector) is a `ReadError` naming the endpoint: one line, exit 2, no vector guessed. The body
 is read and checked here rather than by the client's response models, which accept such answers
-silently.
+silently; it is read whole within the timeout and no larger than VECTOR_BYTES a text (`endpoint.body`).
 
 Texts are sent in batches of `batch`, and each distinct text is embedded once per run (the cache is
 keyed by the text, so a message shared by many instances' histories costs one embedding and always
@@ -17,17 +17,19 @@ from __future__ import annotations
 
 from ..errors import ReadError
 from ..files import strict_json
-from .endpoint import answering, api_key, client
+from .endpoint import api_key, body, client
 
 DEFAULT_MODEL = "text-embedding-3-small"  # GroupAssistBench §4.1: "All embedding matching uses text-embedding-3-small"
 DEFAULT_BATCH = 64
-TIMEOUT = 60.0  # seconds per request
+TIMEOUT = 60.0  # seconds a whole request may take
+VECTOR_BYTES = 1 << 17  # the most bytes of an answer per text embedded: a vector of 4,096 numbers of 32 characters
+ANSWER_BYTES = 1 << 20  # and for the rest of the answer
 
 
 class Embedder:
     def __init__(self, endpoint: str, model: str = DEFAULT_MODEL, key: str = "none", timeout: float = TIMEOUT,
                  batch: int = DEFAULT_BATCH):
-        self.endpoint, self.model, self.batch = endpoint, model, batch
+        self.endpoint, self.model, self.batch, self.timeout = endpoint, model, batch, timeout
         self.client = client(endpoint, key, timeout)
         self.cache: dict = {}  # text -> numpy vector
         self.requests = 0
@@ -77,10 +79,10 @@ class Embedder:
 
     def _request(self, chunk: list[str]) -> list:
         self.requests += 1
-        with answering(self.endpoint):
-            raw = self.client.embeddings.with_raw_response.create(model=self.model, input=chunk,
-                                                                  encoding_format="float")
-        return vectors(raw.http_response.text, len(chunk), self.endpoint)
+        text = body(self.endpoint, self.timeout, len(chunk) * VECTOR_BYTES + ANSWER_BYTES,
+                    lambda: self.client.embeddings.with_streaming_response.create(model=self.model, input=chunk,
+                                                                                 encoding_format="float"))
+        return vectors(text, len(chunk), self.endpoint)
 
 
 def vectors(body: str, expected: int, endpoint: str) -> list:
@@ -122,4 +124,5 @@ def embedder_from(args) -> Embedder | None:
     """The embedder `options.add_embeddings`'s flags name; None when no endpoint is given."""
     if not args.dense_endpoint:
         return None
-    return Embedder(args.dense_endpoint, args.dense_model, api_key(args.dense_api_key_env), batch=args.dense_batch)
+    return Embedder(args.dense_endpoint, args.dense_model, api_key(args.dense_api_key_env), args.timeout,
+                    batch=args.dense_batch)

@@ -1,19 +1,22 @@
 """An OpenAI-compatible endpoint reached through the `openai` client; systems, judges and embeddings all use it.
 
-`client` builds the client one way for every use (base URL, key, timeout per request, retries), and
+`client` builds the client one way for every use (base URL, key, timeout, retries), and
 `async_client` the same client for requests made many at a time (`concurrency`). The `openai` client retries
 a request that timed out, could not connect, or was answered 408, 409, 429 or 5xx, up to `retries` times
 with exponential backoff and jitter, waiting what a 429's `Retry-After` asks (up to a minute) instead.
 `answering` turns what is still wrong after that (an HTTP error status, an unreachable server) into a
 `ReadError` naming the endpoint, so a command prints one line and exits 2; an answer refusing one request
 for what it holds (400, 413, 422: a prompt longer than the model's context) is `Refused`, and only that
-request goes unanswered. An unset key variable sends "none": the client needs some key, and a local
-server asks for none.
+request goes unanswered. `body` reads an answer whole within the timeout, counted from the request's start
+(the client's own timeout bounds each read: a server sending a byte a second held a request for ever), and
+no larger than a bound, checked on its declared length before it is read and as it arrives. An unset key
+variable sends "none": the client needs some key, and a local server asks for none.
 """
 from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,6 +25,7 @@ from ..errors import ReadError
 from ..files import strict_json
 
 RETRIES = 2
+ANSWER_BYTES = 1 << 23  # the most bytes of a chat completion read: a verdict is a few hundred, a reply a few thousand
 REFUSED = (400, 413, 422)  # statuses that refuse one request for its content, not the endpoint for every request
 
 
@@ -68,6 +72,42 @@ def answering(endpoint: str, one_of_many: bool = False):
         raise ReadError(endpoint, f"cannot reach the endpoint ({type(exc).__name__}: {exc})") from None
 
 
+def body(endpoint: str, timeout: float, limit: int, request) -> str:
+    """The text of the answer `request()` opens (a `with_streaming_response` context), read whole within `timeout`
+    seconds of the start and at most `limit` bytes long. The request runs in a thread of its own: one still
+    reading when the time is up is left to end with the command, which stops with one line."""
+    outcome: dict = {}
+
+    def read():
+        try:
+            with answering(endpoint), request() as response:
+                declared = response.http_response.headers.get("content-length", "")
+                if declared.isdigit() and int(declared) > limit:
+                    raise _too_large(endpoint, limit)
+                chunks, size = [], 0
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > limit:
+                        raise _too_large(endpoint, limit)
+                    chunks.append(chunk)
+                outcome["text"] = b"".join(chunks).decode(response.http_response.encoding or "utf-8", "replace")
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=read, daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise ReadError(endpoint, f"no whole answer within {timeout:g} s (the timeout bounds each request as a whole)")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["text"]
+
+
+def _too_large(endpoint: str, limit: int) -> ReadError:
+    return ReadError(endpoint, f"the answer is larger than {limit:,} bytes")
+
+
 @dataclass(frozen=True)
 class Completion:
     """A chat completion's text, the tokens the endpoint counted (None when it says not) and the seconds it took."""
@@ -86,12 +126,12 @@ class Chat:
         self._client, self._async = None, {}
 
     def ask(self, messages: list[dict], temperature: float) -> str:
+        """One answer, read whole within the timeout and at most ANSWER_BYTES long (`body`)."""
         if self._client is None:
             self._client = client(self.endpoint, self.key, self.timeout, self.retries)
-        with answering(self.endpoint):
-            raw = self._client.chat.completions.with_raw_response.create(
-                model=self.model, messages=messages, temperature=temperature)
-        return completion(raw.http_response.text, 0.0).text
+        text = body(self.endpoint, self.timeout, ANSWER_BYTES, lambda: self._client.chat.completions.
+                    with_streaming_response.create(model=self.model, messages=messages, temperature=temperature))
+        return completion(text, 0.0).text
 
     async def complete(self, messages: list[dict], temperature: float, one_of_many: bool = False) -> Completion:
         import asyncio

@@ -6,7 +6,7 @@ from pathlib import Path
 from ..argtypes import endpoint, seconds, whole
 from ..formats.realcompanion.scoring.settings import BOOTSTRAP_RESAMPLES, TRACKS
 
-JUDGE_TIMEOUT = 60.0  # seconds per request to the judge's endpoint
+JUDGE_TIMEOUT = 60.0  # seconds a whole request to the judge's endpoint may take
 # options whose default is a value, not None: given at that value they change nothing, so `realcompanion_only`
 # lets them pass
 VALUE_DEFAULTS = {"seed": 0, "resamples": BOOTSTRAP_RESAMPLES}
@@ -129,7 +129,7 @@ def add_judge(p, only_with: str | None = None, timeout: bool = False, prefix: st
         p.set_defaults(timeout=JUDGE_TIMEOUT)
     elif not prefix:
         p.add_argument("--timeout", type=seconds, default=JUDGE_TIMEOUT,
-                       help=f"seconds per request (default {JUDGE_TIMEOUT:g})")
+                       help=f"seconds each whole request may take (default {JUDGE_TIMEOUT:g})")
 
 
 def add_concurrency(p) -> None:
@@ -143,14 +143,18 @@ def add_concurrency(p) -> None:
                         f"with exponential backoff, a 429's Retry-After honoured (default {RETRIES})")
 
 
-def add_embeddings(p) -> None:
+def add_embeddings(p, timeout: bool = True) -> None:
     """Where dense retrieval embeds text: --dense-endpoint (none given: dense is not run), --dense-model,
-    --dense-api-key-env, --dense-batch; build it with `embeddings.embedder_from`."""
-    from .embeddings import DEFAULT_BATCH, DEFAULT_MODEL
+    --dense-api-key-env, --dense-batch, and --timeout unless `timeout` is False (a command that also asks a system
+    has its own --timeout, which bounds these requests too); build it with `embeddings.embedder_from`."""
+    from .embeddings import DEFAULT_BATCH, DEFAULT_MODEL, TIMEOUT
 
     p.add_argument("--dense-endpoint", type=endpoint, metavar="URL",
                    help="base URL of an OpenAI-compatible embeddings API (.../v1); without it dense retrieval is not run")
     p.add_argument("--dense-model", default=DEFAULT_MODEL, metavar="NAME", help=f"embedding model (default {DEFAULT_MODEL})")
+    if timeout:
+        p.add_argument("--timeout", type=seconds, default=TIMEOUT,
+                       help=f"seconds each whole request to the embeddings endpoint may take (default {TIMEOUT:g})")
     p.add_argument("--dense-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
                    help="environment variable holding the embeddings API key (default OPENAI_API_KEY; unset: none sent)")
     p.add_argument("--dense-batch", type=whole(1), default=DEFAULT_BATCH, metavar="N",

@@ -66,7 +66,8 @@ class Group:
         premise = not native and n % 5 == 2
         shared_message = dependency == "M2" and units == 3 and n % 2 == 0
         relay = dependency == "M2" and n % 6 == 4
-        records = units + (1 if dependency == "M3" else 0) + profile + premise - shared_message
+        # a relayed fact is a member's first (App. A.6, review iii): one record more, the member's, before the relay
+        records = units + (1 if dependency == "M3" else 0) + profile + premise - shared_message + (relay and not shared_message)
         room = len(self.slots) - WINDOW - CUTOFF_GAP[1] - 2
         for _ in range(ATTEMPTS if room > 0 else 0):
             start = rng.randrange(0, room)
@@ -121,6 +122,8 @@ class Group:
                     continue
                 pos, unit = next(positions), unit + 1
                 if relay and i == units - 1:
+                    say(pos, T.STATE, rng.choice(self.members), matters[i], value)
+                    pos = next(positions)
                     say(pos, T.RELAY, "assistant", matters[i], value, role="assistant")
                     anchor(pos, value, fact_of(matters[i], value), unit, from_assistant=True)
                 else:
@@ -275,14 +278,14 @@ class Group:
                          "evidence": evidence, "text_zh": text[0], "text_en": text[1]})
 
         for a in by_unit.values():
-            mandatory = sum(r["mandatory"] for r in rows) < limits["mandatory_max"]
-            criterion("grounding", mandatory, weights["grounding"] if mandatory else limits["optional_weight"],
+            criterion("grounding", True, weights["grounding"],
                       tuple(t.format(fact=f) for t, f in zip(T.CRITERION["grounding"], a["fact"])),
                       evidence=ids[a["pos"]])
         for i in range(max(1, limits["positive_min"] - len(rows))):
-            mandatory = i == 0 and sum(r["mandatory"] for r in rows) < limits["mandatory_max"]
-            criterion("service", mandatory, weights["service"] if mandatory else limits["optional_weight"],
-                      T.CRITERION["service"][(n + i) % len(T.CRITERION["service"])])
+            criterion("service", True, weights["service"], T.CRITERION["service"][(n + i) % len(T.CRITERION["service"])])
+        # more than mandatory_max mandatory: the lowest-weight ones are downgraded to optional, optional_weight
+        for row in sorted(rows, key=lambda r: r["weight"])[:max(0, len(rows) - limits["mandatory_max"])]:
+            row.update(mandatory=False, weight=limits["optional_weight"])
         patterns = list(weights["penalty"])
         superseded = [a for a in inst["anchors"] if a["m3_role"] == "superseded"]
         first = next(iter(by_unit.values()))

@@ -1,0 +1,188 @@
+"""The construction invariants read on the texts (validators/groupassist/construction.py, GA3's word lists, GC5):
+each rule's mutation lives in test_groupassist_rules.py; here are the variations the paper allows, which must stay
+VALID, and the branches and spellings a rule must still catch."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from realcompanion.validators.groupassist.gates import inflected
+from realcompanion.validators.groupassist.run import validate
+from test_groupassist_rules import Copy, gc16, relay
+
+
+def fired(copy) -> set[str]:
+    copy.save()
+    return validate(copy.root).fired()
+
+
+def m3_pair(c, level=None, **where):
+    i = c.instance(dependency="M3", **({"level": level} if level else {}), **where)
+    anchors = c.anchors(i["instance_id"])
+    return i, next(a for a in anchors if a["m3_role"] == "superseded"), next(a for a in anchors if a["m3_role"] == "current")
+
+
+def test_a_restated_fact_anchored_again_in_its_own_unit_is_valid(tmp_path):
+    """GC12's near-miss: near-duplicate facts merged into one memory unit, the instance still M1."""
+    c = Copy(tmp_path / "release")
+    i = c.instance(origin="native", dependency="M1", level="L2")
+    a = next(a for a in c.anchors(i["instance_id"]) if a["unit"])
+    m = c.free_filler(i["group_id"], after=c.message(a["message_id"])["turn"], before=i["cutoff_turn"])
+    m["text_zh"] += a["span_zh"]
+    m["text_en"] += " " + a["span_en"]
+    again = a | {"anchor_id": f"{i['instance_id']}:A{len(c.anchors(i['instance_id'])) + 1:02d}",
+                 "message_id": m["message_id"], "fact_en": a["fact_en"].upper()}  # the same fact, other case
+    c.rows["anchors"].insert(c.rows["anchors"].index(a) + 1, again)
+    assert fired(c) == set()
+
+
+def test_a_scored_atom_naming_a_longer_number_is_valid(tmp_path):
+    """GC13's near-miss: a number that begins with the superseded value's is another value."""
+    c = Copy(tmp_path / "release")
+    i, old, new = m3_pair(c, "L1")
+    scored = next(t for t in c.rows["atoms"] if t["instance_id"] == i["instance_id"] and t["unit"] == new["unit"])
+    scored["text_zh"] += f"（不是{old['span_zh'][:-1]}7号）"
+    scored["text_en"] += f" (not {old['span_en']}7)"
+    assert fired(c) == set()
+
+
+def test_a_reference_answer_stating_the_superseded_value_fails(tmp_path):
+    c = Copy(tmp_path / "release")
+    i, old, _ = m3_pair(c, "L1")
+    i["reference_answer_en"] += f"; earlier it was {old['span_en'].upper()}"  # in another case: the same value
+    copy_fired = fired(c)
+    assert copy_fired == {"GC13"}
+
+
+def test_a_grounding_criterion_may_cite_any_anchor_of_its_instance(tmp_path):
+    """GC14's near-miss: a grounding criterion citing another of its instance's anchor messages."""
+    c = Copy(tmp_path / "release")
+    for i in c.rows["instances"]:
+        grounding = [r for r in c.rows["criteria"] if r["instance_id"] == i["instance_id"] and r["kind"] == "grounding"]
+        if len({g["evidence"] for g in grounding}) > 1:
+            grounding[0]["evidence"] = grounding[1]["evidence"]
+            break
+    assert fired(c) == set()
+
+
+def test_a_service_criterion_stating_the_superseded_value_fails(tmp_path):
+    c = Copy(tmp_path / "release")
+    i, old, _ = m3_pair(c, "L2")
+    service = next(r for r in c.rows["criteria"] if r["instance_id"] == i["instance_id"] and r["kind"] == "service")
+    service["text_zh"] += f"，去{old['span_zh']}"
+    assert fired(c) == {"GC14"}
+
+
+def test_a_relayed_fact_a_member_wrote_in_another_case_is_relayed(tmp_path):
+    """GC15's near-miss: the member's statement and the relay differ in case and width only."""
+    c = Copy(tmp_path / "release")
+    _, said = relay(c)
+    said["text_en"] = said["text_en"].upper()
+    assert fired(c) == set()
+
+
+def test_a_native_request_answered_later_by_a_reply_to_it_is_a_service_point(tmp_path):
+    """GC16's near-miss: the record after the request is a member's, but an assistant record replies to it."""
+    c = Copy(tmp_path / "release")
+    _, iid = gc16(c)
+    i = c.instance(instance_id=iid)
+    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
+                   and m["text_zh"] == i["query_zh"])
+    later = next(m for m in c.rows["messages"][c.rows["messages"].index(request) + 2:]
+                 if m["group_id"] == i["group_id"] and m["role"] == "assistant" and m["reply_to"] is None)
+    later["reply_to"] = request["message_id"]
+    assert fired(c) == set()
+
+
+def test_a_native_request_mentioning_the_assistant_is_a_service_point(tmp_path):
+    """GC16's near-miss: no assistant record follows or answers it, but it names `@assistant`."""
+    c = Copy(tmp_path / "release")
+    i = c.instance(origin="native")
+    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
+                   and m["text_zh"] == i["query_zh"])
+    reply = c.rows["messages"][c.rows["messages"].index(request) + 1]
+    reply.update(role="member", speaker=request["speaker"], reply_to=None)
+    assert fired(c) == set()
+
+
+def optional_beside_two(c):
+    """An L2 rubric with three mandatory criteria, one of its services made optional (weight 1)."""
+    for i in c.rows["instances"]:
+        rubric = [r for r in c.rows["criteria"] if r["instance_id"] == i["instance_id"] and r["kind"] != "penalty"]
+        services = [r for r in rubric if r["kind"] == "service"]
+        if len(rubric) == 3 and services:
+            services[-1].update(mandatory=False, weight=1)
+            return i["instance_id"]
+
+
+def test_an_optional_criterion_beside_too_few_mandatory_ones_fails(tmp_path):
+    c = Copy(tmp_path / "release")
+    iid = optional_beside_two(c)
+    c.save()
+    found = validate(c.root).failure_frame()
+    assert list(zip(found["rule"], found["row"])) == [("GA6", iid)], found.to_string()
+
+
+def test_an_optional_criterion_of_its_own_is_valid_under_the_other_reading(tmp_path):
+    """GA6's near-miss: a release that declares optional criteria need not be downgrades."""
+    c = Copy(tmp_path / "release")
+    optional_beside_two(c)
+    c.save()
+    descriptor = c.descriptor()
+    descriptor["groupassist"]["rubric"]["optional_only_downgraded"] = False
+    (c.root / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False), encoding="utf-8")
+    assert validate(c.root).fired() == set()
+
+
+def test_weights_tied_across_unequal_counts_follow_the_ranking(tmp_path):
+    """GP3's near-miss: fewer items for a pattern that weighs as much as the others, not more."""
+    c = Copy(tmp_path / "release")
+    c.rows["feedback"].remove(c.one("feedback", pattern="agreement_or_persona"))
+    assert fired(c) == set()
+
+
+@pytest.mark.parametrize("word, hits, misses", [
+    ("change", ["changes", "changed", "changing", "change"], ["exchange", "chang", "changer"]),
+    ("memory", ["memory", "memories"], ["memor", "memoryless"]),
+    ("mentioned above", ["mentioned above"], ["mentioned aboveground"]),
+])
+def test_an_english_word_is_matched_in_its_inflected_forms_only(word, hits, misses):
+    import re
+
+    pattern = re.compile(rf"\b{inflected(word)}\b", re.IGNORECASE)
+    assert [w for w in hits if not pattern.fullmatch(w)] == []
+    assert [w for w in misses if pattern.fullmatch(w)] == []
+
+
+@pytest.mark.parametrize("zh, en", [("", " The plan changes often."), ("现在", ""), ("", " Please recall it.")])
+def test_an_m3_query_with_an_inflected_or_chinese_hint_fails_gate_iii(tmp_path, zh, en):
+    c = Copy(tmp_path / "release")
+    i, _, _ = m3_pair(c, origin="authored")
+    i["query_zh"] = zh + i["query_zh"]
+    i["query_en"] += en
+    assert fired(c) == {"GA3"}
+
+
+def test_an_m3_query_naming_an_exchange_passes_gate_iii(tmp_path):
+    c = Copy(tmp_path / "release")
+    i, _, _ = m3_pair(c, origin="authored")
+    i["query_en"] += " Meet at the exchange."
+    assert fired(c) == set()
+
+
+def test_a_superseded_value_restated_in_another_case_is_no_longer_current(tmp_path):
+    """GC5 compares texts as every rule does: case, width and spacing aside."""
+    c = Copy(tmp_path / "release")
+    i, old, new = m3_pair(c)
+    m = c.free_filler(i["group_id"], after=c.message(new["message_id"])["turn"], before=i["cutoff_turn"])
+    m["text_en"] += " " + old["span_en"].upper().replace(" ", "  ")
+    assert fired(c) == {"GC5"}
+
+
+def test_a_longer_number_after_the_update_leaves_the_value_current(tmp_path):
+    c = Copy(tmp_path / "release")
+    i, old, new = m3_pair(c)
+    m = c.free_filler(i["group_id"], after=c.message(new["message_id"])["turn"], before=i["cutoff_turn"])
+    m["text_zh"] += old["span_zh"][:-1] + "7号"
+    m["text_en"] += " " + old["span_en"] + "7"
+    assert fired(c) == set()

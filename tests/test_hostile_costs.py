@@ -1,0 +1,106 @@
+"""Inputs of unbounded cost meet a documented limit, checked before the work, and one line: a descriptor of ten
+thousand resources, an endpoint's answer of a hundred megabytes, a server that trickles its answer past the
+timeout, and `baselines --dense-endpoint` without a `--timeout`."""
+from __future__ import annotations
+
+import json
+import time
+from http.server import BaseHTTPRequestHandler
+
+import pytest
+from local_server import serving
+from test_fuzz import check_contract, run_quietly
+
+from realcompanion.errors import ReadError
+from realcompanion.formats.groupassist import SPECIMEN
+from realcompanion.scoring.embeddings import Embedder
+
+ANSWER = json.dumps({"data": [{"index": 0, "embedding": [0.5, 0.25]}]}).encode()
+
+
+def test_ten_thousand_resources_is_one_line(specimen):
+    path = specimen / "datapackage.json"
+    descriptor = json.loads(path.read_text(encoding="utf-8"))
+    descriptor["resources"] += [dict(descriptor["resources"][0], name=f"r{n}") for n in range(10_000)]
+    path.write_text(json.dumps(descriptor), encoding="utf-8")
+    start = time.monotonic()
+    code, out, err = run_quietly(["validate", str(specimen)])
+    assert time.monotonic() - start < 20
+    check_contract(code, out, err, "datapackage.json field 'resources'")
+    assert code == 2 and "10,005 resources, more than the 100 a release may" in err, err
+
+
+class Trickle(BaseHTTPRequestHandler):
+    """A whole, valid answer, one byte every 0.1 s: each read is quick, the request is not."""
+
+    def do_POST(self):  # noqa: N802 (http.server API)
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(ANSWER)))
+        self.end_headers()
+        for byte in ANSWER:
+            self.wfile.write(bytes([byte]))
+            self.wfile.flush()
+            time.sleep(0.1)
+
+    def log_message(self, *args):
+        pass
+
+
+def huge(declared: bool):
+    class Huge(BaseHTTPRequestHandler):
+        """An answer of 100 MB, its length declared or not (sent in chunks)."""
+
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):  # noqa: N802 (http.server API)
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length" if declared else "Transfer-Encoding",
+                             str(100 << 20) if declared else "chunked")
+            self.end_headers()
+            block = b" " * (1 << 20)
+            try:
+                for _ in range(100):
+                    self.wfile.write(block if declared else b"%x\r\n%s\r\n" % (len(block), block))
+                if not declared:
+                    self.wfile.write(b"0\r\n\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def log_message(self, *args):
+            pass
+    return Huge
+
+
+def test_the_timeout_bounds_the_whole_request():
+    with serving(Trickle) as url:
+        embedder = Embedder(url, timeout=1)
+        start = time.monotonic()
+        with pytest.raises(ReadError, match="no whole answer within 1 s"):
+            embedder.embed(["one"])
+        assert time.monotonic() - start < 3
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["content-length", "chunked"])
+def test_an_answer_larger_than_the_bound_is_one_line(declared):
+    with serving(huge(declared)) as url:
+        with pytest.raises(ReadError, match="the answer is larger than 1,179,648 bytes"):
+            Embedder(url, timeout=30).embed(["one"])
+
+
+def test_baselines_bounds_each_dense_request_by_default_and_by_its_timeout(capsys):
+    from realcompanion.cli import main
+    from realcompanion.scoring.embeddings import TIMEOUT
+
+    with serving(Trickle) as url:
+        start = time.monotonic()
+        code = main(["baselines", str(SPECIMEN), "--dense-endpoint", url, "--timeout", "1"])
+        assert code == 2 and time.monotonic() - start < 20
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no whole answer within 1 s" in err, err
+    with pytest.raises(SystemExit):
+        main(["baselines", "--help"])
+    assert f"(default {TIMEOUT:g})" in capsys.readouterr().out

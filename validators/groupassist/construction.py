@@ -1,0 +1,227 @@
+"""Construction invariants read on the texts (App. A.2-A.6, App. B): memory units, atoms, reference answers and
+criteria against the anchors' spans, assistant anchors, native requests and the weights' ranking.
+
+Whether one text states another is asked one way throughout (`gates.written`, `gates.stated`: the scorer's
+normalization, English as whole words), so a value restated in another case, width or spacing is the same
+value to every rule.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..catalogue import combined, failure_rows, failures
+from .catalogue import rule
+from .context import among, position_in, taken
+from .gates import elsewhere, every_written, stated
+from .invariants import _in_windows, stated_in_windows
+
+LANGS = ("zh", "en")
+
+
+def _superseded(ctx) -> pd.DataFrame:
+    """Per instance (index) with a superseded anchor: its message and its span in each language, as written."""
+    a = ctx.anchors.loc[ctx.anchors["m3_role"] == "superseded", ["instance_id", "message_id", "span_zh", "span_en"]]
+    a = a.drop_duplicates("instance_id").set_index("instance_id")
+    return a.assign(**{f"span_{lang}": every_written(a[f"span_{lang}"].tolist(), lang) for lang in LANGS})
+
+
+def _states_superseded(ids: pd.Series, texts: dict[str, pd.Series], sup: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Per language, row by row, whether the row's text states its instance's superseded value."""
+    out, rows = {}, among(ids, sup.index)  # only the texts of an instance with a superseded value are read
+    for lang in LANGS:
+        span = [t if isinstance(t, str) else "" for t in ids[rows].map(sup[f"span_{lang}"]).tolist()]
+        out[lang] = np.zeros(len(ids), dtype=bool)
+        out[lang][rows] = np.fromiter((bool(s) and stated(t, s, lang) for t, s in zip(
+            every_written(texts[lang][rows].tolist(), lang), span)), bool, len(span))
+    return out
+
+
+@rule("GC12", "error", "invariant", ("anchors",),
+      "anchors of one instance that state the same fact (the same text once normalized) share a memory unit",
+      "App. A.4 (anchors from the same message and near-duplicate facts are merged into one memory unit); App. A.3 "
+      "(a fact appearing repeatedly is anchored once); declared approximation: a near-duplicate is the same text "
+      "under the scorer's normalization")
+def one_fact_one_unit(ctx) -> pd.DataFrame:
+    a = ctx.anchors.loc[ctx.anchors["unit"].notna(), ["anchor_id", "instance_id", "unit", "seq", "fact_zh", "fact_en"]]
+    a = a.sort_values(["instance_id", "seq"], kind="stable")
+    bad = pd.Series(False, index=a.index)
+    first = pd.Series(None, index=a.index, dtype=object)
+    for lang in LANGS:
+        fact = pd.Series(every_written(a[f"fact_{lang}"].tolist(), lang), index=a.index)
+        known = fact.str.strip() != ""
+        groups = a.loc[known].groupby(["instance_id", fact[known]], sort=False)
+        unit, earliest = groups["unit"].transform("first"), groups["anchor_id"].transform("first")
+        differs = (a.loc[known, "unit"] != unit) & ~bad[known]
+        bad[differs.index[differs]] = True
+        first[differs.index[differs]] = earliest[differs]
+    bad = bad.reindex(a.index)
+    return failures("anchors", a["anchor_id"][bad], "unit", a["unit"][bad].astype("Int64"),
+                    [f"states the fact of anchor {f}, of another unit: a near-duplicate fact is one memory unit"
+                     for f in first[bad]])
+
+
+@rule("GC13", "error", "invariant", ("atoms", "anchors", "instances"),
+      "M3 L1: the distractor atom states the superseded value, and no scored atom nor the reference answer states it",
+      "App. A.5 (atomic facts, one per anchor; the superseded value recorded as a distractor); §3.3 (a stated "
+      "distractor is an error); GROUPASSIST.md §3")
+def atoms_and_answers(ctx) -> pd.DataFrame:
+    sup, at, inst = _superseded(ctx), ctx.frame("atoms"), ctx.frame("instances")
+    at = at[among(at["instance_id"], sup.index) & at["distractor"].notna()]
+    says = _states_superseded(at["instance_id"], {lang: at[f"text_{lang}"] for lang in LANGS}, sup)
+    distractor = at["distractor"].astype(bool).to_numpy()
+    wrong = distractor != (says["zh"] | says["en"])
+    l1 = inst[among(inst["instance_id"], sup.index) & (inst["level"] == "L1").to_numpy()]
+    answer = _states_superseded(l1["instance_id"], {lang: l1[f"reference_answer_{lang}"] for lang in LANGS}, sup)
+    parts = [failures("atoms", at["atom_id"][wrong], "distractor", at["distractor"][wrong],
+                      np.where(distractor[wrong], "the distractor does not state the superseded value",
+                               "a scored atom states the superseded value"))]
+    for lang in LANGS:
+        hit = answer[lang]
+        parts.append(failures("instances", l1["instance_id"][hit], f"reference_answer_{lang}",
+                              l1[f"reference_answer_{lang}"][hit], "the reference answer states the superseded value"))
+    return combined(parts)
+
+
+@rule("GC14", "error", "invariant", ("criteria", "anchors", "instances"),
+      "a grounding criterion's evidence and a penalty's are messages of its instance's anchors, an M3 superseded_value "
+      "penalty's the superseded anchor's; no grounding or service criterion states the superseded value",
+      "App. A.4 (the superseded value is excluded from the grounding criteria and enters the penalties); App. B "
+      "(every criterion cites its evidence; penalties from the anchors and memory state of the instance); "
+      "GROUPASSIST.md §3")
+def criteria_of_the_instance(ctx) -> pd.DataFrame:
+    c = ctx.frame("criteria").merge(ctx.frame("instances")[["instance_id", "dependency", "group_id", "cutoff_turn"]
+                                                           ].drop_duplicates("instance_id"), on="instance_id", how="left")
+    a = ctx.anchors
+    own = pd.MultiIndex.from_frame(a[["instance_id", "message_id"]].dropna()).unique()
+    cited = pd.MultiIndex.from_arrays([c["instance_id"], c["evidence"]]).isin(own)
+    sup = _superseded(ctx)
+    grounding, penalty = c["kind"] == "grounding", c["kind"] == "penalty"
+    # judged: evidence in its group's history before the cutoff (elsewhere is GC9's or GS3's), of an instance whose
+    # anchors are known and lie there too (one gate i names, or none, leaves what its criteria cite unjudged)
+    at = position_in(c["evidence"], ctx.messages["message_id"])
+    seen = (taken(ctx.messages["group_id"], at) == c["group_id"]) & (taken(ctx.messages["turn"], at) < c["cutoff_turn"])
+    outside = elsewhere(a) | (a["turn"].notna() & a["cutoff_turn"].notna() & ~(a["turn"] < a["cutoff_turn"]))
+    judged = among(c["instance_id"], a["instance_id"].dropna().unique()) & ~among(
+        c["instance_id"], a.loc[outside, "instance_id"].dropna().unique()) & seen.to_numpy()
+    loose = (grounding | penalty).to_numpy() & c["evidence"].notna().to_numpy() & ~cited & judged
+    m3 = (c["dependency"] == "M3") & (c["pattern"] == "superseded_value") & among(c["instance_id"], sup.index)
+    elsewhere_ = m3 & (c["evidence"] != c["instance_id"].map(sup["message_id"])) & ~loose
+    says = _states_superseded(c["instance_id"], {lang: c[f"text_{lang}"] for lang in LANGS}, sup)
+    positive = ~penalty.to_numpy()
+    return combined([
+        failures("criteria", c["criterion_id"][loose], "evidence", c["evidence"][loose],
+                 "evidence is no message of the instance's anchors"),
+        failures("criteria", c["criterion_id"][elsewhere_], "evidence", c["evidence"][elsewhere_],
+                 "an M3 superseded_value penalty cites the superseded anchor's message"),
+        *(failures("criteria", c["criterion_id"][hit], f"text_{lang}", c[f"text_{lang}"][hit],
+                   "a grounding or service criterion states the superseded value")
+          for lang, hit in (("zh", positive & says["zh"]), ("en", positive & says["en"] & ~says["zh"])))])
+
+
+@rule("GC15", "error", "invariant", ("anchors", "messages"),
+      "an anchor on an assistant message relays a fact a member established earlier: an earlier member message of "
+      "its group states its span",
+      "App. A.3 (anchors whose source message is an assistant message are marked); App. A.6, review iii (whether an "
+      "anchor in an assistant message relays a fact established by a member); App. A.2 (what only assistant replies "
+      "hold is generated content, not memory of the group)")
+def assistant_anchors(ctx) -> pd.DataFrame:
+    a = ctx.anchors
+    a = a.loc[(a["role"] == "assistant").to_numpy() & a["seq"].notna().to_numpy() & ~elsewhere(a).to_numpy(),
+              ["anchor_id", "message_id", "group_id", "message_group", "seq", "span_zh", "span_en"]]
+    a = a.assign(group_id=a["message_group"])
+    codes, order, starts = ctx.by_group
+    code = codes.get_indexer(a["group_id"])
+    lo = np.where(code >= 0, starts[np.maximum(code, 0)], 0)  # the group's history up to the anchor's message
+    hi = lo + np.where(code >= 0, a["seq"].to_numpy(dtype=int), 0)
+    table = ctx.table("messages")
+    member = pc.fill_null(pc.equal(table.column("role"), "member"), False)
+    relayed = np.zeros(len(a), dtype=bool)
+    for lang in LANGS:  # a member's statement as the relay writes it is found without normalizing a history
+        texts = pc.if_else(member, table.column(f"text_{lang}"), pa.scalar(None, pa.string()))
+        relayed |= np.array([bool(f) for f in _in_windows(texts, order, a[f"span_{lang}"].tolist(), lo, hi)], dtype=bool)
+    for lang in LANGS:
+        rest = ~relayed
+        if rest.any():
+            relayed[rest] = [bool(f) for f in stated_in_windows(ctx, lang, a[f"span_{lang}"][rest].tolist(), lo[rest],
+                                                                  hi[rest], member.to_numpy(zero_copy_only=False))]
+    bad = ~relayed & a[["span_zh", "span_en"]].notna().any(axis=1).to_numpy()
+    return failures("anchors", a["anchor_id"][bad], "message_id", a["message_id"][bad],
+                    "an assistant message no earlier member message states: generated content, not a member's fact")
+
+
+MENTION = "@assistant"  # GM3: the assistant's messages are the speaker `assistant`'s
+
+
+@rule("GC16", "warning", "invariant", ("instances", "messages"),
+      "a native request is a service point: it mentions the assistant ('@assistant', the speaker name the format "
+      "gives it, in either language's text), or the next record of its group is the assistant's, or an assistant "
+      "record replies to it",
+      "App. A.2 (a service point mentions the assistant or immediately precedes an assistant reply); App. A.5 "
+      "(native instances keep the member's original request); declared approximation, a warning: a mention by "
+      "another name (the deployment's) is not read")
+def native_service_points(ctx) -> pd.DataFrame:
+    inst = ctx.frame("instances")
+    nat = inst[(inst["origin"] == "native") & inst["group_id"].notna() & inst["cutoff_turn"].notna()]
+    m = ctx.messages.reset_index(drop=True)
+    at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh"]].astype({"cutoff_turn": float}).merge(
+        m[["message_id", "group_id", "turn", "seq", "speaker", "text_zh", "text_en"]].astype({"turn": float}),
+        left_on=["group_id", "cutoff_turn"], right_on=["group_id", "turn"])
+    request = at[(at["speaker"] == at["requester"]) & (at["text_zh"] == at["query_zh"])].drop_duplicates("instance_id")
+    after = pd.MultiIndex.from_arrays([request["group_id"], request["seq"] + 1])
+    role = m.set_index(["group_id", "seq"])["role"]
+    answered = role.reindex(after).to_numpy() == "assistant"
+    replied = among(request["message_id"], m.loc[m["role"] == "assistant", "reply_to"].dropna())
+    mentioned = (request["text_zh"].str.contains(MENTION, case=False, regex=False).fillna(False)
+                 | request["text_en"].str.contains(MENTION, case=False, regex=False).fillna(False)).to_numpy(bool)
+    bad = request[~(answered | replied | mentioned)]
+    return failures("instances", bad["instance_id"], "cutoff_turn", bad["cutoff_turn"].astype(int),
+                    [f"the request {r} is no service point: it mentions no assistant, and no assistant record follows it or "
+                     "replies to it"
+                     for r in bad["message_id"]])
+
+
+@rule("GA6", "error", "gate", ("criteria", "instances"),
+      "gate v: an optional criterion is a downgrade: it weighs, by its kind, no more than any mandatory one, and "
+      "(rubric.optional_only_downgraded) its rubric keeps mandatory_max mandatory criteria",
+      "App. B (when more than four criteria are mandatory, those with the lowest weights are downgraded to optional "
+      "criteria with weight 1); App. A.6, gate v; declared reading: rubric.optional_only_downgraded")
+def downgrades(ctx) -> pd.DataFrame:
+    limits, weights = ctx.params["rubric"], ctx.params["weights"]
+    c = ctx.frame("criteria")
+    c = c[(c["kind"] != "penalty") & c["kind"].notna() & c["mandatory"].notna()]
+    kind_weight = c["kind"].map({k: v for k, v in weights.items() if isinstance(v, (int, float))}).astype(float)
+    optional = ~c["mandatory"].astype(bool)
+    lightest = kind_weight[~optional].groupby(c["instance_id"][~optional]).min()
+    heavy = optional & (kind_weight > c["instance_id"].map(lightest)).fillna(False)
+    parts = [failures("criteria", c["criterion_id"][heavy], "mandatory", "false",
+                      [f"downgraded though its kind weighs {w:g}, more than a mandatory criterion's {m:g}"
+                       for w, m in zip(kind_weight[heavy], c["instance_id"][heavy].map(lightest))])]
+    if limits["optional_only_downgraded"]:
+        per = pd.DataFrame({"optional": optional.groupby(c["instance_id"]).sum(),
+                            "mandatory": (~optional).groupby(c["instance_id"]).sum()})
+        short = per[(per["optional"] > 0) & (per["mandatory"] < limits["mandatory_max"])]  # more: GA5's
+        parts.append(failures("instances", short.index, "", short["mandatory"],
+                              [f"{n} optional criteria beside {m} mandatory: only more than {limits['mandatory_max']} "
+                               "mandatory criteria are downgraded" for n, m in zip(short["optional"], short["mandatory"])]))
+    return combined(parts)
+
+
+@rule("GP3", "error", "provenance", ("feedback",),
+      "the declared penalty weights follow the release's feedback ranking: a pattern more feedback items name weighs "
+      "no less (its weight no higher) than one fewer name",
+      "App. B (the 97 corrections by pattern, 23/24/21/12/17; the weights follow this ranking)")
+def weights_ranked(ctx) -> pd.DataFrame:
+    weights = ctx.params["weights"]["penalty"]
+    counts = ctx.frame("feedback")["pattern"].value_counts().reindex(list(weights), fill_value=0)
+    rows = []
+    for p in weights:
+        lighter = [q for q in weights if counts[p] > counts[q] and weights[p] > weights[q]]
+        if lighter:
+            q = lighter[0]
+            rows.append(("", "datapackage.json", f"groupassist.weights.penalty.{p}", weights[p],
+                         f"{counts[p]} feedback items name {p}, more than {counts[q]} name {q}, yet it weighs less "
+                         f"({q}: {weights[q]:g})"))
+    return failure_rows(rows)

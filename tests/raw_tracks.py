@@ -40,7 +40,8 @@ def raw_track(repo, name: str) -> tuple[dict[str, str], dict[str, tuple[dict, li
             cited = need["episode_refs"] + [d for claim in need["profile_refs"] for d in evidence[claim]]
             required = need["recent_context"] + cited
         else:
-            reason, pool, cited = None, stream[:dayids.index(row["asked_after"]) + 1], row["evidence"]
+            reason = f"excluded:{row['excluded']}" if row["excluded"] else None
+            pool, cited = stream[:dayids.index(row["asked_after"]) + 1], row["evidence"]
             required = cited
         inside = {m["dayid"] for m in pool}
         gold, references = set(required) & inside, set(cited) & inside

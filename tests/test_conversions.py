@@ -328,7 +328,8 @@ def test_a_first_record_that_is_not_the_header_says_what_it_should_name(specimen
     assert (failed.loc["source", "field"], failed.loc["source", "message"]) == \
         ("blip_caption", "line 1 names fields the schema does not declare: blip_caption")
     assert failed.loc["qa", "message"] == ("line 1 names the fields in another order; the schema's is item_id, "
-                                           "participant_id, question, answer, answerable, category, evidence, asked_after")
+                                           "participant_id, question, answer, answerable, category, evidence, "
+                                           "asked_after, excluded")
 
 
 def test_multi_hop_trusts_stored_session_indices_when_timestamps_are_wrong(specimen):
@@ -464,7 +465,7 @@ def converted_rows(source: list[dict], vocabulary: dict) -> dict[str, list[dict]
         for n, (category, question, answer, evidence) in enumerate(questions, 1):
             out["qa"].append({"item_id": f"{pid}:Q{n:04d}", "participant_id": pid, "question": question,
                               "answer": answer, "answerable": answer is not None, "category": category,
-                              "evidence": evidence, "asked_after": stream[-1]["dayid"]})
+                              "evidence": evidence, "asked_after": stream[-1]["dayid"], "excluded": None})
     return out
 
 
@@ -656,7 +657,7 @@ COPIED_ID = "https://realcompanion.dataset/schemas/nested/memory_bearing.schema.
 
 
 @pytest.mark.parametrize("nested, said", [
-    (None, "schemas/qa.schema.json field 'fields.8': 'nestedSchema' is a required property"),
+    (None, "schemas/qa.schema.json field 'fields.9': 'nestedSchema' is a required property"),
     ({"$id": COPIED_ID} | OPTIONS, f"schemas/nested/memory_bearing.schema.json field '$id': '{COPIED_ID}' also names "
                                    "schemas/nested/choices.schema.json"),
 ], ids=["no-nested-schema", "id-of-another"])

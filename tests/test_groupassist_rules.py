@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 from failure_lines import misnamed
+from left_out import leave_out
 from realcompanion.validators.catalogue import as_text
 from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.groupassist.catalogue import all_rules
@@ -423,8 +424,22 @@ def gi9(c):
     return "messages", m["message_id"]
 
 
-MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items() if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi")
-             and name[2:].isdigit()}
+def gl1(c):
+    """English copied into a message's Chinese column."""
+    m = c.free_filler("G01")
+    m["text_zh"] = m["text_en"]
+    return "messages", m["message_id"]
+
+
+def gt1(c):
+    """The release leaves out `criteria` while it holds L2 instances, which are scored against them."""
+    del c.rows["criteria"]
+    leave_out(c.root, "criteria")
+    return "instances", c.instance(level="L2")["instance_id"]
+
+
+MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items()
+             if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi", "gt", "gl") and name[2:].isdigit()}
 
 
 def test_every_rule_has_a_mutation():
@@ -631,3 +646,13 @@ def test_a_count_or_hash_the_block_declares_for_nothing_the_release_holds_is_nam
     assert found["message"].str.contains("realcompanion refresh", regex=False).all()
     assert misnamed(found, copy.root) == []
     assert main(["refresh", str(copy.root)]) == 0 and not validate(copy.root).fired()
+
+
+@pytest.mark.parametrize("text", ["OK", "G01 2024-05-01", "好的, see you soon"])
+def test_a_chinese_text_equal_to_its_english_that_does_not_read_as_english_is_no_copy(tmp_path, text):
+    """GL1's near misses: a short word, a name and a date, a text holding Chinese: the same in both languages."""
+    copy = Copy(tmp_path / "release")
+    m = copy.free_filler("G01")
+    m["text_zh"] = m["text_en"] = text
+    copy.save()
+    assert validate(copy.root).fired() == set()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from failure_lines import misnamed
+from left_out import leave_out
 from realcompanion.validators.catalogue import as_text
 from realcompanion.validators.declared import declared_rules
 from realcompanion.validators.realcompanion.catalogue import select
@@ -170,6 +171,11 @@ def reorder_first_line(root):
     rows[0] = dict(reversed(list(rows[0].items())))
     write(root, "qa", rows)
     return "line 1"
+
+
+def without_profile(root):
+    leave_out(root, "profile")
+    return next(r["item_id"] for r in read(root, "chat") if r["required_context"]["profile_refs"])
 
 
 def set_param(path, value, row):
@@ -665,6 +671,8 @@ CASES = [
     Case("PII1", on_rows("persona", lambda r, root: True,
                          lambda r, root: r.update(rationale="Reached at someone@example.org.")),
          branch="persona-rationale", message="e-mail address"),
+    # the specimen's chat rows cite profile claims: the release leaving out profile holds what needs it, one line
+    Case("TRK1", without_profile, stops=True, message="carries no 'profile' resource"),
     Case("DOC1", document("README.md", lambda text: ""), branch="card-emptied", message="is empty"),
     Case("DOC1", document("README.md", cut_within("## Dataset Card Contact")), branch="card-cut",
          message="ends in the middle of a line"),

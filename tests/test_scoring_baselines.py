@@ -173,4 +173,6 @@ def test_a_track_without_gold_is_reported_not_crashed(specimen, capsys):
         row["evidence"] = []
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert main(["baselines", str(specimen), "--track", "qa", "--resamples", "10", "--unvalidated"]) == 0
-    assert f"0 retrieval-scoreable items; not retrieval-scored: no evidence {len(rows)}" in capsys.readouterr().out
+    kept_out = sum(1 for row in rows if row["excluded"])
+    assert f"0 retrieval-scoreable items; {kept_out} of {len(rows)} rows kept out of scoring by the release" in \
+        (said := capsys.readouterr().out) and f"not retrieval-scored: no evidence {len(rows) - kept_out}" in said

@@ -141,7 +141,7 @@ def test_qa_verdicts_accuracy_and_abstention_auroc(repo, tmp_path):
     verdicts = write_jsonl(tmp_path / "v.jsonl", rows)
     code, report = score(repo, tmp_path, "--track", "qa", "--verdicts", str(verdicts))
     block = report["judged"]["conditions"]["full"]
-    answerable = sum(bool(i.answerable) for i in qa.items) / len(qa.items)
+    answerable = sum(bool(i.answerable) for i in qa.scored()) / len(qa.scored())  # rows kept out are not scored
     assert code == 0 and block["answer_accuracy"]["pooled"] == pytest.approx(answerable)
     assert block["abstention_auroc"]["auroc"] == 1.0 and block["abstention_unanswerable"]["pooled"] == 1.0
 

@@ -14,6 +14,7 @@ from realcompanion.validators.run import Runner
 from realcompanion import formats, frames
 from realcompanion.cli import main
 from realcompanion.release import Release
+from realcompanion.tracks import Tracks
 
 
 class NotesRelease(Release):
@@ -21,7 +22,8 @@ class NotesRelease(Release):
 
     BLOCK = "notes"
     TITLE = "Notes"
-    RESOURCES = ("note",)
+    TRACKS = Tracks(required=("note",), optional=())
+    RESOURCES = TRACKS.resources
     OWNER = ("author", "authors")
 
     def check_block(self, block: dict, path) -> None:

@@ -168,7 +168,7 @@ def profile_rows() -> list[dict]:
 def qa_rows() -> list[dict]:
     return [{"item_id": item, "participant_id": item[:3], "question": question, "answer": answer,
              "answerable": answer is not None, "category": "basic_fact" if answer else "unanswerable",
-             "evidence": [dayid(item[:3], t) for t in evidence], "asked_after": dayid(item[:3], after)}
+             "evidence": [dayid(item[:3], t) for t in evidence], "asked_after": dayid(item[:3], after), "excluded": None}
             for item, question, answer, evidence, after in QUESTIONS]
 
 

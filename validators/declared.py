@@ -304,16 +304,21 @@ def _check_names(release, path: Path, rules: list[dict]) -> None:
             raise ReadError(path, f"kind '{rule['kind']}'{' with same_participant' if rule.get('same_participant') else ''}"
                             f" reads the {streams} message stream; not available to this format", field=where)
         for resource, field in [(rule["resource"], None), *_fields_named(rule)]:
-            if resource not in release.resources:
+            if resource not in release.resources and resource not in release.absent:
                 raise ReadError(path, f"no resource '{resource}' in datapackage.json", field=f"{where}.resource")
-            if field is not None and not _has_field(release.arrow_schema(resource), field):
+            if field is not None and not _has_field(_typed(release, resource), field):
                 raise ReadError(path, f"resource '{resource}' has no field '{field}'", field=where)
         if "vocabulary" in rule and rule["vocabulary"] not in release.schemas.vocabulary:
             raise ReadError(path, f"no vocabulary '{rule['vocabulary']}'", field=f"{where}.vocabulary")
         for key in ("expression", "where"):
             if key in rule:
-                _parsed(rule[key], path, f"{where}.{key}",
-                        [f["name"] for f in release.table_schema(rule["resource"])["fields"]])
+                _parsed(rule[key], path, f"{where}.{key}", _typed(release, rule["resource"]).names)
+
+
+def _typed(release, resource: str) -> pa.Schema:
+    """The resource's Arrow schema; of one the release leaves out, the format's (a format's declared rule on it
+    stays declared, and judges nothing: `tracks.applies`)."""
+    return release.table(resource).schema if resource in release.absent else release.arrow_schema(resource)
 
 
 def _has_field(schema: pa.Schema, dotted: str) -> bool:

@@ -27,12 +27,14 @@ import pandas as pd
 
 from realcompanion.collector import paused
 from realcompanion.release import Release
+from realcompanion.tracks import judged_by
 
 from . import speed
 from .aside import failing_values
 from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures
 from .context import Context
 from .declared import declared_rules
+from .tracks import left_to_tracks
 
 
 @dataclass
@@ -258,14 +260,15 @@ class Runner:
     release: Callable  # path -> the format's release, opened unchecked
     context: Callable  # release -> the format's Context over it
     declared: Callable  # release -> the generated part of its format block, as `stamp` would write it
+    tracks: str = ""  # the rule naming what needs a resource the release leaves out (`tracks.left_to_tracks`), if any
 
     def validate(self, path=".", rules: str | None = None, progress=None, restamped: bool = False,
                  opened: Release | None = None) -> Report:
         """`validate` in this format: what a command reaches through the registry (`formats.part`)."""
         return validate(path, rules, progress, restamped, self, opened)
 
-    def planned(self, rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
-        return planned(rules, declared, self)
+    def planned(self, rules: str | None, declared: list[Rule] = (), release: Release | None = None) -> list[Rule]:
+        return planned(rules, declared, self, release)
 
 
 def _first(runner: Runner | None) -> Runner:
@@ -275,11 +278,14 @@ def _first(runner: Runner | None) -> Runner:
     return runner or part(FORMATS[0], "runner")
 
 
-def planned(rules: str | None, declared: list[Rule] = (), runner: Runner | None = None) -> list[Rule]:
+def planned(rules: str | None, declared: list[Rule] = (), runner: Runner | None = None,
+            release: Release | None = None) -> list[Rule]:
     """The rules a run evaluates: the chosen ones (among the catalogue and the release's declared rules), and the
-    structure rules always (they decide what is set aside)."""
+    structure rules always (they decide what is set aside); of `release`'s, those that judge a resource it carries
+    (`tracks.applies`)."""
     runner = _first(runner)
     every, chosen = runner.select(None, declared), {r.id for r in runner.select(rules, declared)}
+    every = judged_by(every, release)
     return [r for r in every if r.id in runner.structure] + [r for r in every if r.id in chosen
                                                              and r.id not in runner.structure]
 
@@ -344,7 +350,7 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: speed.Judgem
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
     rows = speed.rows(ctx)
     parallel = rows >= speed.PARALLEL_MIN_ROWS
-    units = _units(planned(rules, declared, runner))
+    units = _units(planned(rules, declared, runner, release))
     judged = [u for u in units if u[0] or u[1][0].id == runner.pandera]  # the units pandera evaluates
     # A large release's frame rules run here, where the shared views are computed once: the judging process,
     # forked before them, computed them again (at 100x paper size 1.5 s of CPU and 176 MB, held at the peak).
@@ -364,6 +370,8 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: speed.Judgem
     for o in outcomes:
         if o.rule.id in structure_ids - {runner.typed, runner.pandera} and unread and not o.failures.empty:
             o.failures = o.failures[~_about_set_aside(o.failures, unread)]
+    if release.absent:
+        left_to_tracks(ctx, outcomes, runner.tracks)
     aside = set_aside([o.failures for o in outcomes if o.rule.id in structure_ids])
     cited = set().union(*aside.values())
     chosen_ids = {r.id for r in chosen}

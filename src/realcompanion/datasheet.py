@@ -154,13 +154,15 @@ def files(release: Release, stamped: dict) -> str:
 
 
 def rules(release: Release) -> str:
-    """The validation rules the validator runs on this release: its format's catalogue and its declared rules."""
+    """The validation rules the validator runs on this release: its format's catalogue and its declared rules, those
+    that judge a resource it carries."""
     from .formats import part
+    from .tracks import judged_by
     from .validators.declared import declared_rules
 
     every = part(release.BLOCK, "catalogue").select(None, declared_rules(release))
     return markdown_table([{"id": f"`{rule.id}`", "severity": rule.severity, "family": rule.family,
-                            "statement": rule.statement, "paper": rule.paper} for rule in every])
+                            "statement": rule.statement, "paper": rule.paper} for rule in judged_by(every, release)])
 
 
 def renderers(release: Release) -> dict[str, Callable[[], str]]:

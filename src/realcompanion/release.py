@@ -24,10 +24,10 @@ import pyarrow.json as pajson
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
-from .formats import FORMATS, no_block
+from .formats import FORMATS, no_block, part
 from .jsonlines import objects
 from .paths import leaves, own_file
-from .schemas import RESOURCES, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
+from .schemas import RESOURCES, TRACKS, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
 from .versions import problem as version_problem
 
 MAX_RESOURCES = 100  # the most resources a release may declare: each is read, typed and judged (a format has 5 or 8)
@@ -220,19 +220,39 @@ def _read_otherwise(res: dict) -> tuple[str, str] | None:
     return None
 
 
+
+def canonical_definitions(block: str) -> dict:
+    """The format's own definitions of its resources and nested schemas (its `format_schemas`)."""
+    from .validators.kept import canonical
+
+    return canonical(part(block, "format_schemas"))
+
+
+def absent_table(release: Release, name: str) -> pa.Table:
+    """The resource a release leaves out, as an empty table of the format's columns: a rule or scorer that looks a
+    record up in it (a claim's evidence, an instance's atoms) finds none, as it finds none of a present resource's
+    where a row cites nothing."""
+    core = canonical_definitions(release.BLOCK)
+    schemas = Schemas(release.root, release.BLOCK)
+    schemas.__dict__["nested_schemas"] = core.get("nested", {})  # the format's own, whatever the folder keeps
+    return pa.schema([(f["name"], arrow_type(f, schemas)) for f in core["resources"][name]["fields"]]).empty_table()
+
+
 class Release:
     """A release folder: `datapackage.json`, `schemas/`, `data/`; `BLOCK` names the descriptor's format block.
 
     Frictionless judges the descriptor on opening; `validate` opens with `check=False` and
     calls `check_descriptor` beside the table reads, where its Python work costs no wall time.
-    A descriptor without one of the format's RESOURCES is refused, naming it (every rule,
-    config and scorer reads them); `partial=True` opens it all the same, for `diff`, which
-    compares such a work in progress with the release before it.
+    A descriptor without one of the format's required resources (`TRACKS`) is refused, naming
+    it; an optional one may be left out (`absent`: its table is empty, `absent_table`);
+    `partial=True` opens it all the same, for `diff`, which compares such a work in progress
+    with the release before it.
     """
 
     BLOCK = "realcompanion"
     TITLE = "RealCompanion"  # the format's name, as the card's and datasheet's opening notice gives it
-    RESOURCES = RESOURCES  # the resources every release of the format carries (a fork may add more)
+    RESOURCES = RESOURCES  # the format's resources, required and optional (a fork may add more)
+    TRACKS = TRACKS
     OWNER = ("participant_id", "participants")  # the field naming whose records a row holds, and what they are called
 
     def __init__(self, root=".", *, check: bool = True, partial: bool = False):
@@ -256,10 +276,11 @@ class Release:
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "
                                 "one file as its path (a string)", field="path")
         names = {res.get("name") for res in self.descriptor.get("resources", [])}
-        missing = [name for name in self.RESOURCES if name not in names]
+        missing = [name for name in self.TRACKS.required if name not in names]
         if missing and not partial:
             raise ReadError(descriptor, f"no resource '{missing[0]}': a {self.BLOCK} release carries "
-                                        f"{', '.join(self.RESOURCES)}", field="resources")
+                                        f"{', '.join(self.TRACKS.required)} (and may carry "
+                                        f"{', '.join(self.TRACKS.optional)})", field="resources")
         self._table_schemas: dict[str, dict] = {}
         if check:
             self.check_descriptor()
@@ -346,6 +367,11 @@ class Release:
     def resources(self) -> list[str]:
         return [r["name"] for r in self.descriptor.get("resources", [])]
 
+    @property
+    def absent(self) -> list[str]:
+        """The format's optional resources this release leaves out."""
+        return [name for name in self.TRACKS.optional if name not in self.resources]
+
     def resource(self, name: str) -> dict:
         for res in self.descriptor.get("resources", []):
             if res["name"] == name:
@@ -356,6 +382,8 @@ class Release:
         return own_file(self.root, self.resource(name)["path"], f"resources.{name}.path")
 
     def table_schema(self, name: str) -> dict:
+        if name not in self._table_schemas and name in self.absent:  # the format's own, for its key and columns
+            self._table_schemas[name] = canonical_definitions(self.BLOCK)["resources"][name]
         if name not in self._table_schemas:
             schema = self.resource(name)["schema"]
             path = own_file(self.root, schema, f"resources.{name}.schema") if isinstance(schema, str) else \
@@ -443,6 +471,8 @@ class Release:
 
     def table(self, name: str) -> pa.Table:
         self._settle()
+        if name not in self._tables and name in self.absent:
+            self._tables[name] = absent_table(self, name)
         if name not in self._tables:
             if self._stopped and self._stopped[0] == name:
                 raise self._stopped[1]

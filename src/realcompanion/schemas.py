@@ -20,9 +20,16 @@ from .descriptor import check_vocabulary
 from .errors import ReadError
 from .files import read_json
 from .paths import own_file
+from .tracks import Need, Tracks
 from .writing import write_text
 
-RESOURCES = ("source", "profile", "persona", "chat", "qa")
+# the first format's resources: what every release of it carries, what one may leave out, and what needs those
+TRACKS = Tracks(
+    required=("source",),
+    optional=("profile", "persona", "chat", "qa"),
+    needs=(Need("profile", "chat", "required_context.profile_refs", what="cite a profile claim"),),
+)
+RESOURCES = TRACKS.resources
 BASE = "https://realcompanion.dataset/schemas/"  # the URI a nested schema's path gives, when it has no `$id`
 # RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the format carries it.
 # Without RFC 3339's leap second (:60): Python's datetime, pandas and Frictionless read none, so no rule could date it

@@ -25,13 +25,13 @@ def _declared(release: GroupAssistRelease) -> dict:
 
 
 GROUPASSIST = run.Runner(select, STRUCTURE_RULES, "GS1", "GI3", "GS2", lambda path: GroupAssistRelease(path, check=False),
-                         Context, _declared)
+                         Context, _declared, "GT1")
 
 
-def planned(rules: str | None, declared: list[Rule] = ()) -> list[Rule]:
+def planned(rules: str | None, declared: list[Rule] = (), release: GroupAssistRelease | None = None) -> list[Rule]:
     """The rules a run evaluates: the chosen ones (coded or declared by the release), and the structure rules
-    always."""
-    return run.planned(rules, declared, GROUPASSIST)
+    always; of `release`'s, those that judge a resource it carries."""
+    return run.planned(rules, declared, GROUPASSIST, release)
 
 
 def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False,

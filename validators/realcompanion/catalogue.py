@@ -11,7 +11,7 @@ from ..catalogue import Catalogue
 FAMILIES = ("structure", "gate", "referent", "signals", "category", "structural", "arithmetic", "validity",
             "integrity", "privacy", "coverage", "declared")
 CATALOGUE = Catalogue(FAMILIES, tuple(f"realcompanion.validators.{module}" for module in (
-    "realcompanion.arithmetic", "documents", "realcompanion.gates", "integrity", "resources", "realcompanion.signals",
-    "structure", "realcompanion.validity")))
+    "realcompanion.arithmetic", "documents", "realcompanion.gates", "integrity", "realcompanion.left_out", "resources",
+    "realcompanion.signals", "structure", "realcompanion.validity")))
 frame_rule, release_rule = CATALOGUE.frame_rule, CATALOGUE.release_rule
 all_rules, select = CATALOGUE.all_rules, CATALOGUE.select

@@ -20,4 +20,4 @@ def _declared(release: Release) -> dict:
 
 
 REALCOMPANION = Runner(select, STRUCTURE_RULES, "SCH1", "INT3", "SCH2", lambda path: Release(path, check=False), Context,
-                       _declared)
+                       _declared, "TRK1")

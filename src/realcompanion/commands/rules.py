@@ -27,6 +27,7 @@ def run(args) -> int:
     import json
 
     from ..formats import FORMATS, format_of, part
+    from ..tracks import judged_by
     from ..validators.declared import as_rules, declared_rules
     from ..validators.kept import canonical
 
@@ -35,7 +36,7 @@ def run(args) -> int:
     listed = args.format or found or FORMATS[0]
     release = part(listed, "release")(args.path, check=False) if found == listed else None
     declared = declared_rules(release) if release else as_rules(canonical(part(listed, "format_rules"))["rules"])
-    rules = part(listed, "catalogue").select(None, declared)
+    rules = judged_by(part(listed, "catalogue").select(None, declared), release)
     if args.json:
         print(json.dumps([r.as_dict() for r in rules], indent=2))
     else:

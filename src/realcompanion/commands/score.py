@@ -131,7 +131,8 @@ def run(args) -> int:
               "verdicts": {"file": verdicts.path, "sha256": verdicts.sha256} if verdicts else None}
     out = R.envelope(release, "score", track=args.track, seed=args.seed, resamples=args.resamples, inputs=inputs,
                      definitions=track.definitions)
-    out.update(track=args.track, excluded=track.excluded(), dropped_citations=track.dropped_citations())
+    out.update(track=args.track, excluded=track.excluded(), kept_out=track.kept_out(),
+               dropped_citations=track.dropped_citations())
     text, series = [R.exclusions_line(track)], {}
     if run_file:
         out["pool"] = pool_report(track.retrievable())

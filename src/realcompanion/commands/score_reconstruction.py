@@ -70,6 +70,7 @@ def run(args) -> int:
     for layer, s in first.items():
         text.append(R.grid({g: {k: v[k] for k in ("f1", "precision", "recall", "matched", "predicted", "reference")}
                             for g, v in s["by_group"].items()}, f"{layer} by group, first run"))
+    text += [f"not scored: the release leaves out '{layer}'" for layer in result["skipped"]]
     if failures:
         text.append(f"{len(failures)} judge answers unreadable (counted as no match)")
     R.emit(release, "\n".join(text), out, args.json)

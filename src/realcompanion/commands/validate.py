@@ -32,7 +32,7 @@ def planned_rules(path, rules: str | None = None, release=None) -> list:
     fmt = release.BLOCK if release else format_of(path)
     release = release or part(fmt, "release")(path, check=False)  # validate has Frictionless judge it beside the reading
     try:
-        return part(fmt, "runner").planned(rules, declared_rules(release))
+        return part(fmt, "runner").planned(rules, declared_rules(release), release)
     except Exception:  # a descriptor Frictionless rejects is named in preference to what follows from it
         release.check_descriptor()
         raise

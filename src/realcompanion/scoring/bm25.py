@@ -44,6 +44,15 @@ def search_words(text: str) -> list[str]:
     return [w for w in jieba.cut_for_search(text) if w.strip() and any(c.isalnum() for c in w)]
 
 
+def stopwords() -> tuple[str, ...]:
+    """The stopwords of both formats' BM25: the English and the Chinese lists bm25s ships (`bm25s.stopwords`, taken
+    from NLTK's stopwords corpus; the Chinese one, 841 words, holds the function words 的, 了, 在, 是 and the
+    pronouns 我, 你, 他, which otherwise rank unrelated messages first). Neither holds a word of the other language."""
+    from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN
+
+    return STOPWORDS_EN + STOPWORDS_CHINESE
+
+
 def word_runs(text: str) -> list[str]:
     """Runs of word characters, a combining mark counting as one: a Devanagari vowel sign or an Arabic vowel mark
     is part of its word, where `\\w` would cut the word at it (दिल into द and ल, both dropped as single letters).
@@ -73,7 +82,7 @@ def tokenizer():
     """The bm25s tokenizer of every RealCompanion BM25 ranking (settings.BM25: stopwords, `terms`)."""
     import bm25s
 
-    return bm25s.tokenization.Tokenizer(stopwords=BM25["stopwords"], splitter=terms)
+    return bm25s.tokenization.Tokenizer(stopwords=list(stopwords()), splitter=terms)
 
 
 class ParticipantIndex:

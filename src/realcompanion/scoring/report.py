@@ -172,9 +172,13 @@ def exclusions_line(track) -> str:
         counts = Counter(row["reason"] for row in rows)
         return ", ".join(f"{reason} {n}" for reason, n in sorted(counts.items())) or "none"
 
-    excluded = track.excluded()
-    line = (f"{track.name}: {len(track.retrievable())} retrieval-scoreable items; not retrieval-scored: "
-            f"{counted(r for r in excluded if r['population'] == 'all')}")
+    excluded, kept_out = track.excluded(), track.kept_out()
+    line = f"{track.name}: {len(track.retrievable())} retrieval-scoreable items"
+    if kept_out:
+        line += (f"; {sum(kept_out.values())} of {len(track.items)} rows kept out of scoring by the release "
+                 f"(excluded: {', '.join(f'{reason} {n}' for reason, n in kept_out.items())})")
+    unscored = (r for r in excluded if r["population"] == "all" and not track.kept_out_by_release(r))
+    line += f"; not retrieval-scored: {counted(unscored)}"
     others = [r for r in excluded if r["population"] != "all"]
     if others:
         line += f"; not distant: {counted(others)}"

@@ -12,9 +12,17 @@ from pathlib import Path
 from ...descriptor import check_block
 from ...paths import REPO_ROOT
 from ...release import Release
+from ...tracks import Need, Tracks
 
 FORMAT = "groupassist"
-RESOURCES = ("messages", "members", "instances", "anchors", "atoms", "criteria", "feedback", "audit")
+# what every release carries, what one may leave out, and what needs those (`realcompanion.tracks`)
+TRACKS = Tracks(
+    required=("messages", "members", "instances", "anchors"),
+    optional=("atoms", "criteria", "feedback", "audit"),
+    needs=(Need("atoms", "instances", "level", "L1", what="are L1, scored against their atoms"),
+           Need("criteria", "instances", "level", "L2", what="are L2, scored against their rubric's criteria")),
+)
+RESOURCES = TRACKS.resources
 SPECIMEN = REPO_ROOT / "specimens" / "groupassist"
 SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
 
@@ -25,6 +33,7 @@ class GroupAssistRelease(Release):
     BLOCK = FORMAT
     TITLE = "GroupAssistBench"
     RESOURCES = RESOURCES
+    TRACKS = TRACKS
     OWNER = ("group_id", "groups")
 
     def check_block(self, block: dict, path) -> None:

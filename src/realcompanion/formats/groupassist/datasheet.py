@@ -44,11 +44,12 @@ def files(release, stamped: dict) -> str:
 
 
 def rules(release) -> str:
+    from ...tracks import judged_by
     from ...validators.declared import declared_rules
     from ...validators.groupassist.catalogue import select
 
     return markdown_table([{"id": f"`{r.id}`", "severity": r.severity, "family": r.family, "statement": r.statement,
-                            "paper": r.paper} for r in select(None, declared_rules(release))])
+                            "paper": r.paper} for r in judged_by(select(None, declared_rules(release)), release)])
 
 
 def renderers(release) -> dict:

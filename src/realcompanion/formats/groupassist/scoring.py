@@ -12,7 +12,8 @@
 BM25 ranks only messages with turn < cutoff_turn: each instance's index is built over that prefix,
 so nothing at or after the cutoff can enter it, not even its corpus statistics. Chinese is segmented
 with jieba in search mode (words plus their in-dictionary sub-words, the segmentation jieba offers for
-indexing) on both index and query sides; English uses bm25s's tokenizer with English stopwords.
+indexing) on both index and query sides, its stopwords dropped (`scoring.bm25.stopwords`); English uses bm25s's
+tokenizer with English stopwords.
 
 Dense retrieval (text-embedding-3-small in the paper, §4.1) ranks the same prefix by the cosine of each
 message's embedding with the query's, from any OpenAI-compatible embeddings endpoint
@@ -28,12 +29,13 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from ...scoring.bm25 import search_words
+from ...scoring.bm25 import search_words, stopwords
 
 # The rankers' fixed settings, echoed in every baselines report.
 SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.75,
                      "index": "per instance, over the history before the cutoff"},
-            "segmentation": {"zh": "jieba search mode", "en": "bm25s tokenizer, English stopwords"},
+            "segmentation": {"zh": "jieba search mode, Chinese stopwords (bm25s's, from NLTK's corpus)",
+                             "en": "bm25s tokenizer, English stopwords"},
             "dense": "cosine of endpoint embeddings, history before the cutoff", "ties": "most recent first",
             "unmatched": "messages sharing no word with the query are not retrieved by BM25 (--bm25-fallback)"}
 
@@ -169,9 +171,11 @@ class ContextTokens:
 
 
 def tokens(texts: list[str], lang: str) -> list[list[str]]:
-    """BM25 terms: jieba search-mode words for Chinese, bm25s's English tokenizer with stopwords otherwise."""
+    """BM25 terms: jieba search-mode words for Chinese, bm25s's English tokenizer otherwise; stopwords dropped
+    (`bm25.stopwords`, as RealCompanion's BM25 drops them)."""
     if lang == "zh":
-        return [[w.lower() for w in search_words(t)] for t in texts]
+        stop = set(stopwords())
+        return [[w.lower() for w in search_words(t) if w.lower() not in stop] for t in texts]
     import bm25s
 
     tokenized = bm25s.tokenize(texts, stopwords="en", return_ids=False, show_progress=False)

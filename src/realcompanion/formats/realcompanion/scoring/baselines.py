@@ -137,7 +137,7 @@ def baselines_report(track, seed: int, resamples: int, progress=None, fallback: 
     from .auroc import auroc_summary
 
     frame, rankers = run_baselines(track, seed, progress, fallback)
-    out = {"excluded": track.excluded(), "dropped_citations": track.dropped_citations(),
+    out = {"excluded": track.excluded(), "kept_out": track.kept_out(), "dropped_citations": track.dropped_citations(),
            "pool": pool_report(track.retrievable()),
            "baselines": summarize_baselines(track, frame, seed, resamples),
            "found_share_top5": found_share(track, frame),

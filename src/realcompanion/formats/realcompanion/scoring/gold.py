@@ -31,7 +31,9 @@ Chat track (one item per chat row)
     Table 7): `memory_bearing[reading]`; ρ* = 0 is its complement.
 
 Question track (one item per qa row)
-  * Every row is scored. Candidate pool: the participant's messages at or
+  * Scored items are the rows without an `excluded` reason (3,235 of 3,312 in the
+    paper, Tables 3, 41 against Table 11); every other row is listed as excluded
+    with its reason, `excluded:<reason>`. Candidate pool: the participant's messages at or
     before `asked_after`. Gold set: `evidence` restricted to that pool, in
     every category. Rows with an empty gold set (an unanswerable question that
     cites nothing) are listed under `no evidence`; an unanswerable question
@@ -52,12 +54,14 @@ from functools import cached_property
 
 import numpy as np
 
+from realcompanion.errors import ReadError
 from realcompanion.release import Release
 
 from .streams import Stream, load_streams
 
 COLD_OPEN = "cold_open"
 PROPORTIONAL = "proportional"
+EXCLUDED = "excluded:"  # the status of a qa row the release keeps out of scoring, before its reason
 POPULATIONS = {"chat": ("all", "distant", "distant_dependent"), "qa": ("all", "distant")}
 # why a scored item is not in a population (the first population needs a required message)
 NOT_IN = {"chat": {"all": "no required message", "distant": "memory-bearing without reference set"},
@@ -132,6 +136,17 @@ class Track:
                                      i.dependent and not i.references.size)]
         return out
 
+    def kept_out_by_release(self, row: dict) -> bool:
+        """Whether an `excluded` row is one the release itself keeps out of scoring (qa `excluded`)."""
+        return row["reason"].startswith(EXCLUDED)
+
+    def kept_out(self) -> dict[str, int]:
+        """How many rows the release itself keeps out of scoring (qa `excluded`), by reason."""
+        from collections import Counter
+
+        return dict(sorted(Counter(i.status.partition(":")[2] for i in self.items
+                                   if i.status.startswith(EXCLUDED)).items()))
+
     def detectability_items(self) -> list[Item]:
         return [i for i in self.items if i.in_detectability]
 
@@ -151,6 +166,16 @@ class Track:
         if item.distant_dependent:
             out["distant_dependent"] = item.references
         return out
+
+
+def refuse_absent(release: Release, *names: str) -> None:
+    """A track (or resource) the release leaves out is one line (exit 2), naming what it carries: scored as empty, it
+    printed a table of zeros."""
+    absent = [name for name in names if name in release.absent]
+    if absent:
+        carried = [name for name in release.TRACKS.optional if name in release.resources]
+        raise ReadError(release.root / "datapackage.json", f"the release leaves out '{absent[0]}': no such track to "
+                        f"score (it carries {', '.join(carried) or 'source only'})", field="resources")
 
 
 def readings(release: Release) -> list[str]:
@@ -205,6 +230,12 @@ def chat_items(release: Release, streams: dict[str, Stream], reading: str, depen
     return items
 
 
+def _qa_status(row: dict, asked: int | None) -> str:
+    if asked is None:
+        return "asked_after not in source"
+    return f"{EXCLUDED}{row['excluded']}" if row.get("excluded") else "scored"
+
+
 def qa_items(release: Release, streams: dict[str, Stream]) -> list[Item]:
     window = release.params["recent_window"]
     items = []
@@ -216,7 +247,7 @@ def qa_items(release: Release, streams: dict[str, Stream]) -> list[Item]:
         gold = _positions(evidence)
         items.append(Item(
             item_id=row["item_id"], participant_id=row["participant_id"],
-            status="scored" if asked is not None else "asked_after not in source", query=row["question"],
+            status=_qa_status(row, asked), query=row["question"],
             query_dayid=row["asked_after"], pool_end=pool_end, gold=gold, references=gold, reference=row["answer"],
             dropped_citations=dropped, distant=bool(gold.size) and bool((gold < pool_end - window).all()),
             answerable=row["answerable"]))
@@ -227,6 +258,7 @@ def load_track(release: Release, name: str, reading: str | None = None,
                dependent_reading: str | None = None) -> Track:
     """The items of track `name` ("chat" or "qa"): dependent under `reading` (default: the first declared),
     Table 4's dependent column under `dependent_reading` (default: the second declared, strict)."""
+    refuse_absent(release, name)
     declared = readings(release)
     reading = reading or declared[0]
     dependent_reading = dependent_reading or declared[min(1, len(declared) - 1)]

@@ -257,7 +257,12 @@ def read_usage(folder) -> dict | None:
 
 
 def score_runs(release, folders, same, progress=None) -> dict:
-    """Per run and layer: scores; across runs: spread of pooled scores and agreement."""
+    """Per run and layer: scores; across runs: spread of pooled scores and agreement. A layer the release leaves out
+    is not scored (`skipped`); a release carrying neither is one line (exit 2)."""
+    from .gold import refuse_absent
+
+    if all(layer in release.absent for layer in LAYERS):
+        refuse_absent(release, *LAYERS)
     vocabulary = release.schemas.vocabulary
     participants = set(release.table("persona").column("participant_id").to_pylist()) | set(
         release.table("profile").column("participant_id").to_pylist())
@@ -267,7 +272,7 @@ def score_runs(release, folders, same, progress=None) -> dict:
         run = {"folder": str(folder), "layers": {}, "usage": read_usage(folder)}
         for layer in LAYERS:
             path = prediction_file(folder, layer)
-            if path is None:
+            if path is None or layer in release.absent:
                 continue
             predicted = read_prediction(path, layer, vocabulary, participants)
             found = persona_units(reference[layer], predicted, same, vocabulary["persona_slot"]) \
@@ -275,7 +280,9 @@ def score_runs(release, folders, same, progress=None) -> dict:
             units[layer].append(found)
             run["layers"][layer] = scores(found)
         if not run["layers"]:
-            raise ReadError(folder, "holds neither persona.jsonl nor profile.jsonl (nor under data/)")
+            carried = [layer for layer in LAYERS if layer not in release.absent]
+            raise ReadError(folder, "holds neither persona.jsonl nor profile.jsonl (nor under data/)" if len(carried) > 1
+                            else f"holds no {carried[0]}.jsonl (nor under data/): the release leaves out the other layer")
         runs.append(run)
         if progress:
             progress()
@@ -285,4 +292,5 @@ def score_runs(release, folders, same, progress=None) -> dict:
     for layer in summary:
         counts = [r["usage"][layer] for r in runs if r["usage"] and layer in r["usage"]]
         summary[layer]["usage"] = {name: spread([c[name] for c in counts]) for name in USAGE_FIELDS} if counts else None
-    return {"runs": runs, "summary": summary, "size_correlation": size_correlation(release, units)}
+    return {"runs": runs, "summary": summary, "size_correlation": size_correlation(release, units),
+            "skipped": [layer for layer in LAYERS if layer in release.absent]}

@@ -40,9 +40,10 @@ BOOTSTRAP_RESAMPLES = 2000
 JUDGE_TEMPERATURE = 0
 JUDGE_PROMPTS = {"chat": "judge-chat.v2.txt", "qa": "judge-qa.v1.txt", "match": "match.v1.txt"}
 
-# BM25 (bm25s defaults: Lucene variant, k1 1.5, b 0.75), English stopwords, no stemming, Chinese cut into words
-# (`bm25.terms`); document frequencies and average length counted over the messages before the probe only (`bm25`).
-BM25 = {"method": "lucene", "k1": 1.5, "b": 0.75, "stopwords": "en",
+# BM25 (bm25s defaults: Lucene variant, k1 1.5, b 0.75), English and Chinese stopwords (`bm25.stopwords`), no
+# stemming, Chinese cut into words (`bm25.terms`); document frequencies and average length counted over the messages
+# before the probe only (`bm25`).
+BM25 = {"method": "lucene", "k1": 1.5, "b": 0.75, "stopwords": "en, zh (bm25s's lists, from NLTK's stopwords corpus)",
         "segmentation": "bm25s's words, a combining mark part of its word, non-ASCII text NFKC; Chinese by jieba "
                         "search mode", "statistics": "messages before the probe"}
 # What BM25 does with messages sharing no word with the probe (`bm25.ParticipantIndex.rank`)

@@ -347,8 +347,11 @@ class Participant:
             out.append({
                 "item_id": f"{self.pid}:Q{n:04d}", "participant_id": self.pid, "question": question,
                 "answer": answer, "answerable": answer is not None, "category": category,
-                "evidence": self._ids(evidence), "asked_after": self.dayid(asked),
+                "evidence": self._ids(evidence), "asked_after": self.dayid(asked), "excluded": None,
             })
+        reasons = self.vocab["qa_excluded"]
+        for k, row in enumerate(out[len(out) - self.plan.qa_excluded:]):
+            row["excluded"] = reasons[(self.plan.first_reason + k) % len(reasons)]
         return out
 
     def _asked_after(self, category, evidence, last) -> Message:

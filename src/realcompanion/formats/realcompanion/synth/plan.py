@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 PAPER_TOTALS = {"source": 27218, "profile": 3580, "persona": 390, "chat": 2034, "qa": 3312}
+# qa rows kept out of scoring (`excluded`): 3,312 rows (Table 11), 3,235 scored (Tables 3, 41)
+PAPER_QA_EXCLUDED = 3312 - 3235
+SPECIMEN_QA_EXCLUDED = 6  # the specimen's: one row per reason of the vocabulary (`qa_excluded`), spread over participants
 # participant: (span days, active days, messages, chat rows, qa rows, profile claims)
 PAPER_TABLE_2 = {
     "U01": (36, 9, 115, 28, 23, 39),
@@ -31,6 +34,22 @@ class ParticipantPlan:
     chat: int
     qa: int
     claims: int
+    qa_excluded: int = 0  # of its qa rows, how many are kept out of scoring (its last ones)
+    first_reason: int = 0  # the position, in the vocabulary's order, of the reason its first excluded row gives
+
+
+def _with_excluded(plans: list[ParticipantPlan], total: int) -> list[ParticipantPlan]:
+    """`total` excluded qa rows shared among the plans in proportion to their qa rows (largest remainder), each
+    plan's reasons following on from the last plan's."""
+    from dataclasses import replace
+
+    rows = sum(p.qa for p in plans)
+    exact = [total * p.qa / rows for p in plans]
+    counts = [int(x) for x in exact]
+    for i in sorted(range(len(plans)), key=lambda i: counts[i] - exact[i])[:total - sum(counts)]:
+        counts[i] += 1
+    firsts = [sum(counts[:i]) for i in range(len(plans))]
+    return [replace(p, qa_excluded=n, first_reason=first) for p, n, first in zip(plans, counts, firsts)]
 
 
 def _split(total: int, parts: int) -> list[int]:
@@ -49,12 +68,13 @@ def paper_plan(scale: int = 1) -> list[ParticipantPlan]:
                         split["profile"][i])
         for i in range(4)
     ]
-    plans = fixed + filled
+    plans = _with_excluded(fixed + filled, PAPER_QA_EXCLUDED)
     if scale == 1:
         return plans
     width = max(4, len(str(10 * scale)))
     return [
-        ParticipantPlan(f"U{copy * 10 + i + 1:0{width}d}", p.days, p.active_days, p.messages, p.chat, p.qa, p.claims)
+        ParticipantPlan(f"U{copy * 10 + i + 1:0{width}d}", p.days, p.active_days, p.messages, p.chat, p.qa, p.claims,
+                        p.qa_excluded, p.first_reason)
         for copy in range(scale) for i, p in enumerate(plans)
     ]
 
@@ -69,4 +89,4 @@ def specimen_plan(participants: int = 4, scale: float = 1.0) -> list[Participant
         plans.append(ParticipantPlan(f"U{i + 1:02d}", days, active, max(120, round(messages * scale)),
                                      max(30, round(chat * scale)), max(26, round(qa * scale)),
                                      max(20, round(claims * scale))))
-    return plans
+    return _with_excluded(plans, SPECIMEN_QA_EXCLUDED)

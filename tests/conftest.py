@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from realcompanion.validators.realcompanion.catalogue import all_rules
 
 from realcompanion.paths import REPO_ROOT
 
@@ -16,11 +15,6 @@ RELEASE_PARTS = ("datapackage.json", "schemas", "data")
 # (installed as realcompanion.validators) would stand in for the `validators` package Frictionless checks string
 # formats with (a uuid field's rows failed with "module 'validators' has no attribute 'uuid'").
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != REPO_ROOT]
-
-# A catalogue lists a family's rules in the order their modules registered them. Registered here as the command
-# registers them: a test module importing a rule module first (GroupAssistBench's integrity imports the shared
-# documents rules) would list them otherwise, and the datasheet's generated rules table would read as out of date.
-all_rules()
 
 
 def copy_release(src: Path, dst: Path) -> Path:

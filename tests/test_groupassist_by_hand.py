@@ -19,9 +19,9 @@ def hand_tokens(text: str) -> int:
     return len(O200K.encode(text))
 
 
-def baselines_of(folder, k, tmp_path) -> dict:
+def baselines_of(folder, k, tmp_path, *extra) -> dict:
     out = tmp_path / f"b{k}.json"
-    assert main(["baselines", str(build(folder, k)), "--json", str(out)]) == 0
+    assert main(["baselines", str(build(folder, k)), "--json", str(out), *extra]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     return {lang: {r["instance_id"]: r for r in report["languages"][lang]["instances"]} for lang in ("zh", "en")}
 
@@ -32,23 +32,27 @@ def test_the_hand_built_release_is_valid(tmp_path, capsys):
 
 def test_bm25_ties_go_to_the_most_recent_message():
     """I0001's query shares 出差 with turns 2, 12 and 22; 12 and 22 hold the same short text (a tie, the later
-    first), turn 2 is longer (lower); every other message scores 0, most recent first."""
+    first), turn 2 is longer (lower); every other message shares no word with it and is not retrieved (with the
+    recency fallback they follow, most recent first)."""
     history = pd.DataFrame(messages()[:30])
     ranked = bm25_ranking(history, "@助手 小王哪天出差", "zh")
-    assert ranked[:4] == ["G01:m000022", "G01:m000012", "G01:m000002", "G01:m000029"]
+    assert ranked == ["G01:m000022", "G01:m000012", "G01:m000002"]
+    padded = bm25_ranking(history, "@助手 小王哪天出差", "zh", fallback="recency")
+    assert padded[:4] == [*ranked, "G01:m000029"] and len(padded) == 30
 
 
 def test_anchor_recall_and_context_tokens_at_k_2(tmp_path):
     """k = 2. zh: I0001's top 2 is the tie (22, 12), not the anchor (2): recall 0; I0002's query shares only 助手
-    with I0001's request (turn 30), then the most recent zero (31): recall 0. en: I0001 matches only turn 2
-    ("travel"), then turn 29: recall 1; I0002 matches turn 8 ("food", shorter) and turn 30 ("assistant"): one
-    of its two anchors, 1/2. Tokens: the top k in history order, "#turn [speaker] text" joined by newlines."""
+    with I0001's request (turn 30), the one message retrieved: recall 0. en: I0001 matches only turn 2
+    ("travel"), retrieved alone: recall 1; I0002 matches turn 8 ("food", shorter) and turn 30 ("assistant"): one
+    of its two memory units, 1/2. Tokens: the top k in history order, "#turn [speaker] text" joined by newlines;
+    a message sharing no word with the query is not retrieved, so I0001's English context is one record."""
     zh, en = baselines_of(tmp_path / "k2", 2, tmp_path).values()
     assert [zh[i]["bm25_recall@2"] for i in ("G01:I0001", "G01:I0002")] == [0.0, 0.0]
     assert [en[i]["bm25_recall@2"] for i in ("G01:I0001", "G01:I0002")] == [1.0, 0.5]
     assert zh["G01:I0001"]["bm25_tokens"] == hand_tokens("#12 [member_02] 出差好累\n#22 [member_03] 出差好累")
-    assert en["G01:I0001"]["bm25_tokens"] == hand_tokens(
-        "#2 [member_01] I travel to Shanghai next Wednesday\n#29 [member_02] I am in a meeting")
+    assert en["G01:I0001"]["bm25_tokens"] == hand_tokens("#2 [member_01] I travel to Shanghai next Wednesday")
+    assert zh["G01:I0002"]["bm25_tokens"] == hand_tokens("#30 [member_02] @助手 小王哪天出差")
     assert en["G01:I0002"]["bm25_tokens"] == hand_tokens(
         "#8 [member_03] I like spicy food\n#30 [member_02] @assistant which day does Wang travel")
     # full context: every anchor, and the whole history before the cutoff (turns 0-29 for I0001)
@@ -58,9 +62,10 @@ def test_anchor_recall_and_context_tokens_at_k_2(tmp_path):
 
 
 def test_k_larger_than_the_history(tmp_path, capsys):
-    """k = 35: the histories of I0001-I0003 (30, 32, 34 records) fit in the top k, so BM25 returns the whole history
-    (recall 1, the full context's tokens) and they are named; I0004 (36) loses its one oldest zero-score record."""
-    zh = baselines_of(tmp_path / "k35", 35, tmp_path)["zh"]
+    """k = 35, BM25 with the recency fallback (every record ranked): the histories of I0001-I0003 (30, 32, 34
+    records) fit in the top k, so BM25 returns the whole history (recall 1, the full context's tokens) and they are
+    named; I0004 (36) loses its one oldest zero-score record."""
+    zh = baselines_of(tmp_path / "k35", 35, tmp_path, "--bm25-fallback", "recency")["zh"]
     assert "k >= history: 3 instances (G01:I0001, G01:I0002, G01:I0003)" in capsys.readouterr().out
     for i in ("G01:I0001", "G01:I0002", "G01:I0003"):
         assert (zh[i]["bm25_recall@35"], zh[i]["bm25_tokens"]) == (1.0, zh[i]["full_tokens"])
@@ -80,7 +85,7 @@ def test_an_anchor_after_the_cutoff_is_a_miss_named_in_one_line(tmp_path, capsys
                     encoding="utf-8")
     stamp(release)
     out = tmp_path / "b.json"
-    assert main(["baselines", str(release), "--json", str(out)]) == 0
+    assert main(["baselines", str(release), "--unvalidated", "--json", str(out)]) == 0  # gate i fails
     warnings = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning:")]
     assert warnings == ["warning: 1 eval instances cite anchor messages outside their history (at or after the "
                         "cutoff, or not of the group): each is a miss for every ranker, full context included: "

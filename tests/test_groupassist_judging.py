@@ -244,7 +244,7 @@ def test_score_names_the_unscored_instances_in_one_line(tmp_path, capsys):
     path.write_text("\n".join(kept) + "\n", encoding="utf-8")
     verdicts = write_jsonl(tmp_path / "v.jsonl", [{**GOOD_L2, "criteria": {
         f"G01:I0006:C0{k}": False for k in range(4, 7)}}])
-    assert main(["score", str(copy), "--verdicts", str(verdicts), "--resamples", "20"]) == 0
+    assert main(["score", str(copy), "--unvalidated", "--verdicts", str(verdicts), "--resamples", "20"]) == 0
     warning = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning: 1 instances")]
     assert len(warning) == 1 and "G01:I0006" in warning[0] and "unscored" in warning[0]
 
@@ -348,8 +348,10 @@ def test_an_instance_the_release_leaves_without_a_level_is_one_line_naming_its_r
     judge = judge_args(responses, tmp_path / "out.jsonl", judge_server)
     judge[1] = str(copy)
     for command in (["score", str(copy), "--verdicts", str(write_jsonl(tmp_path / "v.jsonl", [GOOD_L1]))], judge):
-        assert main(command) == 2
-        err = capsys.readouterr().err.strip()
+        assert main(command) == 2  # validated first: refused naming GS2
+        assert "fails validation" in capsys.readouterr().err and Judge.requests == []
+        assert main([*command, "--unvalidated"]) == 2  # and, scored as it is, the scorer's own line
+        err = capsys.readouterr().err.strip().splitlines()[-1]
         assert err.startswith(f"error: {path}:1 field '{field}': instance 'G01:I0001' has {field} {json.dumps(value)}")
         assert "run `realcompanion validate` first" in err and "\n" not in err
     assert Judge.requests == []
@@ -366,8 +368,9 @@ def test_a_verdict_on_a_rubric_the_release_sets_aside_in_part_names_the_releases
     at = next(k for k, line in enumerate(lines) if json.loads(line)["criterion_id"] == "G01:I0006:C02")
     lines[at] = json.dumps({**json.loads(lines[at]), "weight": "3"}, ensure_ascii=False)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert main(["score", str(copy), "--verdicts", str(write_jsonl(tmp_path / "v.jsonl", [GOOD_L2]))]) == 2
-    err = capsys.readouterr().err.strip()
+    assert main(["score", str(copy), "--unvalidated", "--verdicts",
+                 str(write_jsonl(tmp_path / "v.jsonl", [GOOD_L2]))]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err.startswith(f"error: {path}:{at + 1} field 'weight': does not match its schema") and "\n" not in err
     assert "the verdicts on G01:I0006 cannot be checked" in err
 

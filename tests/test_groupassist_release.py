@@ -141,11 +141,15 @@ def test_schema_copies_match_the_vocabulary():
         assert schemas.resolved(written) == written, name
 
 
-@pytest.mark.parametrize("scale", ["0.01", "0.0001"])
-def test_a_scale_too_small_for_the_feedback_is_one_line(tmp_path, scale):
-    """Too few messages to place the feedback exchanges: the search for a free place never ended (0.01), or
-    randrange's "empty range" was the line (0.0001)."""
+@pytest.mark.parametrize("scale", ["0.5", "0.2", "0.01", "0.0001"])
+def test_a_scale_too_small_for_the_history_is_one_line_and_writes_nothing(tmp_path, scale):
+    """Too few messages to place the instances (0.5: the smallest group holds 187 messages, and an instance needs
+    its anchors' window and up to 150 more before its cutoff) or the feedback exchanges: the search for a free place
+    never ended (0.01), or randrange's "empty range" was the line (0.0001); and the folder was left holding empty
+    data files. Every group is built before anything is written."""
     done = subprocess.run([sys.executable, "-m", "realcompanion.cli", "synth", str(tmp_path / "tiny"), "--format",
                            "groupassist", "--scale", scale], capture_output=True, text=True, timeout=120)
-    assert (done.returncode, done.stderr) == (2, "error: G01: history too short for its feedback; raise the message "
-                                                 "count\n")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"error: argument --scale: {float(scale):g} leaves too few messages: G01: history "
+                                  "too short for its ")
+    assert not (tmp_path / "tiny").exists()

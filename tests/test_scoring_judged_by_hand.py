@@ -37,7 +37,8 @@ class Judge(JSONHandler):
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
+def judged(tmp_path_factory):
+    """The folder holding the hand-built release and the verdicts the local judge gave on it (v.jsonl)."""
     folder = tmp_path_factory.mktemp("judged")
     release = build(folder / "release")
     replies = folder / "replies.jsonl"
@@ -48,7 +49,12 @@ def report(tmp_path_factory):
         assert main(["judge", str(release), "--track", "chat", "--replies", str(replies), "--endpoint", url,
                      "--model", "hand", "--out", str(folder / "v.jsonl"),
                      "--api-key-env", "REALCOMPANION_TEST_UNSET_KEY"]) == 0
-    reports = []
+    return folder
+
+
+@pytest.fixture(scope="module")
+def report(judged):
+    folder, release, reports = judged, judged / "release", []
     for seed in (5, 5):
         out = folder / f"score{len(reports)}.json"
         assert main(["score", str(release), "--track", "chat", "--verdicts", str(folder / "v.jsonl"),
@@ -88,6 +94,45 @@ def test_paired_contrast_and_wilson_interval(report):
     # Wilson for 2 of 3, z = 1.959964: (p + z²/2n ± z √(p(1-p)/n + z²/4n²)) / (1 + z²/n) = [0.2077, 0.9385]
     wilson = report["conditions"]["C1"]["appropriate_application"]["wilson"]
     assert (wilson["low"], wilson["high"]) == (pytest.approx(0.20766, abs=1e-4), pytest.approx(0.93851, abs=1e-4))
+
+
+def test_table_8_decomposition_by_hand(report):
+    """C1 - C0 on the items judged under both (U02:C0004 has no C1 verdict). Both strata, 7 items: U01:C0001 +1,
+    U01:C0002 +1, U01:C0003 +2, U01:C0004 0, U02:C0001 +1, U02:C0002 +2, U02:C0003 0. Recorded: memory-bearing
+    U01:C0002, U01:C0003, U02:C0002 (5 over 3), the others 2 over 4: pi 3/7, pi gamma_1 5/7, (1 - pi) gamma_0 2/7,
+    gain 1 (the scored contrast), 2/7 of it from no-memory rows. Strict drops U01:C0003 from the memory-bearing:
+    3 over 2 against 4 over 5. Proportional stratum, 5 items (U01:C0001, C0003, C0004, U02:C0001, C0003): recorded,
+    U01:C0003 alone (+2) against 2 over 4, gain 4/5, half from no-memory rows; strict, no memory-bearing item at
+    all: the whole gain, 4/5, from no-memory rows."""
+    table = report["decomposition"]["C1 - C0"]
+    expected = {
+        ("both", "recorded"): (7, 3, 3 / 7, 5 / 3, 2 / 4, 5 / 7, 2 / 7, 1.0, 2 / 7),
+        ("both", "strict"): (7, 2, 2 / 7, 3 / 2, 4 / 5, 3 / 7, 4 / 7, 1.0, 4 / 7),
+        ("proportional", "recorded"): (5, 1, 1 / 5, 2.0, 2 / 4, 2 / 5, 2 / 5, 4 / 5, 1 / 2),
+        ("proportional", "strict"): (5, 0, 0.0, None, 4 / 5, 0.0, 4 / 5, 4 / 5, 1.0),
+    }
+    names = ("n", "memory_bearing", "pi", "gamma_1", "gamma_0", "pi_gamma_1", "rest_gamma_0", "gain",
+             "from_no_memory_rows")
+    for (stratum, reading), values in expected.items():
+        got = table[stratum][reading]
+        assert [got[k] for k in names] == [v if v is None else pytest.approx(v) for v in values], (stratum, reading)
+    assert table["both"]["recorded"]["gain"] == pytest.approx(report["contrasts"]["C1 - C0"]["scored"]["pooled"])
+
+
+def test_misfire_is_on_the_empty_reference_set_whatever_the_reading(judged, report):
+    """Table 30: misfire is one minus restraint "on probes with an empty reference set", and Table 7 gives it one
+    count whatever the reading. Under strict, U01:C0003 is not memory-bearing but cites an episode (its reference
+    set, turn 17): it stays out of misfire's population. C1: U01:C0001, U01:C0004 (used), U02:C0001, U02:C0003 ->
+    1 / 4 under every reading (U02:C0004 missing)."""
+    folder = judged
+    out = folder / "strict.json"
+    assert main(["score", str(folder / "release"), "--track", "chat", "--verdicts", str(folder / "v.jsonl"),
+                 "--reading", "strict", "--resamples", "10", "--json", str(out)]) == 0
+    strict = json.loads(out.read_text(encoding="utf-8"))["judged"]["conditions"]["C1"]["misfire_rate"]
+    recorded = report["conditions"]["C1"]["misfire_rate"]
+    assert (strict["pooled"], strict["n"], strict["missing"]) == (0.25, 4, 1)
+    assert (recorded["pooled"], recorded["n"]) == (strict["pooled"], strict["n"])
+    assert strict["population"] == "no_reference_set"
 
 
 def test_used_memory_auroc_counts_ties_as_half(report):

@@ -211,7 +211,9 @@ def test_a_report_names_the_bytes_it_scored(repo, specimen, tmp_path, capsys):
     chat = specimen / "data" / "chat.jsonl"
     chat.write_text(chat.read_text(encoding="utf-8").replace("Honestly", "Frankly", 1), encoding="utf-8")
     out = tmp_path / "w.json"
-    assert main(["windows", str(specimen), "--json", str(out)]) == 0
+    assert main(["windows", str(specimen), "--json", str(out)]) == 2  # INT1: refused, naming the changed file's rule
+    assert "INT1" in capsys.readouterr().err
+    assert main(["windows", str(specimen), "--unvalidated", "--json", str(out)]) == 0
     release = json.loads(out.read_text(encoding="utf-8"))["release"]
     assert release["sha256"]["data/chat.jsonl"] == hashlib.sha256(chat.read_bytes()).hexdigest()
     assert release["changed_since_stamped"] == ["data/chat.jsonl"]

@@ -25,8 +25,8 @@ def run(args) -> int:
 
     from ..scoring.options import before_realcompanion, dense_refused
 
-    code = before_realcompanion(args, ("track", "reading", "dependent_reading", "bm25_fallback", "seed",
-                                       "resamples"), "baselines")  # GroupAssistBench's draws nothing at random
+    code = before_realcompanion(args, ("track", "reading", "dependent_reading", "seed", "resamples"),
+                                "baselines")  # GroupAssistBench's draws nothing at random
     if code is not None:
         return code
     if dense_refused(args):
@@ -37,9 +37,10 @@ def run(args) -> int:
     from ..formats.realcompanion.scoring.gold import POPULATIONS, load_track
     from ..release import Release
     from ..scoring import report as R
+    from ..scoring.checked import opened
     from ..scoring.options import bm25_fallback, check_reading
 
-    release = Release(args.path)
+    release = opened(Release, args)
     reading = check_reading(release, args.reading)
     dependent_reading = check_reading(release, args.dependent_reading, default_index=1)
     track = load_track(release, args.track, reading, dependent_reading)

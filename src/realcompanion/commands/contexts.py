@@ -24,11 +24,12 @@ def run(args) -> int:
     from ..formats.realcompanion.scoring.contexts import build_contexts, skipped
     from ..formats.realcompanion.scoring.gold import load_track
     from ..release import Release
+    from ..scoring.checked import opened
     from ..scoring.options import bm25_fallback
-    from ..scoring.report import exclusions_line, invalid_rows
+    from ..scoring.report import exclusions_line, invalid_rows, read_hashes, unstamped_line
     from ..writing import Replacing
 
-    release = Release(args.path)
+    release = opened(Release, args)
     track = load_track(release, "chat")
     out = output_file(args.out, release.root)
     written, short = 0, []
@@ -38,9 +39,11 @@ def run(args) -> int:
                                      short=short):
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
             written += 1
-    _, warning = invalid_rows(release)
-    if warning:
-        print(warning)
+    _, unstamped = unstamped_line(release, read_hashes(release))
+    _, warning = invalid_rows(release, lines=True)
+    for line in (unstamped, warning):
+        if line:
+            print(line)
     print(exclusions_line(track))
     left = skipped(track)
     counts = Counter(r["reason"] for r in left)

@@ -36,10 +36,11 @@ def run(args) -> int:
     from ..formats.realcompanion.scoring.gold import load_track
     from ..formats.realcompanion.scoring.replies import judge_replies, read_replies
     from ..release import Release
+    from ..scoring.checked import opened
     from ..scoring.judge_client import judge_from, load_prompt
     from ..scoring.verdicts import VerdictsOut, read_verdicts
 
-    release = Release(args.path)
+    release = opened(Release, args)
     track = load_track(release, args.track)
     out = output_file(args.out, release.root, (args.replies, args.prompt))
     replies = read_replies(args.replies, track)

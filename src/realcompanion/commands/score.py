@@ -88,6 +88,11 @@ def _judged(track, verdicts, seed, resamples) -> tuple[dict, list[str], dict]:
     if judged["contrasts"]:
         text.append(R.grid({name: {p: R.with_ci(v) for p, v in c.items()} for name, c in judged["contrasts"].items()},
                            "Paired contrasts, pooled [95% CI over participants]"))
+    if "C2 - C1" in judged.get("decomposition", {}):  # the abstract's gain from supplying recorded evidence
+        text.append(R.grid({f"{stratum} {reading}": columns for stratum, readings in
+                            judged["decomposition"]["C2 - C1"].items() for reading, columns in readings.items()},
+                           "Table 8: C2 - C1 by ground-truth demand (every pair of conditions in --json)",
+                           counts=("n", "memory_bearing")))
     return judged, text, primary_means(judged, track.name)
 
 
@@ -105,10 +110,11 @@ def run(args) -> int:
     from ..formats.realcompanion.scoring.runs import read_run
     from ..release import Release
     from ..scoring import report as R
+    from ..scoring.checked import opened
     from ..scoring.options import check_reading
     from ..scoring.verdicts import read_verdicts
 
-    release = Release(args.path)
+    release = opened(Release, args)
     if not (args.run_file or args.verdicts or args.detector):
         print("error: give --run, --verdicts, --detector or several", file=sys.stderr)
         return 2

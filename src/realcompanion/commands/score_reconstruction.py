@@ -32,8 +32,9 @@ def run(args) -> int:
     )
     from ..release import Release
     from ..scoring import report as R
+    from ..scoring.checked import opened
 
-    release = Release(args.path)
+    release = opened(Release, args)
     plot = R.checked_outputs(release, args, [path for folder in args.pred for path in prediction_inputs(folder)])
     failures, judge_stamp, same = [], None, normalized_match
     if args.match == "judge":

@@ -19,8 +19,9 @@ def run(args) -> int:
     from ..formats.realcompanion.scoring.windows import coverage, curve, token_prefix_sums
     from ..release import Release
     from ..scoring import report as R
+    from ..scoring.checked import opened
 
-    release = Release(args.path)
+    release = opened(Release, args)
     plot = R.checked_outputs(release, args)
     track = load_track(release, "chat")
     names = readings(release)

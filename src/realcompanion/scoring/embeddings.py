@@ -66,6 +66,17 @@ class Embedder:
         norms = np.sqrt(np.einsum("ij,ij->i", rows, rows, dtype=np.float64))[:, None]
         return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
 
+    def all_tied(self) -> bool:
+        """True when the texts embedded so far (two or more) all have one direction: every cosine with a query is
+        then the same, and a dense ranking is its tie rule alone (an endpoint answering with a placeholder)."""
+        import numpy as np
+
+        texts = list(self.cache)
+        if len(texts) < 2:
+            return False
+        units = self.matrix(texts)
+        return bool(np.allclose(units, units[0], rtol=0, atol=1e-6))
+
     def _request(self, chunk: list[str]) -> list:
         self.requests += 1
         text = body(self.endpoint, self.timeout, len(chunk) * VECTOR_BYTES + ANSWER_BYTES,

@@ -42,6 +42,15 @@ def field(row: dict, name: str, kinds: tuple, path, line: int, required: bool = 
     return value
 
 
+def condition(row: dict, path, line: int, choices=None) -> str:
+    """row["condition"]: the name a reply or verdict is pooled under. An empty or blank name pools a verdict under
+    no condition anyone can name (nor tell from a missing one in a terminal table): refused, naming the row."""
+    value = field(row, "condition", (str,), path, line, choices=choices)
+    if not value.strip():
+        raise ReadError(path, "condition is empty: name the system or setting judged", line=line, field="condition")
+    return value
+
+
 def known_item(row: dict, track, path, line: int):
     """The track's item named by row["item_id"]; an unknown id is an error naming the file and line."""
     item_id = field(row, "item_id", (str,), path, line)

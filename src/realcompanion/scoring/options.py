@@ -13,7 +13,11 @@ VALUE_DEFAULTS = {"seed": 0, "resamples": BOOTSTRAP_RESAMPLES}
 
 
 def add_release(p) -> None:
+    """The release a scorer reads, validated first unless --unvalidated (`checked`)."""
+    from .checked import add_unvalidated
+
     p.add_argument("path", type=Path, nargs="?", default=Path("."), help="release folder (default: .)")
+    add_unvalidated(p)
 
 
 def add_track(p, required: bool = True) -> None:
@@ -83,15 +87,14 @@ def add_dependent_reading(p) -> None:
 def add_bm25_fallback(p) -> None:
     from ..formats.realcompanion.scoring.settings import BM25_FALLBACKS
 
-    # no default here: given on a GroupAssistBench release (whose BM25 always ranks the whole history) it is
-    # refused, so it must be told apart from not given; `bm25_fallback` reads the default
     p.add_argument("--bm25-fallback", choices=BM25_FALLBACKS,
-                   help="messages sharing no word with the probe: not retrieved (none, default), or appended "
-                        "most recent first (recency); applies to the BM25 baseline, C3 and C3m")
+                   help="messages sharing no word with the probe (or query): not retrieved (none, default), or "
+                        "appended most recent first (recency); applies to the BM25 baseline of both formats, C3 "
+                        "and C3m")
 
 
 def bm25_fallback(args) -> str:
-    """The --bm25-fallback of a RealCompanion command: `none` unless given."""
+    """The --bm25-fallback of a command: `none` unless given."""
     return args.bm25_fallback or "none"
 
 

@@ -63,13 +63,15 @@ def checked_outputs(release, args, reads=()) -> Path | None:
     return plot
 
 
-def invalid_rows(release) -> tuple[dict[str, int], str | None]:
+def invalid_rows(release, lines: bool = False) -> tuple[dict[str, int], str | None]:
     """Rows the release reader set aside because they fail their schema, per file, and the one warning line every
-    command prints about them (None when there are none)."""
+    command prints about them (None when there are none); with `lines`, the line names their file lines (for a
+    command without a JSON report, where the others list them)."""
     invalid = {name: len(found) for name, found in release.invalid_rows.items() if found}
     if not invalid:
         return invalid, None
-    listed = ", ".join(f"{name} {n}" for name, n in invalid.items())
+    listed = ", ".join(f"{name} {n}" + (f" (line {', '.join(str(r['line']) for r in release.invalid_rows[name])})"
+                                        if lines else "") for name, n in invalid.items())
     return invalid, f"warning: rows failing their schema are not scored ({listed}); run `realcompanion validate`"
 
 
@@ -85,6 +87,7 @@ def emit(release, text: str, report: dict, json_dest: str | None) -> None:
     report["release"]["invalid_lines"] = {name: [r["line"] for r in found]
                                           for name, found in release.invalid_rows.items() if found}
     report["release"]["changed_since_stamped"] = changed
+    report["release"]["validated"] = getattr(release, "validated", None)  # `checked.opened`: false with --unvalidated
     text = "\n".join(filter(None, [unstamped, warning, text]))
     text = "\n".join(map(visible, text.split("\n")))  # a condition or judge a user's file names: escaped, one line
     if json_dest not in (None, "-"):

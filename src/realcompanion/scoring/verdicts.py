@@ -8,7 +8,8 @@ locus the reply places its referent in, Table 19's vocabulary) and
 `consistent` (bool); a quantity reading a field a row lacks counts that row as
 missing. The file is unreadable (exit 2) when an item id is unknown, an
 (item, condition) pair repeats, a field is missing or mistyped, or the rows do
-not all name the same judge: numbers from two judges are never mixed. A row
+not all name the same judge: numbers from two judges are never mixed; so is a row whose condition is empty,
+or whose judge answered at a temperature other than 0 (Table 31). A row
 written by `judge` also carries `reply_sha256`, the sha256 of the reply's text
 as judged (UTF-8): which reply the verdict is about (`VerdictsOut`).
 """
@@ -21,11 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import visible
-from ..formats.realcompanion.scoring.settings import TRACK_CONDITIONS
+from ..formats.realcompanion.scoring.settings import JUDGE_TEMPERATURE, TRACK_CONDITIONS
 from ..jsonlines import objects, whole_lines
 from ..release import ReadError
 from ..stamp import sha256_of
 from ..writing import write_text
+from .jsonl import condition as condition_of
 from .jsonl import field, known_item, rows
 
 FIELDS = {
@@ -157,6 +159,10 @@ def one_judge(judges: dict, kind, row: dict, path, line: int) -> dict:
     line): numbers from two judges, or two prompts for one kind of verdict, are never mixed."""
     this = field(row, "judge", (dict,), path, line)
     this = {name: field(this, name, kinds, path, line) for name, kinds in JUDGE_FIELDS.items()}
+    if this["temperature"] != JUDGE_TEMPERATURE:  # Table 31: every judge at 0; a sampled verdict is not the judge's
+        raise ReadError(path, f"judge temperature {this['temperature']}: verdicts are read at temperature "
+                              f"{JUDGE_TEMPERATURE} only (Table 31); judge again at {JUDGE_TEMPERATURE}", line=line,
+                        field="judge.temperature")
     first, first_line = judges.setdefault(kind, (this, line))
     if this != first:
         raise ReadError(path, f"mixes judges: {this} differs from {first} (line {first_line}); score each "
@@ -172,7 +178,7 @@ def read_verdicts(path, track, data: bytes | None = None) -> Verdicts:
     vocabulary = track.vocabulary
     for line, row in lines:
         item_id = known_item(row, track, path, line).item_id
-        condition = field(row, "condition", (str,), path, line, choices=TRACK_CONDITIONS[track.name])
+        condition = condition_of(row, path, line, TRACK_CONDITIONS[track.name])
         judged_once(seen, item_id, condition, path, line)
         judge = one_judge(judges, track.name, row, path, line)
         records.append({"item_id": item_id, "condition": condition, **{

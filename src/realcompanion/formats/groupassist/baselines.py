@@ -17,24 +17,29 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ...scoring import report as R
+    from ...scoring.checked import opened
     from ...scoring.embeddings import embedder_from
+    from ...scoring.options import bm25_fallback
 
-    release = GroupAssistRelease(args.path)
+    release = opened(GroupAssistRelease, args)
     plot = R.checked_outputs(release, args)
     embedder = embedder_from(args)
     k = release.params["retrieval_k"]
     out = R.envelope(release, "baselines", release_parameters=("retrieval_k", "tokenizer"), scoring=SETTINGS)
+    fallback = bm25_fallback(args)
+    out["parameters"]["bm25_fallback"] = fallback
     out.update(tokenizer=release.params["tokenizer"], k=k,
                dense=embedder.stamp() if embedder else {"run": False, "reason": NOT_RUN}, languages={})
-    text, cells = [] if embedder else [f"dense: {NOT_RUN}"], {}
+    text, cells, tied = [] if embedder else [f"dense: {NOT_RUN}"], {}, []
     if not (release.frame("instances")["split"] == "eval").any():
         R.emit(release, "no eval instances (split eval): nothing to score", out, args.json)
         return 0
     for lang in ("zh", "en"):
         with tqdm(total=0, unit="text", desc=f"embeddings ({lang})", disable=None if embedder else True) as bar, \
                 tqdm(total=0, unit="instance", desc=f"baselines ({lang})", disable=None) as instances_bar:
-            frame = baselines(release, k, lang, embedder, bar, instances_bar)
+            frame = baselines(release, k, lang, embedder, bar, instances_bar, fallback)
         if embedder:
+            tied += [lang] if embedder.all_tied() else []
             embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
         table = by_level_dependency(frame.drop(columns="anchors_outside_history"))
         out["languages"][lang] = {"instances": R.records(frame), "by_level_dependency": R.records(table.reset_index())}
@@ -44,6 +49,10 @@ def run(args) -> int:
                  table.to_string(float_format=R.fixed, na_rep="-"), ""]
         cells[lang] = {method: {f"{level} {dependency}": value for (level, dependency), value in table[column].items()}
                        for method, column in _recall_columns(table, k).items()}
+    if tied:
+        text.insert(0, f"warning: the embeddings endpoint gave every text the same vector ({', '.join(tied)}), so "
+                       "every dense score ties and dense ranks each history most recent first; check "
+                       "--dense-endpoint and --dense-model")
     if embedder:
         out["dense"]["requests"] = embedder.requests
     R.emit(release, "\n".join(text), out, args.json)
@@ -63,10 +72,11 @@ def history_line(frame, k: int) -> str:
 
 
 def anchor_warnings(frame) -> list[str]:
-    """One line for each way an instance's anchors break the release's rules (gate i): none cited, so no anchor
+    """One line for each way an instance's anchors break the release's rules (gate i): no memory unit, so no anchor
     recall; or some outside the history, so each is a miss for every ranker (as RealCompanion reports citations
     after the pool)."""
-    found = {"cite no anchor message, so have no anchor recall (null, left out of the recall means; counted in n)":
+    found = {"cite no anchor of a memory unit (only premises, profile-only or superseded anchors), so have no anchor "
+             "recall (null, left out of the recall means; counted in n)":
              frame["full_recall"].isna(),
              "cite anchor messages outside their history (at or after the cutoff, or not of the group): each is a "
              "miss for every ranker, full context included": frame["anchors_outside_history"] > 0}

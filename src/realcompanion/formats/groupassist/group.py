@@ -79,7 +79,7 @@ class Group:
             if self.slots[cut] is None and (not native or self.slots[cut + 1] is None):
                 break
         else:
-            raise ValueError(f"{self.gid}: history too short for its instances; raise the message count")
+            raise ValueError(f"{self.gid}: history too short for its instances")
         requester = rng.choice(self.members)
         iid = f"{self.gid}:I{n + 1:04d}"
         anchors, positions = [], iter(where)
@@ -172,7 +172,7 @@ class Group:
                     if self.slots[pos] is None and self.slots[pos + 1] is None:
                         break
                 else:
-                    raise ValueError(f"{self.gid}: history too short for its feedback; raise the message count")
+                    raise ValueError(f"{self.gid}: history too short for its feedback")
                 self.slots[pos] = {"speaker": "assistant", "role": "assistant",
                                    "text": T.FILLER_ASSISTANT[pos % len(T.FILLER_ASSISTANT)]}
                 self.slots[pos + 1] = {"speaker": self.rng.choice(self.members), "role": "member",

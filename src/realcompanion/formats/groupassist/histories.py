@@ -47,14 +47,16 @@ class GroupHistory:
         ended, alone = self._tokens
         return int(ended[n - 1] + alone[n - 1]) if n else 0
 
-    def bm25(self, n: int, query: str) -> np.ndarray:
-        """Positions of the first n records best first by BM25 over them (ties: most recent first)."""
+    def bm25(self, n: int, query: str, fallback: str = "none") -> np.ndarray:
+        """Positions of the first n records that share a word with the query, best first by BM25 over them (ties:
+        most recent first); with fallback "recency" the others follow, most recent first (`scoring.bm25_ranking`)."""
         if self._index is None:
             self._index = ParticipantIndex.from_terms(self.terms(list(self.records[f"text_{self.lang}"])))
         vocabulary = self._index.vocabulary
         scores = self._index.term_scores([vocabulary[w] for w in self.terms.query(query) if w in vocabulary], n,
                                          float32=True)
-        return best_first(scores)
+        ranked = best_first(scores)
+        return ranked if fallback == "recency" else ranked[:int((np.asarray(scores) > 0).sum())]
 
     def dense(self, n: int, query: str, embedder) -> np.ndarray:
         """Positions of the first n records best first by embedding cosine with `query`; only the records before

@@ -121,6 +121,7 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ...scoring import report as R
+    from ...scoring.checked import opened
     from ..realcompanion.scoring.settings import CONFIDENCE_LEVEL
     from . import GroupAssistRelease
 
@@ -128,7 +129,7 @@ def run(args) -> int:
         print("error: a GroupAssistBench release is scored from --verdicts (rankings: `realcompanion baselines`)",
               file=sys.stderr)
         return 2
-    release = GroupAssistRelease(args.path)
+    release = opened(GroupAssistRelease, args)
     plot = R.checked_outputs(release, args, (args.verdicts,))
     instances = Instances(release)
     verdicts = read_verdicts(args.verdicts, instances)

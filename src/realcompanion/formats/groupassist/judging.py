@@ -23,6 +23,7 @@ import json
 from collections.abc import Mapping
 
 from ...errors import ReadError
+from ...scoring.jsonl import condition as condition_of
 from ...scoring.jsonl import field, problem, rows
 from ...scoring.verdicts import Verdicts, judged_once, one_judge, reply_sha256
 
@@ -125,6 +126,8 @@ def verdict_problem(level: str, value, ids: set[str]) -> str | None:
             why = problem(fact.get("fact"), (str,))
             if why:
                 return f"facts[{k}].fact: {why}"
+            if not fact["fact"].strip():  # a stated fact that says nothing: neither correct nor an error
+                return f"facts[{k}].fact is empty"
             atom = fact.get("atom")
             if atom is not None and (not isinstance(atom, str) or atom not in ids):
                 return f"facts[{k}].atom {atom!r} is not an atom of this instance"
@@ -142,7 +145,7 @@ def read_responses(path, instances: Instances, data: bytes | None = None) -> lis
     out, seen = [], set()
     for line, row in rows(path, data):
         instance = instances.known(row, path, line)
-        condition = field(row, "condition", (str,), path, line)
+        condition = condition_of(row, path, line)
         key = (instance["instance_id"], condition)
         if key in seen:
             raise ReadError(path, f"'{key[0]}' under '{condition}' appears twice", line=line, field="condition")
@@ -196,7 +199,7 @@ def read_verdicts(path, instances: Instances, data: bytes | None = None) -> Verd
     for line, row in rows(path, data):
         instance = instances.known(row, path, line)
         instance_id, level = instance["instance_id"], instance["level"]
-        condition = field(row, "condition", (str,), path, line)
+        condition = condition_of(row, path, line)
         judged_once(seen, instance_id, condition, path, line)
         one_judge(judges, level, row, path, line)
         (name, (kinds, _)), = ANSWER[level].items()
@@ -220,11 +223,12 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from ...files import output_file
+    from ...scoring.checked import opened
     from ...scoring.judge_client import PROMPTS_DIR, judge_from, load_prompt
     from ...scoring.verdicts import VerdictsOut
     from . import GroupAssistRelease
 
-    release = GroupAssistRelease(args.path)
+    release = opened(GroupAssistRelease, args)
     out = output_file(args.out, release.root, (args.replies,))
     instances = Instances(release)
     responses = read_responses(args.replies, instances)

@@ -4,7 +4,8 @@
   facts an answer states, a stated distractor being an error, against Atom Recall).
 * L2: rubric score S and pass, as declared in the descriptor's `score` block (the paper's Eq. 3 is
   truncated in its text; the declared formula is the format's).
-* Retrieval: anchor recall@k of a ranking over the history before the cutoff, and context tokens
+* Retrieval: anchor recall@k of a ranking over the history before the cutoff (the share of the instance's
+  memory units found, `memory_units`), and context tokens
   (the declared `tokenizer`, o200k_base in the paper; records serialized `#turn [speaker] content` and
   joined by newlines, App. D).
 
@@ -18,7 +19,8 @@ Dense retrieval (text-embedding-3-small in the paper, §4.1) ranks the same pref
 message's embedding with the query's, from any OpenAI-compatible embeddings endpoint
 (`scoring.embeddings`). Only messages before some instance's cutoff and the queries are ever sent:
 a message at or after every cutoff of its group is never embedded. Ties, in both rankers, go to the
-most recent message.
+most recent message. BM25 retrieves only messages sharing a word with the query, as RealCompanion's does
+(`--bm25-fallback recency` appends the others, most recent first).
 """
 from __future__ import annotations
 
@@ -34,7 +36,8 @@ SETTINGS = {"bm25": {"library": "bm25s", "method": "lucene", "k1": 1.5, "b": 0.7
                      "index": "per instance, over the history before the cutoff"},
             "segmentation": {"zh": "jieba search mode, Chinese stopwords (bm25s's, from NLTK's corpus)",
                              "en": "bm25s tokenizer, English stopwords"},
-            "dense": "cosine of endpoint embeddings, history before the cutoff", "ties": "most recent first"}
+            "dense": "cosine of endpoint embeddings, history before the cutoff", "ties": "most recent first",
+            "unmatched": "messages sharing no word with the query are not retrieved by BM25 (--bm25-fallback)"}
 
 
 def atom_recall(atoms: pd.DataFrame, found: set[str]) -> float:
@@ -88,9 +91,27 @@ class Rubric:
         return float(np.clip(gained / self.positive_total, 0.0, 1.0)), float(passed)
 
 
-def recall_at_k(ranking: list[str], anchor_messages: set[str], k: int) -> float:
-    """Share of the instance's anchor messages among the first k message ids of a ranking."""
-    return len(set(ranking[:k]) & anchor_messages) / len(anchor_messages) if anchor_messages else float("nan")
+def memory_units(anchors: pd.DataFrame) -> dict:
+    """The memory units a retriever must find for an instance, each as the set of its anchor messages: the
+    instance's anchors grouped by `unit` (anchors of one message or of near-duplicate facts share one, App. A.4),
+    leaving out a cited premise of the query (the query states it), a profile-only anchor ("anchors that only carry
+    the profile of a member do not count", App. A.4: a member's profile is no message of the history to retrieve)
+    and an M3 instance's superseded anchor (the value a good response must not use: "excluded from the grounding
+    criteria", App. A.4, and L1's distractor atom). These are the units Atom Recall counts, one atom each."""
+    left_out = anchors["premise"].fillna(False) | anchors["profile_only"].fillna(False) | \
+        anchors["m3_role"].eq("superseded").fillna(False)  # a null role is no role: Arrow's null compares null
+    wanted = anchors[~left_out.astype(bool)]
+    units: dict = {}
+    for unit, message in zip(wanted["unit"], wanted["message_id"]):
+        units.setdefault(unit, set()).add(message)
+    return units
+
+
+def recall_at_k(ranking: list[str], units: dict, k: int) -> float:
+    """Share of the instance's memory units (`memory_units`) with an anchor message among the first k message ids
+    of a ranking."""
+    top = set(ranking[:k])
+    return sum(bool(messages & top) for messages in units.values()) / len(units) if units else float("nan")
 
 
 def history(messages: pd.DataFrame, group_id: str, cutoff_turn: int) -> pd.DataFrame:
@@ -185,17 +206,23 @@ def best_first(records: pd.DataFrame, scores) -> list[str]:
     return list(records["message_id"].to_numpy()[order(scores)])
 
 
-def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Terms | None = None) -> list[str]:
-    """message_ids of `records` best first by BM25 (ties: most recent first); `records` is the visible history."""
+def bm25_ranking(records: pd.DataFrame, query: str, lang: str = "zh", terms: Terms | None = None,
+                 fallback: str = "none") -> list[str]:
+    """message_ids of `records` (the visible history) that share a word with the query, best first by BM25 (ties:
+    most recent first); with fallback "recency" the others follow, most recent first. The one rule of both formats'
+    BM25 (RealCompanion's `scoring.bm25.ParticipantIndex.rank`): a message sharing no word is not retrieved."""
     import bm25s
 
     corpus = (terms or Terms(lang))(list(records[f"text_{lang}"]))
-    if not any(corpus):  # no history, or no indexable word in it: every message scores 0 (bm25s indexes no words)
-        return best_first(records, np.zeros(len(records)))
-    retriever = bm25s.BM25(method=SETTINGS["bm25"]["method"], k1=SETTINGS["bm25"]["k1"], b=SETTINGS["bm25"]["b"])
-    retriever.index(corpus, show_progress=False)
-    words = [w for w in tokens([query], lang)[0] if w in retriever.vocab_dict]
-    return best_first(records, retriever.get_scores(words) if words else np.zeros(len(records)))
+    scores = np.zeros(len(records))
+    if any(corpus):  # no history, or no indexable word in it: every message scores 0 (bm25s indexes no words)
+        retriever = bm25s.BM25(method=SETTINGS["bm25"]["method"], k1=SETTINGS["bm25"]["k1"], b=SETTINGS["bm25"]["b"])
+        retriever.index(corpus, show_progress=False)
+        words = [w for w in tokens([query], lang)[0] if w in retriever.vocab_dict]
+        if words:
+            scores = retriever.get_scores(words)
+    ranked = best_first(records, scores)
+    return ranked if fallback == "recency" else ranked[:int((np.asarray(scores) > 0).sum())]
 
 
 def embedded_texts(messages: pd.DataFrame, instances: pd.DataFrame, lang: str = "zh") -> list[str]:
@@ -224,10 +251,11 @@ class Rankers:
     (`scoring.embeddings.Embedder`), dense, whose texts are embedded here once (`bar`, a tqdm bar, follows them).
     `baselines` scores these rankings and `respond` hands their top k to a system: one code for both."""
 
-    def __init__(self, release, lang: str = "zh", embedder=None, bar=None):
+    def __init__(self, release, lang: str = "zh", embedder=None, bar=None, fallback: str = "none"):
         from .histories import Histories
 
         self.messages, self.lang, self.embedder = release.frame("messages"), lang, embedder
+        self.fallback = fallback  # BM25's, as `bm25_ranking`
         instances = release.frame("instances")
         self.instances = instances[instances["split"] == "eval"]
         self.count = ContextTokens(release.params["tokenizer"], lang)
@@ -247,20 +275,20 @@ class Rankers:
         return group, group.size(row.cutoff_turn)
 
     def rank(self, name: str, group, n: int, query: str) -> np.ndarray:
-        return group.bm25(n, query) if name == "bm25" else group.dense(n, query, self.embedder)
+        return group.bm25(n, query, self.fallback) if name == "bm25" else group.dense(n, query, self.embedder)
 
 
 def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, bar=None,
-              instances_bar=None) -> pd.DataFrame:
+              instances_bar=None, fallback: str = "none") -> pd.DataFrame:
     """Per evaluation instance (split `eval`, the set the paper reports): its history size (records before the
     cutoff), how many of its anchor messages lie outside that history (gate i fails: each is a miss for every
     ranker, full context included), anchor recall@k and context tokens of full context, BM25 top-k and, given an `embedder`
     (`scoring.embeddings.Embedder`), dense top-k; `bar` (a tqdm bar) follows the embedding, `instances_bar` the
-    instances (minutes at paper scale)."""
+    instances (minutes at paper scale); `fallback` as `bm25_ranking`."""
     k = k or release.params["retrieval_k"]
-    rankers = Rankers(release, lang, embedder, bar)
+    rankers = Rankers(release, lang, embedder, bar, fallback)
     anchors, inst = release.frame("anchors"), rankers.instances
-    own = {i: set(ids) for i, ids in anchors[~anchors["premise"]].groupby("instance_id")["message_id"]}
+    units = {i: memory_units(rows) for i, rows in anchors.groupby("instance_id")}
     ordered = rankers.histories.ordered  # where each message lies: its group and place in the group's history
     where = dict(zip(ordered["message_id"], zip(ordered["group_id"], ordered.groupby("group_id").cumcount())))
     rows = []
@@ -270,10 +298,11 @@ def baselines(release, k: int | None = None, lang: str = "zh", embedder=None, ba
         if instances_bar is not None:
             instances_bar.update()
         group, n = rankers.history(row)
-        wanted = own.get(row.instance_id, set())
-        inside = [m for m in wanted if m in where and where[m][0] == row.group_id and where[m][1] < n]
+        wanted = units.get(row.instance_id, {})
+        anchored = set().union(*wanted.values())
+        inside = [m for m in anchored if m in where and where[m][0] == row.group_id and where[m][1] < n]
         out = {"instance_id": row.instance_id, "level": row.level, "dependency": row.dependency,
-               "history": n, "anchors_outside_history": len(wanted) - len(inside),
+               "history": n, "anchors_outside_history": len(anchored) - len(inside),
                "full_recall": recall_at_k(inside, wanted, len(inside)), "full_tokens": group.tokens(n)}
         for name in rankers.names:
             ranked = rankers.rank(name, group, n, getattr(row, f"query_{lang}"))

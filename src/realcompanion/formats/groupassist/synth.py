@@ -9,34 +9,36 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from contextlib import ExitStack
 from pathlib import Path
 
 from ...files import empty_folder
 from ...schemas import dump_json, read_json
 from ...stamp import write
-from ...writing import Replacing, copy_schemas, write_text
+from ...writing import copy_schemas, write_text
 from . import FORMAT, RESOURCES, GroupAssistRelease
 from .group import Group
 from .plan import GroupPlan
 
 
 def synthesize(out, plans: list[GroupPlan], seed: int, template, progress=None) -> Path:
+    """Every group is built before anything is written: a plan the generator cannot fit (a group whose history is
+    too short for its instances or feedback) is a ValueError with `out` untouched, never a folder of empty files."""
     template = Path(template)
     descriptor = read_json(template / "datapackage.json")
     params = descriptor[FORMAT] | read_json(template / descriptor[FORMAT]["vocabulary"])
     out = empty_folder(out)
+    lines = {r: [] for r in RESOURCES}
+    for plan in plans:
+        for resource, rows in Group(plan, seed, params).build().items():
+            lines[resource].append("".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+                                           for row in rows))
+        if progress:
+            progress(plan.group_id)
     out.mkdir(parents=True, exist_ok=True)
     copy_schemas(template, out)
     (out / "data").mkdir()
-    with ExitStack() as files:
-        handles = {r: files.enter_context(Replacing(out / "data" / f"{r}.jsonl")) for r in RESOURCES}
-        for plan in plans:
-            for resource, rows in Group(plan, seed, params).build().items():
-                handles[resource].write("".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
-                                                for row in rows))
-            if progress:
-                progress(plan.group_id)
+    for resource, parts in lines.items():
+        write_text(out / "data" / f"{resource}.jsonl", "".join(parts))
     descriptor[FORMAT]["synthetic"] = True
     write_text(out / "datapackage.json", dump_json(descriptor))
     stamp(out)
@@ -86,8 +88,9 @@ def run(args) -> int:
     try:
         with tqdm(total=len(plans), unit="group", disable=None) as bar:
             synthesize(args.out, plans, args.seed, args.template or SPECIMEN, progress=lambda _: bar.update())
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except ValueError as exc:  # raised before anything is written (`synthesize` builds every group first)
+        print(f"error: argument --scale: {args.scale:g} leaves too few messages: {exc}; nothing written (give a "
+              "larger --scale)", file=sys.stderr)
         return 2
     print(f"wrote {args.out} ({len(plans)} groups, seed {args.seed})")
     return 0

@@ -14,9 +14,10 @@ chat
   appropriate_application  share of replies asserting a past detail the probe
                            did not supply, on dependent items (Table 37)
   restraint                share of replies asserting no such detail, scored items
-  misfire_rate             used-memory share (1 - restraint) on probes that are
-                           not memory-bearing under the reading (Table 7's
-                           rho* = 0 population: 1,129 = 1,533 - 404; Table 30)
+  misfire_rate             used-memory share (1 - restraint) on the scored probes
+                           with an empty reference set, whatever the reading
+                           (Table 30: "probes with an empty reference set";
+                           Table 7 gives it one count, 1,129 = 1,533 - 404)
   misapplication           used-memory share on probes whose verified locus is
                            `none` (Tables 37, 39)
   cold_open_restraint      restraint on cold opens (the abstention stratum)
@@ -50,13 +51,15 @@ over items, as Table 37 prints them (0/120 -> [0.0, 3.1], 56/120 ->
 Items of a population with no verdict under a condition are counted as
 `missing` and left out: no number is produced without its verdict. Intervals
 resample participants (`bootstrap`); paired contrasts (Table 36) compare two
-conditions on the items judged under both, for the track's primary quantity.
+conditions on the items judged under both, for the track's primary quantity, and on the chat track each
+contrast is split by ground-truth demand as Table 8 splits it (`decomposition`).
 """
 from __future__ import annotations
 
 from realcompanion.scoring.bootstrap import mean_intervals
 
 from .auroc import auroc_summary
+from .decomposition import decomposition
 from .gold import COLD_OPEN
 from .metrics import pooled_and_macro, wilson
 from .settings import CONDITIONS
@@ -66,7 +69,7 @@ POPULATIONS = {
     "scored": lambda i: i.scored,
     "dependent": lambda i: i.scored and i.dependent,
     "proportional_scored": lambda i: i.scored and i.stratum == "proportional",
-    "not_dependent": lambda i: i.scored and not i.dependent,
+    "no_reference_set": lambda i: i.scored and i.references is not None and not i.references.size,
     "locus_none": lambda i: i.scored and i.locus == "none",
     "cold_open": lambda i: i.status == COLD_OPEN,
     "proportional": lambda i: i.in_detectability,
@@ -82,7 +85,7 @@ QUANTITIES = {
         "content_match_dependent": ("content_match", False, "dependent"),
         "appropriate_application": ("used_memory", False, "dependent"),
         "restraint": ("used_memory", True, "scored"),
-        "misfire_rate": ("used_memory", False, "not_dependent"),
+        "misfire_rate": ("used_memory", False, "no_reference_set"),
         "misapplication": ("used_memory", False, "locus_none"),
         "cold_open_restraint": ("used_memory", True, "cold_open"),
         "attribution_rate": ("attributed", False, "dependent"),
@@ -172,6 +175,8 @@ def judged_report(track, verdicts, seed: int, resamples: int, progress=None) -> 
     rows = by_condition(verdicts)
     conditions = ordered_conditions(rows)
     out = {"judge": verdicts.judge, "conditions": {}, "contrasts": {}}
+    if track.name == "chat":
+        out["decomposition"] = {}
     for condition in conditions:
         out["conditions"][condition] = {
             **{name: quantity(track, rows[condition], name, seed, resamples) for name in QUANTITIES[track.name]},
@@ -184,6 +189,8 @@ def judged_report(track, verdicts, seed: int, resamples: int, progress=None) -> 
             out["contrasts"][f"{second} - {first}"] = {
                 population: contrast(track, rows[first], rows[second], population, seed, resamples)
                 for population in PRIMARY[track.name][1]}
+            if track.name == "chat":  # Table 8: the contrast split by ground-truth demand
+                out["decomposition"][f"{second} - {first}"] = decomposition(track, rows[first], rows[second])
     items = track.by_id
     out["verdicts_on_unposed_items"] = sorted({i for i in verdicts.frame["item_id"] if not items[i].posed})
     out["verdicts_against_the_judge_protocol"] = against_protocol(track, verdicts)

@@ -10,6 +10,7 @@ fields (`verdicts.FIELDS`).
 from __future__ import annotations
 
 from realcompanion.release import ReadError
+from realcompanion.scoring.jsonl import condition as condition_of
 from realcompanion.scoring.jsonl import field, known_item, rows
 from realcompanion.scoring.verdicts import FIELDS, OPTIONAL_FIELDS, ask_each, reply_sha256
 
@@ -27,7 +28,7 @@ def read_replies(path, track, data: bytes | None = None) -> list[dict]:
         item_id = item.item_id
         if not item.posed:
             raise ReadError(path, f"'{item_id}' is not put to a system ({item.status})", line=line, field="item_id")
-        condition = field(row, "condition", (str,), path, line, choices=TRACK_CONDITIONS[track.name])
+        condition = condition_of(row, path, line, TRACK_CONDITIONS[track.name])
         if (item_id, condition) in seen:
             raise ReadError(path, f"'{item_id}' under '{condition}' appears twice", line=line, field="condition")
         seen.add((item_id, condition))

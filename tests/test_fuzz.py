@@ -268,7 +268,7 @@ def test_damaged_descriptor(specimen, capsys, change, named):
 
 @pytest.mark.parametrize("text,named", [
     ("[1, 2]", "datapackage.json: must be an object"),
-    ('{"realcompanion": 5, "resources": []}', "datapackage.json field 'realcompanion': must be an object"),
+    ('{"realcompanion": 5, "resources": []}', "datapackage.json field 'realcompanion': 'realcompanion' must be an object"),
     ('{"realcompanion": {"vocabulary": "schemas/vocabulary.json"}, "resources": 5}',
      "datapackage.json field 'resources': must be a list of resources"),
 ], ids=["array", "block-number", "resources-number"])

@@ -17,11 +17,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import copy_release
 
 from realcompanion.cli import main
 from realcompanion.formats.groupassist import SPECIMEN
 from realcompanion.paths import REPO_ROOT
-from conftest import copy_release
 
 CHROMIUM = Path("/usr/bin/chromium")
 HOSTILE = '<script>window.__ran = 1</script>"><img src=x onerror="window.__ran = 2">'
@@ -222,7 +222,7 @@ def test_search_finds_a_word(served, page):
 def test_no_value_of_the_release_runs_as_markup(served, page):
     first = json.loads((REPO_ROOT / "data" / "qa.jsonl").open(encoding="utf-8").readline())
     for path in (f"/-/record?resource=qa&key={first['item_id']}", "/-/conversation?group=U01",
-                 "/release/qa", f"/release/qa?_search=script"):
+                 "/release/qa", "/release/qa?_search=script"):
         page.goto(served["broken"] + path)
         assert page.evaluate("window.__ran") is None
     page.goto(served["broken"] + f"/-/record?resource=qa&key={first['item_id']}")

@@ -17,9 +17,8 @@ import pandas as pd
 
 from realcompanion.errors import ReadError
 from realcompanion.files import decode, loads, read_bytes
+from realcompanion.names import CARD, CHANGELOG, CITATION, CROISSANT, DATASHEET
 from realcompanion.publish.documents import cff
-from realcompanion.names import CHANGELOG, CITATION
-from realcompanion.names import CARD, CROISSANT, DATASHEET
 
 from .catalogue import failure_rows
 from .realcompanion.catalogue import release_rule

@@ -18,8 +18,8 @@ from pathlib import Path
 from ..errors import ReadError
 from ..git_objects import changed, commit_of
 from ..release import Release
-from .documents import STYLES, cff, dump_cff, released, stated
 from ..versions import tag_of
+from .documents import STYLES, cff, dump_cff, released, stated
 
 HUB_DATASETS = "datasets"
 

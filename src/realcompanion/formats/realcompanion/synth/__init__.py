@@ -19,6 +19,7 @@ from realcompanion.files import empty_folder
 from realcompanion.schemas import RESOURCES, Schemas, dump_json, read_json
 from realcompanion.stamp import stamp
 from realcompanion.writing import Replacing, copy_schemas, write_text
+
 from .participant import Participant
 from .plan import ParticipantPlan
 

@@ -17,12 +17,14 @@ from .schemas import dump_json
 
 def blocking_rules(root, progress=None) -> list[str]:
     """The error rules the release at `root` would still fail once stamped: stamping blesses the files as they
-    are, so these must be fixed first. `progress` is called once per rule run."""
+    are, so these must be fixed first. `progress` is called once per rule run. The documents' wholeness (DOC1,
+    GI11) is not among them: a stamp blesses no document, and `refresh` names what in one it cannot mend."""
     from .formats import format_of, part
+    from .validators.documents import documents_whole
 
     validate = part(format_of(root), "validate")
     return sorted({o.rule.id for o in validate(root, progress=progress, restamped=True).outcomes
-                   if o.is_error})
+                   if o.is_error and o.rule.check is not documents_whole})
 
 
 def sha256_of(path: Path) -> str:

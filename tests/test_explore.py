@@ -112,8 +112,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Chromium, for this module's tests: Playwright's synchronous API holds an event loop open in this thread
+    until it stops, which would refuse the `asyncio.run` of tests that run after it in the same process."""
     playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (the test extra)")
     if not CHROMIUM.exists():
         pytest.skip("no browser: Debian's chromium is not installed (`apt-get install chromium`; .ci/run does)")
@@ -125,7 +127,7 @@ def browser():
         browser.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def served(sites):
     """Each site served by `datasette` on 127.0.0.1, as `datasette DIR` serves a shared one."""
     servers, urls = [], {}

@@ -190,14 +190,16 @@ def _by_name(table_schema: dict, where: str) -> str:
 
 
 release_rule("INT6", "error", "integrity", (),
-             "the rules file declares each of the format's own declared rules (validators/format_rules.json) as the "
-             "format does: a fork adds rules under new ids, it cannot drop or loosen these",
+             "the rules file declares each of the format's own declared rules "
+             "(validators/realcompanion/format_rules.json) as the format does: a fork adds rules under new ids, it "
+             "cannot drop or loosen these",
              "the tables the format's declared rules cite (Tables 3, 11, 12, 13, 25, 27: Table 3 for SIG1); "
              "docs/forking.md (a fork adds rules)")(format_rules_kept)
 release_rule("INT7", "error", "integrity", (),
-             "the release's schemas define each core field as the format does (validators/format_schemas.json): type, "
-             "vocabulary, identifier, nested schema, constraints kept or tightened, keys, missing values, the nested "
-             "schemas, vocabularies and identifier patterns; a fork adds fields and vocabularies, it cannot loosen these",
+             "the release's schemas define each core field as the format does "
+             "(validators/realcompanion/format_schemas.json): type, vocabulary, identifier, nested schema, "
+             "constraints kept or tightened, keys, missing values, the nested schemas, vocabularies and identifier "
+             "patterns; a fork adds fields and vocabularies, it cannot loosen these",
              "SPEC §3 (the fields, their types and vocabularies: Tables 11-27); docs/forking.md (a fork adds fields)"
              )(definitions_kept)
 

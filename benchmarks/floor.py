@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from realcompanion.formats import format_of
-from realcompanion.release import Release
+from realcompanion.release import Release, declared_sha256
 from realcompanion.schemas import RFC3339
 from realcompanion.stamp import sha256_of
 
@@ -83,7 +83,7 @@ def floor(root: Path) -> dict[str, int]:
             explicit_schema=release.arrow_schema(name), unexpected_field_behavior="error"))
             for name in release.resources}
         digests = [h.result() for h in hashes]
-    declared = release.params.get("sha256", {})
+    declared = {release.resource(name)["path"]: declared_sha256(release, name) for name in release.resources}
     failures = {name: sum(field_failures(tables[name].column(f["name"]), f) for f in release.table_schema(name)["fields"])
                 + key_failures(release, name, tables[name], tables) for name in release.resources}
     failures["sha256"] = sum(declared.get(release.resource(name)["path"]) != digest

@@ -79,7 +79,9 @@ def test_it_says_what_the_schemas_and_descriptor_say(described):
     doc, release = json.loads((described / "croissant.json").read_text()), Release(described)
     assert doc["conformsTo"] == ["http://mlcommons.org/croissant/1.0", "http://mlcommons.org/croissant/RAI/1.0"]
     assert doc["version"] == release.version
-    assert {d["contentUrl"]: d["sha256"] for d in doc["distribution"]} == release.params["sha256"]
+    assert {d["contentUrl"]: d["sha256"] for d in doc["distribution"]} == {
+        release.resource(name)["path"]: release.resource(name)["hash"].removeprefix("sha256:")
+        for name in release.resources}
     sets = {r["@id"]: r for r in doc["recordSet"]}
     assert list(sets) == release.resources
     for name in release.resources:

@@ -57,7 +57,7 @@ def test_added_removed_and_changed_records_are_named(specimen, new, capsys):
     assert main(["diff", str(specimen), str(new)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "release 0.1.0 -> 0.1.1"
-    assert lines[1] == "parameters changed: participants, rows, sha256"
+    assert lines[1] == "parameters changed: participants, rows"
     assert "chat: +0 added, -0 removed, ~1 changed" in lines
     assert f"  ~ {first_chat['item_id']}: gold_response, trace" in lines
     assert "qa: +0 added, -1 removed, ~0 changed" in lines and f"  - {last_qa['item_id']}" in lines

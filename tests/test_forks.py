@@ -444,9 +444,23 @@ def test_refresh_keeps_the_rows_and_fields_a_resource_declares_true(fork, capsys
     assert validate(fork).errors == 0 and frictionless_valid(fork)
 
 
+def test_an_older_release_keeping_its_digests_in_the_block_is_valid_and_refresh_moves_them(fork, capsys):
+    """The format's older letter kept each file's sha256 in the block: with no resource `hash` such a release is VALID
+    (the copy is its declared digest), and `refresh` leaves one digest per file, the resource's `hash`."""
+    legacy_digests(fork, {})
+    edit_json(fork / "datapackage.json", lambda d: [r.pop("hash") for r in d["resources"]])
+    assert validate(fork).errors == 0 and frictionless_valid(fork)
+    assert main(["refresh", str(fork)]) == 0
+    assert "refreshed: datapackage.json: realcompanion.sha256" in capsys.readouterr().out.splitlines()
+    descriptor = json.loads((fork / "datapackage.json").read_text(encoding="utf-8"))
+    assert "sha256" not in descriptor["realcompanion"] and all(r["hash"].startswith("sha256:")
+                                                               for r in descriptor["resources"])
+    assert validate(fork).errors == 0
+
+
 @pytest.mark.parametrize("unread, written", [
     ("data/qa.jsonl", ["refreshed: schema copy: schemas/source.schema.json"]),
-    ("README.md", ["refreshed: datapackage.json: realcompanion.rows", "refreshed: datapackage.json: realcompanion.sha256",
+    ("README.md", ["refreshed: datapackage.json: realcompanion.rows",
                    "refreshed: datapackage.json: resources hash and bytes"]),
 ], ids=["data-file", "card"])
 def test_refresh_stopped_by_a_file_it_cannot_read_says_what_it_wrote(fork, capsys, unread, written):
@@ -470,8 +484,21 @@ def undeclared_participant(root):
     return "ARI3"
 
 
+def legacy_digests(root, changed: dict[str, str]) -> None:
+    """The block's `sha256` copy an older release keeps: each file's digest by path, `changed` ones changed."""
+    def add(descriptor):
+        digests = {r["path"]: r["hash"].removeprefix("sha256:") for r in descriptor["resources"]}
+        descriptor["realcompanion"]["sha256"] = digests | changed
+    edit_json(root / "datapackage.json", add)
+
+
 def stale_sha256(root):
-    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["sha256"].update({"data/qa.jsonl": "0" * 64}))
+    legacy_digests(root, {"data/qa.jsonl": "0" * 64})
+    return "INT1"
+
+
+def undeclared_hash(root):
+    edit_json(root / "datapackage.json", lambda d: d["resources"][0].pop("hash"))
     return "INT1"
 
 
@@ -487,7 +514,7 @@ def stale_rows(root):
 
 def sha256_of_a_dropped_file(root):
     """A resource dropped from the descriptor, its digest left in the block: `refresh` drops it, validate passed it."""
-    edit_json(root / "datapackage.json", lambda d: d["realcompanion"]["sha256"].update({"data/old.jsonl": "0" * 64}))
+    legacy_digests(root, {"data/old.jsonl": "0" * 64})
     return "INT1"
 
 
@@ -535,7 +562,7 @@ def stale_enum_copy(root):
     return "SCH2"
 
 
-@pytest.mark.parametrize("stale", [undeclared_participant, stale_sha256, stale_hash, stale_rows, stale_relabeled,
+@pytest.mark.parametrize("stale", [undeclared_participant, stale_sha256, undeclared_hash, stale_hash, stale_rows, stale_relabeled,
                                    stale_resource_counts, stale_schema_copy, stale_enum_copy, sha256_of_a_dropped_file,
                                    rows_of_a_dropped_resource, participant_count_of_a_dropped_resource,
                                    a_zero_participant_count])

@@ -113,7 +113,7 @@ def restamp(root: Path, fmt: str = "realcompanion") -> None:
         for res in package["resources"]:
             data = root / res["path"]
             if data.is_file():
-                package[fmt]["sha256"][res["path"]] = hashlib.sha256(data.read_bytes()).hexdigest()
+                res["hash"] = "sha256:" + hashlib.sha256(data.read_bytes()).hexdigest()
         path.write_text(json.dumps(package, indent=2), encoding="utf-8")
 
 

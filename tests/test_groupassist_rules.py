@@ -519,7 +519,7 @@ def personal_data_in_a_text_a_fork_gave_a_pattern(c):
 
 
 def stale_data_package_hash(c):
-    """`groupassist.sha256` right, the resource's Data Package v2 `hash` (what Frictionless checks) stale."""
+    """The resource's Data Package v2 `hash` (the file's one digest, what Frictionless checks) stale."""
     c.save()
     descriptor = c.descriptor()
     descriptor["resources"][1]["hash"] = "sha256:" + "0" * 64
@@ -626,15 +626,15 @@ def test_a_mandatory_penalty_is_named_on_its_flag_not_its_weight(tmp_path):
 
 
 def test_a_count_or_hash_the_block_declares_for_nothing_the_release_holds_is_named_and_refresh_drops_it(tmp_path):
-    """A resource dropped (or renamed) with its declared rows and sha256 left in the block, and a count of 0 for a
-    group or a split and level the release holds none of (`stamp` writes none): VALID, while `refresh` rewrote the
-    maps. Each entry is named; after `refresh` the release is valid."""
+    """A resource dropped (or renamed) with its declared rows and (an older release's) sha256 left in the block, and
+    a count of 0 for a group or a split and level the release holds none of (`stamp` writes none): VALID, while
+    `refresh` rewrote the maps. Each entry is named; after `refresh` the release is valid."""
     from realcompanion.cli import main
 
     copy = Copy(tmp_path / "release")
     descriptor = copy.descriptor()
     descriptor["groupassist"]["rows"]["old"] = 5
-    descriptor["groupassist"]["sha256"]["data/old.jsonl"] = "0" * 64
+    descriptor["groupassist"]["sha256"] = {"data/old.jsonl": "0" * 64}  # the copy an older release keeps
     descriptor["groupassist"]["groups"]["G99"] = {"messages": 0}
     descriptor["groupassist"]["instances"]["test"] = {"L1": 0}
     copy.save(descriptor=descriptor)

@@ -143,7 +143,7 @@ def test_croissant_check_reports_a_rejected_description_as_a_read_error(publisha
 def test_validation_check(specimen):
     assert gate.invalid(Release(specimen), VERSION) is None
     descriptor = json.loads((specimen / "datapackage.json").read_text(encoding="utf-8"))
-    descriptor["realcompanion"]["sha256"]["data/qa.jsonl"] = "0" * 64
+    next(r for r in descriptor["resources"] if r["name"] == "qa")["hash"] = "sha256:" + "0" * 64
     (specimen / "datapackage.json").write_text(json.dumps(descriptor), encoding="utf-8")
     assert re.fullmatch(r"`realcompanion validate` reports \d+ error\(s\)", gate.invalid(Release(specimen), VERSION))
 

@@ -190,6 +190,12 @@ def set_param(path, value, row):
     return body
 
 
+def drop_hash(root):
+    """qa's resource without its Data Package `hash`, the file's one digest."""
+    edit_descriptor(root, lambda d: d["resources"][4].pop("hash"))
+    return "data/qa.jsonl"
+
+
 def proportional_half_memory(root):
     """Drop one participant's unconditioned proportional rows until its memory-bearing rows are exactly half:
     not a minority."""
@@ -605,8 +611,10 @@ CASES = [
     # the nesting breaks alone only on unrecorded rows: on recorded ones SIG5 recomputes strict and strict2 from on_screen
     Case("V6", on_rows("chat", basic_scoreable, chat_change(memory_bearing__strict2=True)), branch="strict2"),
     Case("V6", on_rows("chat", basic_scoreable, chat_change(memory_bearing__strict=True)), branch="strict"),
-    Case("INT1", set_param(["realcompanion", "sha256", "data/qa.jsonl"], "0" * 64, "data/qa.jsonl"), restamp=False,
-         branch="sha256", message="declared 0000"),
+    Case("INT1", set_param(["realcompanion", "sha256"], {"data/qa.jsonl": "0" * 64}, "data/qa.jsonl"), restamp=False,
+         branch="sha256", message="declared 0000"),  # the copy an older release keeps in its block
+    Case("INT1", drop_hash, restamp=False,
+         branch="undeclared", message="resource qa declares no `hash`"),
     Case("INT1", set_param(["resources", 4, "hash"], "sha256:" + "0" * 64, "data/qa.jsonl"), restamp=False,
          branch="hash", message="resource qa declares hash"),
     Case("INT2", set_param(["realcompanion", "rows", "qa"], lambda n: n + 1, "qa"), restamp=False),

@@ -30,24 +30,30 @@ CODE_SUFFIXES = SCRIPT_SUFFIXES | {".pyc", ".pyo", ".pyd", ".pyx", ".ipynb", ".p
 HEAD = 1 << 16  # bytes of a file judged by content
 
 
-@release_rule("INT1", "error", "integrity", (),
-              "every data file's sha256 matches realcompanion.sha256, and its resource's Data Package `hash` (any "
-              "algorithm) and `bytes` in datapackage.json, when declared",
-              "SPEC §4 (integrity and safety); Data Package v2 (resource hash)")
+DIGESTS = ("every data file's digest is declared, as its resource's Data Package `hash` in datapackage.json (sha256, "
+           "what `stamp` writes), and matches its bytes, as do its `bytes` and any {block}.sha256 copy an older "
+           "release keeps")
+
+
+@release_rule("INT1", "error", "integrity", (), DIGESTS.format(block="realcompanion"),
+              "SPEC §1 (a sha256 per data file), §4 (integrity and safety); Data Package v2 (resource hash)")
 def hashes(ctx) -> pd.DataFrame:
-    """Both copies are judged: `realcompanion.sha256` (read by the datasheet and Croissant) and the standard
-    `hash` (a bare digest is MD5's), with the standard `bytes`, as Frictionless judges them."""
-    declared = ctx.params.get("sha256", {})
+    """One digest per file: the standard `hash` (a bare digest is MD5's), judged with the standard `bytes` as
+    Frictionless judges them. A release written to the format's older letter keeps a `sha256` map in its block,
+    which declares a digest too and is judged the same (`stamp` drops it)."""
+    legacy = ctx.params.get("sha256")
     rows = []
     for name in ctx.release.resources:
         resource = ctx.release.resource(name)
         path = resource["path"]
         ctx.table(name)  # the digest is of the bytes the table was parsed from
         actual = ctx.release.sha256[name]
-        if declared.get(path) != actual:
-            rows.append((name, path, "", actual[:16], f"declared {str(declared.get(path))[:16]} in "
-                         f"{ctx.release.BLOCK}.sha256 ({STALE})"))
         algorithm, digest = declared_hash(resource)
+        if legacy is not None and path in legacy and legacy[path] != actual:
+            rows.append((name, path, "", actual[:16], f"declared {as_text(legacy[path])[:16]} in "
+                         f"{ctx.release.BLOCK}.sha256 ({STALE})"))
+        if algorithm is None and (legacy is None or path not in legacy):
+            rows.append((name, path, "", actual[:16], f"resource {name} declares no `hash` ({STALE})"))
         found = actual if algorithm == "sha256" else ctx.release.digests.get(name)
         if algorithm and digest != found:
             rows.append((name, path, "", f"{algorithm}:{str(found)[:16]}", f"resource {name} declares hash "
@@ -59,7 +65,7 @@ def hashes(ctx) -> pd.DataFrame:
             rows.append((name, path, "", ctx.release.sizes[name], f"resource {name} declares {size} bytes "
                          f"({STALE})"))
     return failure_rows(rows + unmatched(ctx, "sha256", {ctx.release.resource(n)["path"] for n in ctx.release.resources},
-                                         "no data file of the release"))
+                                         "no data file of the release", entries=legacy or {}))
 
 
 def unmatched(ctx, key: str, known: set, what: str, entries: dict | None = None) -> list[tuple]:

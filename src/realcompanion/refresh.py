@@ -56,10 +56,12 @@ def refresh(root, check: bool = True, progress=None, report=None) -> list[str]:
     if check and (failing := blocking_rules(root, progress)):
         raise Refused(failing)
     before = read_json(root / "datapackage.json")
-    after = stamp(root)
-    wrote(f"datapackage.json: {release.BLOCK}.{key}" for key, value in after.items()
-          if before.get(release.BLOCK, {}).get(key) != value)
-    pairs = list(zip(before.get("resources", []), read_json(root / "datapackage.json").get("resources", [])))
+    old, new = before.get(release.BLOCK, {}), stamp(root)
+    now = read_json(root / "datapackage.json")
+    kept = now.get(release.BLOCK, {})  # a key `stamp` dropped (an older release's `sha256` copy) is written too
+    wrote(f"datapackage.json: {release.BLOCK}.{key}" for key in [*new, *(k for k in old if k not in kept)]
+          if old.get(key) != kept.get(key))
+    pairs = list(zip(before.get("resources", []), now.get("resources", [])))
     written = [key for key in STAMPED if any(old.get(key) != new.get(key) for old, new in pairs)]
     if written:
         wrote([f"datapackage.json: resources {', '.join(written[:-1])}{' and ' * (len(written) > 1)}{written[-1]}"])

@@ -194,6 +194,17 @@ def declared_hash(res: dict) -> tuple[str | None, str | None]:
     return algorithm.lower() or "md5", digest
 
 
+def declared_sha256(release, name: str) -> str | None:
+    """The sha256 the descriptor declares for resource `name`'s data file: its Data Package `hash` when that is a
+    sha256 (what `stamp` writes; one digest per file), else the format block's `sha256` map, the copy a release
+    written to an older letter of the format keeps; None when neither declares one."""
+    algorithm, digest = declared_hash(release.resource(name))
+    if algorithm == "sha256":
+        return digest
+    legacy = release.params.get("sha256")
+    return legacy.get(release.resource(name)["path"]) if isinstance(legacy, dict) else None
+
+
 def _reason(exc) -> str:
     """The first reason a FrictionlessException gives."""
     reasons = [r.message for r in getattr(exc, "reasons", [])] or [exc.error.message]

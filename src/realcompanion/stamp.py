@@ -2,8 +2,10 @@
 
 A maintainer who drops the real files into `data/`, or a fork author who edits
 them, runs `realcompanion stamp` to record row counts, per-participant counts
-a sha256 per data file and the number of chat rows relabeled by record; the
-integrity rules then hold the files to it.
+and the number of chat rows relabeled by record in the format block, and each
+data file's digest as its resource's Data Package `hash` (sha256: one digest
+per file; a block's older `sha256` copy is dropped); the integrity rules then
+hold the files to it.
 """
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ def participant_counts(table) -> dict[str, int]:
 
 def declared(release: Release) -> dict:
     """The generated part of the `realcompanion` block, computed from the files."""
-    rows, per_participant, hashes = {}, {}, {}
+    rows, per_participant = {}, {}
     for name in release.resources:
         table = release.table(name)  # read once, its bytes hashed as they were parsed
         rows[name] = table.num_rows + len(release.invalid_rows.get(name, ()))  # every line is a record
@@ -54,8 +56,7 @@ def declared(release: Release) -> dict:
                 counts[pid] = counts.get(pid, 0) + 1
         for pid, count in sorted(counts.items()):
             per_participant.setdefault(pid, {})[name] = count
-        hashes[release.resource(name)["path"]] = release.sha256[name]
-    return {"rows": rows, "participants": per_participant, "sha256": hashes, "relabeled": relabeled(release),
+    return {"rows": rows, "participants": per_participant, "relabeled": relabeled(release),
             "referent_exceptions": recorded(release, "A", "ungrounded"), "sessionless": sessionless(release)}
 
 
@@ -91,13 +92,14 @@ DATA_PACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
 
 def restamp(release: Release, block: dict) -> None:
     """The release as `stamp` would leave it, in memory only: `block`, the generated part of its format's block
-    (the format's `declared`), and both hash copies taken from the files (what `stamp` and `refresh` judge before
-    writing), with the standard `bytes`, from the bytes the tables were read from, and the `rows` and `fields`
-    a resource declares."""
+    (the format's `declared`, without the older `sha256` copy `stamp` drops), and each resource's Data Package
+    `hash` and `bytes` from the bytes its table was read from (what `stamp` and `refresh` judge before writing), and
+    the `rows` and `fields` a resource declares."""
     release.params.update(block)
+    release.params.pop("sha256", None)
     for resource in release.descriptor.get("resources", []):
-        if resource.get("path") in block["sha256"]:
-            resource["hash"] = f"sha256:{block['sha256'][resource['path']]}"
+        if resource.get("name") in release.sha256:
+            resource["hash"] = f"sha256:{release.sha256[resource['name']]}"
         if resource.get("name") in release.sizes:
             resource["bytes"] = release.sizes[resource["name"]]
             resource.update(declared_counts(release, resource, release.table(resource["name"]).num_rows))
@@ -136,9 +138,11 @@ def stamp(root) -> dict:
 
 def write(release: Release, block: dict) -> dict:
     """Record `block` in the descriptor's format block, with each resource's Data Package v2 `hash` and `bytes`,
-    and the `rows` and `fields` it declares."""
+    and the `rows` and `fields` it declares. The `hash` is the one digest of a file: the block's older `sha256` copy
+    is dropped."""
     descriptor = release.descriptor
     descriptor[release.BLOCK].update(block)
+    descriptor[release.BLOCK].pop("sha256", None)
     stats = standard_stats(release)
     for resource in descriptor["resources"]:
         resource.update(stats[resource["name"]])

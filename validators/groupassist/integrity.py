@@ -9,6 +9,7 @@ from realcompanion.names import stale_count
 from ..catalogue import failure_rows
 from ..documents import STATEMENT, documents_whole
 from ..integrity import (
+    DIGESTS,
     contained,
     data_not_code,
     declared_rows,
@@ -47,9 +48,8 @@ rule("GI6", "error", "integrity", (),
      "GROUPASSIST.md §3 (integrity as in the RealCompanion format; one vocabulary file, SPEC §1)")(schema_copies)
 
 
-rule("GI1", "error", "integrity", (), "every data file's sha256 matches groupassist.sha256, and its resource's Data "
-     "Package `hash` (any algorithm) and `bytes` in datapackage.json, when declared",
-     "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §4); Data Package v2 (resource hash)")(hashes)
+rule("GI1", "error", "integrity", (), DIGESTS.format(block="groupassist"),
+     "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §1, §4); Data Package v2 (resource hash)")(hashes)
 
 rule("GI11", "error", "integrity", (), STATEMENT,
      "GROUPASSIST.md §5 (a self-contained folder: its own README.md card and DATASHEET.md); docs/validating.md (what "

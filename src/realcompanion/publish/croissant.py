@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import card
 from ..names import CROISSANT as FILE
-from ..release import ReadError, Release
+from ..release import ReadError, Release, declared_sha256
 from . import rai
 from .documents import stated
 
@@ -91,12 +91,14 @@ def _file_object(ctx, release: Release, name: str):
     if file_format not in _ENCODINGS:
         raise ReadError(descriptor, f"resource '{name}': no Croissant encoding for format '{file_format}'",
                         field="format")
-    if path not in release.params.get("sha256", {}):
-        raise ReadError(descriptor, f"no sha256 declared for {path}: run `realcompanion refresh`", field="sha256")
+    digest = declared_sha256(release, name)
+    if digest is None:
+        raise ReadError(descriptor, f"no sha256 declared for {path}: run `realcompanion refresh`",
+                        field=f"resources.{name}.hash")
     return mlc.FileObject(ctx=ctx, id=path, name=path, content_url=path, description=resource.get("description"),
                           encoding_formats=[getattr(mlc.EncodingFormat, _ENCODINGS[file_format])],
                           content_size=f"{release.path(name).stat().st_size} B",
-                          sha256=release.params["sha256"][path])
+                          sha256=digest)
 
 
 def _authors(release: Release) -> list[str]:

@@ -46,7 +46,9 @@ def read_hashes(release) -> dict[str, str]:
 def unstamped_line(release, hashes: dict[str, str]) -> tuple[list[str], str | None]:
     """The data files whose bytes (`hashes`) are not those datapackage.json declares, and the one warning line every
     command prints about them (None when there are none)."""
-    declared = release.params.get("sha256") or {}
+    from ..release import declared_sha256
+
+    declared = {release.resource(name)["path"]: declared_sha256(release, name) for name in release.resources}
     changed = [path for path, digest in hashes.items() if declared.get(path) != digest]
     return changed, (f"warning: the sha256 of {', '.join(changed)} differs from the one datapackage.json declares: "
                      "changed since the release was stamped, scored as it is now; run `realcompanion validate`"

@@ -10,6 +10,7 @@ import json
 from functools import partial
 
 from ...card import status
+from ...datasheet import files, rules
 from ...generated import markdown_table
 from .synth import declared
 
@@ -36,25 +37,9 @@ def parameters(release) -> str:
                            if key not in ("rows", "groups", "instances", "sha256")])
 
 
-def files(release, stamped: dict) -> str:
-    return markdown_table([{"resource": f"`{name}`", "path": f"`{release.resource(name)['path']}`",
-                            "bytes": release.path(name).stat().st_size,
-                            "sha256": f"`{stamped['sha256'][release.resource(name)['path']]}`"}
-                           for name in release.resources])
-
-
-def rules(release) -> str:
-    from ...tracks import judged_by
-    from ...validators.declared import declared_rules
-    from ...validators.groupassist.catalogue import select
-
-    return markdown_table([{"id": f"`{r.id}`", "severity": r.severity, "family": r.family, "statement": r.statement,
-                            "paper": r.paper} for r in judged_by(select(None, declared_rules(release)), release)])
-
-
 def renderers(release) -> dict:
     """One renderer per generated block of the GroupAssistBench DATASHEET.md (filled by `datasheet`)."""
     stamped = declared(release)
     blocks = {"status": status, "counts": partial(counts, stamped=stamped), "design": design,
-              "parameters": parameters, "files": partial(files, stamped=stamped), "rules": rules}
+              "parameters": parameters, "files": files, "rules": rules}
     return {n: partial(f, release) for n, f in blocks.items()}

@@ -46,12 +46,12 @@ def synthesize(out, plans: list[GroupPlan], seed: int, template, progress=None) 
 
 
 def declared(release: GroupAssistRelease) -> dict:
-    """The generated part of the `groupassist` block: rows, rows per group, instances by split x level, hashes."""
-    rows, groups, hashes = {}, {}, {}
+    """The generated part of the `groupassist` block: rows, rows per group, instances by split x level (each file's
+    digest is its resource's `hash`, which `stamp` writes)."""
+    rows, groups = {}, {}
     for name in release.resources:
         table = release.table(name)  # read once, its bytes hashed as they were parsed
         rows[name] = table.num_rows + len(release.invalid_rows.get(name, ()))  # every line is a record
-        hashes[release.resource(name)["path"]] = release.sha256[name]
     for name in ("messages", "instances"):
         aside = [r.get("group_id") for r in (item["row"] for item in release.invalid_rows.get(name, ()))
                  if isinstance(r, dict)]  # a record set aside on reading is counted where its group is text
@@ -66,7 +66,7 @@ def declared(release: GroupAssistRelease) -> dict:
     instances = {}
     for (split, level), n in sorted(counts.items()):
         instances.setdefault(split, {})[level] = n
-    return {"rows": rows, "groups": dict(sorted(groups.items())), "instances": instances, "sha256": hashes}
+    return {"rows": rows, "groups": dict(sorted(groups.items())), "instances": instances}
 
 
 def stamp(root) -> dict:

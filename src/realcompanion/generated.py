@@ -15,7 +15,9 @@ after it; rewriting replaces the lines between the two and nothing else, in the
 start marker's line end (a document saved with CRLF keeps CRLF). A code fence a
 hand edit left open inside a block hides the markers after it, as it hides them
 from every renderer: those blocks are listed as missing, for whoever edits the
-document to mend.
+document to mend. A block's body is a table (`markdown_table`) with a sentence or
+two around it, written where its numbers are computed; a template engine would add
+a layer and a dependency without making one of them clearer, so none renders them.
 """
 from __future__ import annotations
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from realcompanion.validators.documents import problems
 
 from realcompanion.cli import main
+from realcompanion.formats import open_release
 from realcompanion.generated import block_body, fill_blocks
 
 RENDERED = {"status": lambda: "current"}
@@ -62,14 +64,16 @@ def documented(specimen, repo):
 
 @pytest.mark.parametrize("command, document", [("card", "README.md"), ("datasheet", "DATASHEET.md")])
 def test_a_document_documenting_its_markers_is_current_and_written_unchanged(documented, command, document, capsys):
-    """The shipped document with a section that quotes its first block's markers in a code fence: `--check` passes
-    and `--write` leaves every byte."""
+    """The shipped document with a section that quotes its first block's markers in code fences, the closing one
+    first: `--check` passes, `--write` leaves every byte, and rule DOC1 finds the document whole (it took the quoted
+    closing marker for the block's, before its opening)."""
     path = documented / document
     text = path.read_text(encoding="utf-8")
-    quoted = "\n## Generated blocks\n\n" + FENCED + "\n"
+    quoted = "\n## Generated blocks\n\nA block closes with\n\n```\n<!-- /generated:status -->\n```\n\n" + FENCED + "\n"
     first = text.index("<!-- generated:status -->")
     path.write_text(text[:first] + quoted + text[first:], encoding="utf-8")
     before = path.read_bytes()
     assert main([command, str(documented)]) == 0, capsys.readouterr().out
     assert main([command, str(documented), "--write"]) == 0
     assert path.read_bytes() == before
+    assert problems(open_release(documented), document) == []

@@ -73,9 +73,10 @@ def overlay(version: str, folder: Path) -> dict[str, str]:
     if done.returncode != 0:
         reason = next((line for line in reversed(done.stderr.splitlines()) if line.startswith("ERROR")), done.stderr)
         pytest.skip(f"pip could not resolve datasets=={version} from a package registry: {reason.strip()[:200]}")
-    changed = json.loads(report.read_text(encoding="utf-8"))["install"]
-    subprocess.run([*pip, "install", "--no-deps", "--no-index", "--target", str(site),
-                    *(item["download_info"]["url"] for item in changed)], check=True, capture_output=True, timeout=600)
+    changed = [item["download_info"]["url"] for item in json.loads(report.read_text(encoding="utf-8"))["install"]]
+    if changed:  # nothing, where this environment has that version already
+        subprocess.run([*pip, "install", "--no-deps", "--no-index", "--target", str(site), *changed], check=True,
+                       capture_output=True, timeout=600)
     return {**os.environ, "PYTHONPATH": str(site), "HF_HOME": str(folder / "hf"), "HF_HUB_OFFLINE": "1",
             "HF_DATASETS_OFFLINE": "1"}
 

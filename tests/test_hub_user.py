@@ -3,7 +3,9 @@ first screen of the README, and the Python API."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from huggingface_hub import DatasetCard
+from packaging.version import Version
 
 from realcompanion import card
 from realcompanion.requirements import datasets_floor
@@ -35,47 +38,86 @@ def section(text: str, heading: str) -> str:
     raise AssertionError(f"no section {heading!r}")
 
 
-@pytest.fixture(scope="session")
-def oldest_datasets(tmp_path_factory):
-    """A throwaway environment holding the oldest `datasets` the cards state and nothing of this package, made once a
-    session; skipped, saying why, where pip cannot install it from a package registry."""
-    floor = datasets_floor()
-    venv = tmp_path_factory.mktemp("oldest-datasets")
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                           f"datasets=={floor}"], capture_output=True, text=True, timeout=1200)
+OLDER = ("4.6.1", "3.6.0")  # the last `datasets` before the floor, and the last of 3.x, which many pin
+
+LOAD_EVERY_CONFIG = textwrap.dedent("""
+    import json, sys, traceback, datasets, yaml
+    root, cache = sys.argv[1], sys.argv[2]
+    header = open(root + "/README.md", encoding="utf-8").read().split("---")[1]
+    out = {"version": datasets.__version__, "rows": {}, "first": {}, "failed": {}}
+    for config in yaml.safe_load(header)["configs"]:
+        name = config["config_name"]
+        try:
+            loaded = datasets.load_dataset(root, name, split="test", cache_dir=cache)
+        except Exception as exc:
+            where = traceback.extract_tb(exc.__traceback__)[-1].name
+            out["failed"][name] = f"{where}: {type(exc).__name__}: {exc}"
+            continue
+        out["rows"][name] = loaded.num_rows
+        out["first"][name] = {k: v for k, v in loaded[0].items() if isinstance(v, str)}
+    print(json.dumps(out))
+""")
+
+
+def overlay(version: str, folder: Path) -> dict[str, str]:
+    """The environment of a Python that is this one with `datasets==version`, far quicker to make than a venv: pip
+    resolves that version against what is installed here, and exactly what it would change (`datasets`, and each
+    requirement the installed version does not meet: an older `fsspec`, `dill`, `huggingface_hub`, with what they
+    need) is installed as resolved, without resolving again, into `folder`, first on PYTHONPATH. So every package
+    the overlaid `datasets` imports is one pip's resolver chose for it; nothing installed here changes, and pip
+    reads only the registries it is configured with."""
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    report, site = folder / "pip-report.json", folder / "site-packages"
+    done = subprocess.run([*pip, "install", "--dry-run", "--report", str(report), f"datasets=={version}"],
+                          capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         reason = next((line for line in reversed(done.stderr.splitlines()) if line.startswith("ERROR")), done.stderr)
-        pytest.skip(f"pip could not install datasets=={floor} from a package registry: {reason.strip()[:200]}")
-    return python
+        pytest.skip(f"pip could not resolve datasets=={version} from a package registry: {reason.strip()[:200]}")
+    changed = [item["download_info"]["url"] for item in json.loads(report.read_text(encoding="utf-8"))["install"]]
+    if changed:  # nothing, where this environment has that version already
+        subprocess.run([*pip, "install", "--no-deps", "--no-index", "--target", str(site), *changed], check=True,
+                       capture_output=True, timeout=600)
+    return {**os.environ, "PYTHONPATH": str(site), "HF_HOME": str(folder / "hf"), "HF_HUB_OFFLINE": "1",
+            "HF_DATASETS_OFFLINE": "1"}
+
+
+@pytest.fixture(scope="session")
+def datasets_at(tmp_path_factory):
+    """`datasets_at(version)`: the environment variables of this environment with that `datasets` laid over it
+    (`overlay`), built (or skipped) once a session per version."""
+    built = {}
+
+    def environment(version: str) -> dict[str, str]:
+        if version not in built:
+            try:
+                built[version] = overlay(version, tmp_path_factory.mktemp(f"datasets-{version}"))
+            except pytest.skip.Exception as skipped:
+                built[version] = skipped
+        if isinstance(built[version], pytest.skip.Exception):
+            pytest.skip(built[version].msg)
+        return built[version]
+    return environment
+
+
+def load_every_config(env: dict, folder: Path, cache: Path) -> dict:
+    """Every config of the card in `folder`, loaded with `datasets.load_dataset` where `env` runs Python: the rows
+    and first row's strings of each that loads, where and why each other failed."""
+    done = subprocess.run([sys.executable, "-c", LOAD_EVERY_CONFIG, str(folder), str(cache)], cwd=cache.parent,
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 @pytest.mark.parametrize("root", [".", "specimens/groupassist"])
-def test_every_config_loads_with_the_oldest_datasets_the_card_states(repo, oldest_datasets, tmp_path, root):
+def test_every_config_loads_with_the_oldest_datasets_the_card_states(repo, datasets_at, tmp_path, root):
     """`datasets` older than 4.7 could load no config (`dtype: json`): the card states the floor, and at that floor
     every config loads, its rows as declared and its timestamps as the file writes them."""
     folder = (repo / root).resolve()
-    script = textwrap.dedent("""
-        import json, sys, datasets, yaml
-        root, cache = sys.argv[1], sys.argv[2]
-        header = open(root + "/README.md", encoding="utf-8").read().split("---")[1]
-        out = {"version": datasets.__version__, "rows": {}, "first": {}}
-        for config in yaml.safe_load(header)["configs"]:
-            name = config["config_name"]
-            loaded = datasets.load_dataset(root, name, split="test", cache_dir=cache)
-            out["rows"][name] = loaded.num_rows
-            out["first"][name] = {k: v for k, v in loaded[0].items() if isinstance(v, str)}
-        print(json.dumps(out))
-    """)
-    done = subprocess.run([str(oldest_datasets), "-c", script, str(folder), str(tmp_path / "cache")],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    loaded = json.loads(done.stdout.splitlines()[-1])
+    loaded = load_every_config(datasets_at(datasets_floor()), folder, tmp_path / "cache")
     descriptor = json.loads((folder / "datapackage.json").read_text(encoding="utf-8"))
     block = descriptor.get("realcompanion") or descriptor["groupassist"]
     assert loaded["version"] == datasets_floor() or loaded["version"].startswith(f"{datasets_floor()}.")
-    assert loaded["rows"] == block["rows"]
+    assert loaded["failed"] == {} and loaded["rows"] == block["rows"]
     for res in descriptor["resources"]:
         first = json.loads((folder / res["path"]).read_text(encoding="utf-8").splitlines()[0])
         assert loaded["first"][res["name"]] == {k: v for k, v in first.items() if isinstance(v, str)}, res["name"]
@@ -87,17 +129,37 @@ def test_each_card_states_the_datasets_it_needs_where_it_says_how_to_load(repo, 
     assert f"`datasets>={datasets_floor()}`" in section(text, "How to load")
 
 
-def test_load_refuses_an_older_datasets_in_one_line_naming_the_version(repo, monkeypatch):
-    import datasets
+@pytest.mark.parametrize("root", [".", "specimens/groupassist"])
+@pytest.mark.parametrize("version", OLDER)
+def test_an_older_datasets_cannot_load_the_card_which_says_so(repo, datasets_at, tmp_path, version, root):
+    """What a person with an older `datasets` meets: every config stops on the card's `dtype: json` (read as an Arrow
+    type), which is why the card's "How to load" states the floor; the same card with that one feature written
+    `string` loads, so nothing else in the card or the files stands in the way."""
+    assert Version(version) < Version(datasets_floor())
+    folder = (repo / root).resolve()
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    assert f"`datasets>={datasets_floor()}`" in section(card, "How to load")
+    env = datasets_at(version)
+    loaded = load_every_config(env, folder, tmp_path / "cache")
+    assert loaded["version"] == version and loaded["rows"] == {}
+    assert set(loaded["failed"].values()) == {"string_to_arrow: TypeError: 'module' object is not callable"}
+    assert len(loaded["failed"]) == len(DatasetCard(card).data["configs"])
+    without_json = tmp_path / "without-json"
+    shutil.copytree(folder / "data", without_json / "data")
+    (without_json / "README.md").write_text(card.replace("dtype: json", "dtype: string"), encoding="utf-8")
+    plain = load_every_config(env, without_json, tmp_path / "cache-plain")
+    assert plain["rows"], plain["failed"]
 
-    import realcompanion
 
-    monkeypatch.setattr(datasets, "__version__", "4.6.1")
-    with pytest.raises(ImportError) as raised:
-        realcompanion.load(repo, "qa")
-    assert str(raised.value) == (f"datasets 4.6.1 cannot load this card (the `Json` feature that keeps dates and "
-                                 f"timestamps as the file writes them came in datasets {datasets_floor()}): "
-                                 f"pip install 'datasets>={datasets_floor()}'")
+@pytest.mark.parametrize("version", OLDER)
+def test_load_refuses_an_older_datasets_in_one_line_naming_the_version(repo, datasets_at, tmp_path, version):
+    done = subprocess.run([sys.executable, "-c", "import sys, realcompanion; realcompanion.load(sys.argv[1], 'qa')",
+                           str(repo)], cwd=tmp_path, capture_output=True, text=True, env=datasets_at(version),
+                          timeout=600)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        f"ImportError: datasets {version} cannot load this card (the `Json` feature that keeps dates and timestamps "
+        f"as the file writes them came in datasets {datasets_floor()}): pip install 'datasets>={datasets_floor()}'")
 
 
 def template_headings() -> list[str]:

@@ -689,6 +689,9 @@ CASES = [
     Case("DOC1", document("README.md", cut_before("configs:")), branch="card-header-cut", message="no YAML header"),
     Case("DOC1", document("DATASHEET.md", cut_before("<!-- generated:rules -->")), branch="datasheet-cut",
          message="has no generated block 'rules'"),
+    Case("DOC1", document("DATASHEET.md", lambda text: cut_before("<!-- generated:rules -->")(text) + (
+        "\n```markdown\n<!-- generated:rules -->\n<!-- /generated:rules -->\n```\n")), branch="datasheet-quoted",
+         message="has no generated block 'rules'"),  # the markers quoted in a code fence are prose, not the block
     Case("DOC1", document("CITATION.cff", cut_before("authors:")), branch="citation-cut",
          message="has no 'authors', which CFF 1.2 requires"),
     Case("DOC1", document("CHANGELOG.md", lambda text: "\n"), branch="changelog-emptied", message="is empty"),

@@ -17,6 +17,7 @@ import pandas as pd
 
 from realcompanion.errors import ReadError
 from realcompanion.files import decode, loads, read_bytes
+from realcompanion.generated import markers
 from realcompanion.names import CARD, CHANGELOG, CITATION, CROISSANT, DATASHEET
 from realcompanion.publish.documents import cff
 
@@ -27,13 +28,15 @@ _HEADER = re.compile(r"\A---\r?\n.*?^---\r?$", re.S | re.M)
 
 
 def _blocks(text: str, names) -> list[str]:
-    """What is wrong with the generated blocks `names` in `text`: each must be opened once and closed after."""
-    problems = []
+    """What is wrong with the generated blocks `names` in `text`: each must be opened and closed after (markers as
+    `generated.markers` finds them: a marker quoted in a code block is prose)."""
+    problems, seen = [], markers(text)
     for name in names:
-        start, end = text.find(f"<!-- generated:{name} -->"), text.find(f"<!-- /generated:{name} -->")
-        if start < 0 and end < 0:
+        start, end = (next((m.line for m in seen if m.name == name and m.closing is closing), None)
+                      for closing in (False, True))
+        if start is None and end is None:
             problems.append(f"has no generated block '{name}': cut short, or its markers were removed")
-        elif end < start or start < 0:
+        elif start is None or end is None or end < start:
             problems.append(f"opens the generated block '{name}' and never closes it: cut short")
     return problems
 

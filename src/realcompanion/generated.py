@@ -4,18 +4,90 @@ A Markdown document (README.md, DATASHEET.md) is hand-written prose with blocks
 between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`, each rendered
 from the release's files; `realcompanion schemas`, `card` and `datasheet` check
 (exit 1 listing what is stale) or `--write` their generated parts the same way.
+
+A marker is a marker where a Markdown parser sees one (markdown-it-py: CommonMark
+with GitHub's tables, what the Hub and GitHub render): a line of an HTML block at
+the top level of the document that reads exactly the marker. The same text in a
+fenced or indented code block, in inline code, a quote or a list is prose, so a
+document can show its own marker syntax; a card's YAML header is skipped as the
+Hub skips it. A block is a start marker and the first end marker of its name
+after it; rewriting replaces the lines between the two and nothing else, in the
+start marker's line end (a document saved with CRLF keeps CRLF). A code fence a
+hand edit left open inside a block hides the markers after it, as it hides them
+from every renderer: those blocks are listed as missing, for whoever edits the
+document to mend. A block's body is a table (`markdown_table`) with a sentence or
+two around it, written where its numbers are computed; a template engine would add
+a layer and a dependency without making one of them clearer, so none renders them.
 """
 from __future__ import annotations
 
+import io
 import re
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Callable
 
 from .names import COMMAND
 
-# a document saved with CRLF line ends keeps them: its blocks are found, and rendered with its line end
-_BLOCK = re.compile(r"(?P<start><!-- generated:(?P<name>[\w-]+) -->(?P<eol>\r?\n))(?P<body>.*?)"
-                    r"(?P<end><!-- /generated:(?P=name) -->)", re.S)
+_MARKER = re.compile(r"<!-- (?P<closing>/?)generated:(?P<name>[\w-]+) -->")
+
+
+@dataclass(frozen=True)
+class Marker:
+    line: int  # index of its line in `lines_of(text)`
+    name: str
+    closing: bool
+
+
+@dataclass(frozen=True)
+class Block:
+    name: str
+    start: int  # the line of its start marker
+    end: int  # the line of its end marker
+
+
+def lines_of(text: str) -> list[str]:
+    """`text`'s lines with their line ends, split where a Markdown parser splits them (LF, CRLF, CR)."""
+    return io.StringIO(text, newline="").readlines()
+
+
+@cache
+def _parser():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+def markers(text: str) -> list[Marker]:
+    """Every start and end marker of `text` that the Markdown parser sees as one, in order."""
+    from huggingface_hub.repocard import REGEX_YAML_BLOCK
+
+    lines = lines_of(text)
+    header = REGEX_YAML_BLOCK.match(text)
+    skip = len(lines_of(header[0])) if header else 0
+    found = []
+    for token in _parser().parse("".join(lines[skip:])):
+        if token.type == "html_block" and token.level == 0 and token.map:
+            for line in range(skip + token.map[0], skip + token.map[1]):
+                marker = _MARKER.fullmatch(lines[line].rstrip("\r\n"))
+                if marker:
+                    found.append(Marker(line, marker["name"], bool(marker["closing"])))
+    return found
+
+
+def blocks(text: str) -> list[Block]:
+    """The generated blocks of `text`, in order: each start marker with the first end marker of its name after it
+    (markers between the two are the block's body); a start marker never closed is no block."""
+    seen, found, after = markers(text), [], -1
+    for i, start in enumerate(seen):
+        if start.closing or start.line <= after:
+            continue
+        end = next((m for m in seen[i + 1:] if m.closing and m.name == start.name), None)
+        if end is not None:
+            found.append(Block(start.name, start.line, end.line))
+            after = end.line
+    return found
 
 
 def fill_blocks(text: str, renderers: dict[str, Callable[[], str]]) -> tuple[str, list[str]]:
@@ -23,21 +95,20 @@ def fill_blocks(text: str, renderers: dict[str, Callable[[], str]]) -> tuple[str
 
     Unknown and missing blocks cannot be fixed by rewriting, so they stay listed after a write.
     """
-    stale, seen = [], set()
-
-    def replace(match):
-        name = match["name"]
-        seen.add(name)
-        if name not in renderers:
-            stale.append(f"{name} (unknown block)")
-            return match.group(0)
-        body = (renderers[name]().rstrip("\n") + "\n").replace("\n", match["eol"])
-        if body != match["body"]:
-            stale.append(name)
-        return match["start"] + body + match["end"]
-
-    filled = _BLOCK.sub(replace, text)
-    return filled, stale + [f"{name} (markers missing)" for name in renderers if name not in seen]
+    lines, stale, seen, filled, done = lines_of(text), [], set(), [], 0
+    for block in blocks(text):
+        seen.add(block.name)
+        if block.name not in renderers:
+            stale.append(f"{block.name} (unknown block)")
+            continue
+        start = lines[block.start]
+        body = (renderers[block.name]().rstrip("\n") + "\n").replace("\n", start[len(start.rstrip("\r\n")):])
+        if body != "".join(lines[block.start + 1:block.end]):
+            stale.append(block.name)
+        filled += lines[done:block.start + 1] + [body]
+        done = block.end
+    filled += lines[done:]
+    return "".join(filled), stale + [f"{name} (markers missing)" for name in renderers if name not in seen]
 
 
 def by_hand(parts: list[str]) -> list[str]:
@@ -56,7 +127,8 @@ def markdown_table(rows: list[dict]) -> str:
 
 def block_body(text: str, name: str) -> str:
     """The current body of one generated block ('' when the block is absent)."""
-    return next((m["body"] for m in _BLOCK.finditer(text) if m["name"] == name), "")
+    lines = lines_of(text)
+    return next(("".join(lines[b.start + 1:b.end]) for b in blocks(text) if b.name == name), "")
 
 
 def add_mode(p, written: str) -> None:

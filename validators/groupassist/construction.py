@@ -24,7 +24,7 @@ def _superseded(ctx) -> pd.DataFrame:
     written."""
     a = ctx.anchors.loc[ctx.anchors["m3_role"] == "superseded", ["instance_id", "message_id", "span_zh", "span_en"]]
     a = a.drop_duplicates("instance_id").set_index("instance_id")
-    return a.assign(**{f"span_{lang}": every_written(a[f"span_{lang}"].tolist(), lang) for lang in ctx.release.languages})
+    return a.assign(**{f"span_{lang}": every_written(a[f"span_{lang}"].tolist(), lang) for lang in ctx.languages})
 
 
 def _states_superseded(ids: pd.Series, texts: dict[str, pd.Series], sup: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -49,7 +49,7 @@ def one_fact_one_unit(ctx) -> pd.DataFrame:
     a = a.sort_values(["instance_id", "seq"], kind="stable")
     bad = pd.Series(False, index=a.index)
     first = pd.Series(None, index=a.index, dtype=object)
-    for lang in ctx.release.languages:
+    for lang in ctx.languages:
         fact = pd.Series(every_written(a[f"fact_{lang}"].tolist(), lang), index=a.index)
         known = fact.str.strip() != ""
         groups = a.loc[known].groupby(["instance_id", fact[known]], sort=False)
@@ -70,7 +70,7 @@ def one_fact_one_unit(ctx) -> pd.DataFrame:
 def atoms_and_answers(ctx) -> pd.DataFrame:
     sup, at, inst = _superseded(ctx), ctx.frame("atoms"), ctx.frame("instances")
     at = at[among(at["instance_id"], sup.index) & at["distractor"].notna()]
-    langs = ctx.release.languages
+    langs = ctx.languages
     says = _states_superseded(at["instance_id"], {lang: at[f"text_{lang}"] for lang in langs}, sup)
     distractor = at["distractor"].astype(bool).to_numpy()
     wrong = distractor != np.logical_or.reduce(list(says.values()))
@@ -109,7 +109,7 @@ def criteria_of_the_instance(ctx) -> pd.DataFrame:
     loose = (grounding | penalty).to_numpy() & c["evidence"].notna().to_numpy() & ~cited & judged
     m3 = (c["dependency"] == "M3") & (c["pattern"] == "superseded_value") & among(c["instance_id"], sup.index)
     elsewhere_ = m3 & (c["evidence"] != c["instance_id"].map(sup["message_id"])) & ~loose
-    says = _states_superseded(c["instance_id"], {lang: c[f"text_{lang}"] for lang in ctx.release.languages}, sup)
+    says = _states_superseded(c["instance_id"], {lang: c[f"text_{lang}"] for lang in ctx.languages}, sup)
     hits, told = {}, ~penalty.to_numpy()  # one line a criterion: its first declared language that states it
     for lang, said in says.items():
         hits[lang], told = told & said, told & ~said
@@ -140,7 +140,7 @@ def assistant_anchors(ctx) -> pd.DataFrame:
     hi = lo + np.where(code >= 0, a["seq"].to_numpy(dtype=int), 0)
     table = ctx.table("messages")
     member = pc.fill_null(pc.equal(table.column("role"), "member"), False)
-    relayed, langs = np.zeros(len(a), dtype=bool), ctx.release.languages
+    relayed, langs = np.zeros(len(a), dtype=bool), ctx.languages
     for lang in langs:  # a member's statement as the relay writes it is found without normalizing a history
         texts = pc.if_else(member, table.column(f"text_{lang}"), pa.scalar(None, pa.string()))
         relayed |= np.array([bool(f) for f in _in_windows(texts, order, a[f"span_{lang}"].tolist(), lo, hi)], dtype=bool)
@@ -168,7 +168,7 @@ def native_service_points(ctx) -> pd.DataFrame:
     inst = ctx.frame("instances")
     nat = inst[(inst["origin"] == "native") & inst["group_id"].notna() & inst["cutoff_turn"].notna()]
     m = ctx.messages.reset_index(drop=True)
-    lang = ctx.release.evaluation_language
+    lang = ctx.languages[0]
     at = nat[["instance_id", "group_id", "cutoff_turn", "requester", f"query_{lang}"]].astype(
         {"cutoff_turn": float}).merge(m[["message_id", "group_id", "turn", "seq", "speaker", "text_zh", "text_en"]].astype(
             {"turn": float}), left_on=["group_id", "cutoff_turn"], right_on=["group_id", "turn"])
@@ -179,7 +179,7 @@ def native_service_points(ctx) -> pd.DataFrame:
     answered = role.reindex(after).to_numpy() == "assistant"
     replied = among(request["message_id"], m.loc[m["role"] == "assistant", "reply_to"].dropna())
     mentioned = np.logical_or.reduce([request[f"text_{lang}"].str.contains(MENTION, case=False, regex=False).fillna(
-        False).to_numpy(bool) for lang in ctx.release.languages])
+        False).to_numpy(bool) for lang in ctx.languages])
     bad = request[~(answered | replied | mentioned)]
     return failures("instances", bad["instance_id"], "cutoff_turn", bad["cutoff_turn"].astype(int),
                     [f"the request {r} is no service point: it mentions no assistant, and no assistant record follows it or "

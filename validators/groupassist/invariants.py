@@ -156,7 +156,7 @@ def m3_still_current(ctx) -> pd.DataFrame:
     lo = first + pairs["seq"].to_numpy(dtype=int) + 1  # after the update, to the cutoff (turns never decrease: GM2)
     hi = first + ctx.before(pairs["group_id"], pairs["cutoff_turn"]).astype(int)
     table = ctx.table("messages")  # the value re-used however it is written: case, width, spacing (`written`)
-    found = [stated_in_windows(ctx, lang, pairs[f"span_{lang}"].tolist(), lo, hi) for lang in ctx.release.languages]
+    found = [stated_in_windows(ctx, lang, pairs[f"span_{lang}"].tolist(), lo, hi) for lang in ctx.languages]
     at = [(iid, i) for iid, *each in zip(pairs.index, *found) for i in sorted(set().union(*each))]
     ids = table.column("message_id").take(order[[i for _, i in at]]).to_pylist() if at else []
     rows = [(iid, mid) for (iid, _), mid in zip(at, ids)]
@@ -204,7 +204,7 @@ def native(ctx) -> pd.DataFrame:
     at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh", "query_en"]].astype(
         {"cutoff_turn": float}).merge(m.astype({"turn": float}), left_on=["group_id", "cutoff_turn"],
                                       right_on=["group_id", "turn"])
-    langs = ctx.release.languages
+    langs = ctx.languages
     asked = at.loc[np.logical_and.reduce([at["speaker"] == at["requester"], *(
         at[f"text_{lang}"] == at[f"query_{lang}"] for lang in langs)]), "instance_id"]
     bad, query = nat[~among(nat["instance_id"], asked)], f"query_{langs[0]}"
@@ -246,7 +246,7 @@ def l1_atoms(ctx) -> pd.DataFrame:
     flag = placed[(placed["_merge"] == "both").to_numpy() & (placed["distractor"] != placed["superseded"]).to_numpy()]
     # L1 holds its answer in each declared language, L2 in none: the field named is the first that is wrong (an
     # undeclared language's is null, GL2)
-    l1_level, fields = inst["level"] == "L1", [f"reference_answer_{lang}" for lang in ctx.release.languages]
+    l1_level, fields = inst["level"] == "L1", [f"reference_answer_{lang}" for lang in ctx.languages]
     wrong = [((l1_level != inst[f].notna()) & inst["level"].notna()).to_numpy() for f in fields]
     unanswered = np.logical_or.reduce(wrong)
     answer_field = np.select(wrong, fields, "")[unanswered]
@@ -264,7 +264,7 @@ def l1_atoms(ctx) -> pd.DataFrame:
                                        " holds no superseded anchor: its atom is no distractor")),
         failures("instances", inst["instance_id"][unanswered], answer_field,
                  [inst.at[i, f] for i, f in zip(inst.index[unanswered], answer_field)],
-                 "L1 needs a reference answer in both languages, L2 none"),
+                 "L1 needs a reference answer in each language the release carries, L2 none"),
         failures("instances", rubric, "", "", "L1 instance has rubric criteria")])
 
 
@@ -333,7 +333,7 @@ def anchor_source(ctx) -> pd.DataFrame:
 def no_pointers(ctx) -> pd.DataFrame:
     a, pattern = ctx.frame("anchors"), word_pattern(ctx.params["words"]["pointer"])
     parts = []
-    for lang in ctx.release.languages:
+    for lang in ctx.languages:
         hit = search(a[f"fact_{lang}"], pattern, ignore_case=True).index
         parts.append(failures("anchors", a["anchor_id"][hit], f"fact_{lang}", a[f"fact_{lang}"][hit], "pointer expression"))
     return combined(parts)
@@ -349,7 +349,7 @@ def feedback_items(ctx) -> pd.DataFrame:
     prev = m.set_index(["group_id", "seq"])["role"]
     before = [prev.get((g, s - 1)) if pd.notna(s) else None for g, s in zip(msg["group_id"].tolist(), msg["seq"].tolist())]
     verbatim = {lang: np.array([isinstance(w, str) and isinstance(t, str) and w in t for w, t in zip(
-        f[f"wording_{lang}"].tolist(), msg[f"text_{lang}"].tolist())], dtype=bool) for lang in ctx.release.languages}
+        f[f"wording_{lang}"].tolist(), msg[f"text_{lang}"].tolist())], dtype=bool) for lang in ctx.languages}
     reasons = [  # typed arrays: an empty file gives an empty float array otherwise
         (msg["group_id"].isna().to_numpy(), "message_id", "no message of the release"),
         (msg["group_id"].to_numpy() != f["group_id"].to_numpy(), "message_id", "message of another group"),
@@ -371,7 +371,7 @@ def feedback_items(ctx) -> pd.DataFrame:
 def audit_rows(ctx) -> pd.DataFrame:
     au, m = ctx.frame("audit"), ctx.frame("messages")
     checks = ctx.vocab["checks_by_layer"]
-    texts = m.melt("group_id", [f"text_{lang}" for lang in ctx.release.languages])  # a quote in a declared language
+    texts = m.melt("group_id", [f"text_{lang}" for lang in ctx.languages])  # a quote in a declared language
     text = {g: "\x1f".join(t.dropna().tolist()) for g, t in texts.groupby("group_id")["value"]}
     group = au["instance_id"].str.split(":").str[0]
     kept = among(au["instance_id"], ctx.frame("instances")["instance_id"])

@@ -21,9 +21,10 @@ import pandas as pd
 from realcompanion.formats.groupassist import FORMAT, RESOURCES, language_of
 
 from ..catalogue import combined, failure_rows, failures
-from ..kept import canonical, shipped
+from ..kept import shipped
 from . import FORMAT_SCHEMAS
 from .catalogue import rule
+from .context import unrequired
 
 NAMES = {"zh": "Chinese", "en": "English"}
 
@@ -38,7 +39,7 @@ _HAN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
       "English histories)")
 def english_copied_into_chinese(ctx) -> pd.DataFrame:
     parts = []
-    for name in ctx.release.resources if {"zh", "en"} <= set(ctx.release.languages) else ():
+    for name in ctx.release.resources if {"zh", "en"} <= set(ctx.languages) else ():
         frame = ctx.frame(name)
         for zh in [c for c in frame.columns if c.endswith("_zh") and c[:-3] + "_en" in frame.columns]:
             text, english = frame[zh].astype(object), frame[zh[:-3] + "_en"].astype(object)
@@ -59,17 +60,14 @@ def english_copied_into_chinese(ctx) -> pd.DataFrame:
       "fields null, no copies); GAB Reproducibility statement (Chinese and English histories)")
 def declared_languages(ctx) -> pd.DataFrame:
     declared, release = ctx.release.languages, ctx.release
-    source, rows, parts = FORMAT_SCHEMAS, [], []
+    rows, parts = [], []
     for lang in declared:  # one line a language: the release as a whole does not carry it
-        loose = [f"{name}.{f['name']}" for name, want in canonical(source)["resources"].items()
-                 if name in release.resources for f in want["fields"]
-                 if language_of(f["name"]) == lang and f.get("constraints", {}).get("required")
-                 and not _required(release.table_schema(name), f["name"])]
+        loose = unrequired(release, lang)
         if loose:
             rows.append(("", "datapackage.json", f"{FORMAT}.languages", json.dumps(list(declared)),
                          f"declares {lang}, yet the schemas leave {len(loose)} of its text fields optional "
-                         f"({', '.join(loose[:3])}{', ...' if len(loose) > 3 else ''}; {shipped(source)} requires "
-                         f"them): a release without {NAMES[lang]} text declares the languages it carries"))
+                         f"({', '.join(loose[:3])}{', ...' if len(loose) > 3 else ''}; {shipped(FORMAT_SCHEMAS)} "
+                         f"requires them): a release without {NAMES[lang]} text declares the languages it carries"))
     for name in release.resources:
         frame = ctx.frame(name)
         for field in [f["name"] for f in release.table_schema(name)["fields"]]:
@@ -84,8 +82,3 @@ def declared_languages(ctx) -> pd.DataFrame:
                                       f"({FORMAT}.languages {json.dumps(list(declared))}): null, not a copy"))
     return combined([failure_rows(rows), *parts])
 
-
-def _required(table_schema: dict, field: str) -> bool:
-    """Whether a Table Schema requires the field (one it does not declare is GI8's to name, not this rule's)."""
-    fields = {f.get("name"): f for f in table_schema.get("fields", [])}
-    return field not in fields or bool((fields[field].get("constraints") or {}).get("required"))

@@ -14,23 +14,20 @@ import shutil
 
 import pytest
 from local_server import JSONHandler, serving
+from raw_tracks import data_rows as _rows
+from realcompanion.validators.groupassist.run import validate
 
 from realcompanion.card import read_card
 from realcompanion.cli import main
 from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
 from realcompanion.formats.groupassist.synth import stamp
-from realcompanion.validators.groupassist.run import validate
 
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
-def _rows(root, name):
-    return [json.loads(line) for line in (root / "data" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
-
-
 def _write(root, name, rows):
-    (root / "data" / f"{name}.jsonl").write_text(
-        "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows), encoding="utf-8")
+    (root / "data" / f"{name}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                                                encoding="utf-8")
 
 
 def _descriptor(root, change):
@@ -49,31 +46,33 @@ def _declare(languages):
     return change
 
 
-def english_only(root):
-    """The specimen at `root` without its Chinese: texts null and not required, review quotes in English."""
+def monolingual(root, kept):
+    """The specimen at `root` in language `kept` only: the other language's texts null and not required, the
+    audit's review quotes (Chinese in the specimen) quoting the kept language's text of their message."""
+    other = {"zh": "_en", "en": "_zh"}[kept]
     messages = _rows(root, "messages")
     for name in ("messages", "instances", "anchors", "atoms", "criteria", "feedback", "audit"):
         rows = _rows(root, name)
         for row in rows:
-            if name == "audit" and row["quote"]:  # the English of the message the quote is from
-                row["quote"] = next(m["text_en"] for m in messages if m["group_id"] == row["instance_id"][:3]
+            if name == "audit" and row["quote"]:
+                row["quote"] = next(m[f"text_{kept}"] for m in messages if m["group_id"] == row["instance_id"][:3]
                                     and row["quote"] in m["text_zh"])
-            row.update({k: None for k in row if k.endswith("_zh")})
+            row.update({k: None for k in row if k.endswith(other)})
         _write(root, name, rows)
     for path in (root / "schemas").glob("*.schema.json"):
         schema = json.loads(path.read_text(encoding="utf-8"))
         for field in schema["fields"]:
-            if field["name"].endswith("_zh"):
+            if field["name"].endswith(other):
                 field["constraints"].pop("required", None)
         path.write_text(json.dumps(schema, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    _descriptor(root, _declare(["en"]))
+    _descriptor(root, _declare([kept]))
     stamp(root)
 
 
 @pytest.fixture(scope="session")
 def english(tmp_path_factory):
     root = shutil.copytree(SPECIMEN, tmp_path_factory.mktemp("english") / "release")
-    english_only(root)
+    monolingual(root, "en")
     assert main(["refresh", str(root)]) == 0
     return root
 
@@ -211,16 +210,7 @@ def test_a_bilingual_release_declaring_its_languages_in_either_order_is_valid(co
 def test_a_chinese_only_release_is_valid(copy):
     """The other way round: English null and not required, Chinese declared."""
     root = copy(SPECIMEN)
-    for name in ("messages", "instances", "anchors", "atoms", "criteria", "feedback"):
-        _write(root, name, [{**r, **{k: None for k in r if k.endswith("_en")}} for r in _rows(root, name)])
-    for path in (root / "schemas").glob("*.schema.json"):
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        for field in schema["fields"]:
-            if field["name"].endswith("_en"):
-                field["constraints"].pop("required", None)
-        path.write_text(json.dumps(schema, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    _descriptor(root, _declare(["zh"]))
-    stamp(root)
+    monolingual(root, "zh")
     report = validate(root)
     assert report.errors == 0, report.failure_frame().head()
 

@@ -49,7 +49,8 @@ def english_copied_into_chinese(ctx) -> pd.DataFrame:
             if copied.any():
                 parts.append(failures(name, ctx.row_ids(name)[copied.to_numpy()], zh, text[copied].str.slice(0, 80),
                                       f"{zh} is {zh[:-3]}_en copied: English, not a Chinese text; a translation "
-                                      "belongs here, stated in the provenance"))
+                                      "belongs here, stated in the provenance, or null in a release declaring "
+                                      f"{FORMAT}.languages [\"en\"]"))
     return combined(parts)
 
 

@@ -109,13 +109,14 @@ def test_an_english_only_release_is_valid_for_both_validators_and_loads(english,
     assert set(loaded["text_zh"]) == {None} and None not in loaded["text_en"]
 
 
-def test_its_card_datasheet_and_croissant_say_it_carries_english_only(english):
-    from realcompanion.card import languages
-
-    assert read_card(english / "README.md").data["language"] == ["en"]
-    assert languages(GroupAssistRelease(english)) == ["en"]  # what Croissant's inLanguage states
+def test_its_card_datasheet_and_croissant_say_it_carries_english_only(english, copy):
+    root = copy(english)
+    assert read_card(root / "README.md").data["language"] == ["en"]
+    assert main(["croissant", str(root)]) == 0
+    in_language = json.loads((root / "croissant.json").read_text(encoding="utf-8"))["inLanguage"]
+    assert in_language in ("en", ["en"])  # one language is written alone
     stated = r"\| groupassist\.languages +\| {} +\|"
-    assert re.search(stated.format(r'\["en"\]'), (english / "DATASHEET.md").read_text(encoding="utf-8"))
+    assert re.search(stated.format(r'\["en"\]'), (root / "DATASHEET.md").read_text(encoding="utf-8"))
     assert read_card(SPECIMEN / "README.md").data["language"] == ["zh", "en"]
     assert re.search(stated.format(r'\["zh", "en"\]'), (SPECIMEN / "DATASHEET.md").read_text(encoding="utf-8"))
 

@@ -402,11 +402,11 @@ def gi7(c):
     return None, "schemas/rules.json"
 
 def gi8(c):
-    """A fork dropping `required` from a core field in its own Table Schema, the data unchanged: a null requester
+    """A fork dropping `required` from a core field in its own Table Schema, the data unchanged: a null cutoff
     would then pass every rule."""
     path = c.root / "schemas" / "instances.schema.json"
     schema = json.loads(path.read_text(encoding="utf-8"))
-    next(f for f in schema["fields"] if f["name"] == "requester")["constraints"]["required"] = False
+    next(f for f in schema["fields"] if f["name"] == "cutoff_turn")["constraints"]["required"] = False
     path.write_text(dump_json(schema), encoding="utf-8")  # as `refresh` writes it: no stale copy for GI6
     return None, "schemas/instances.schema.json"
 
@@ -429,6 +429,22 @@ def gl1(c):
     m = c.free_filler("G01")
     m["text_zh"] = m["text_en"]
     return "messages", m["message_id"]
+
+
+def gl2(c):
+    """A Chinese text field left optional in its Table Schema while the release declares Chinese (by default)."""
+    path = c.root / "schemas" / "messages.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    del next(f for f in schema["fields"] if f["name"] == "text_zh")["constraints"]["required"]
+    path.write_text(dump_json(schema), encoding="utf-8")
+    return "", "datapackage.json"
+
+
+def gs6(c):
+    """An authored instance's requester names nobody of its group."""
+    i = c.instance(origin="authored")
+    i["requester"] = "member_99"
+    return "instances", i["instance_id"]
 
 
 def gt1(c):

@@ -88,7 +88,7 @@ def definitions_kept(ctx) -> pd.DataFrame:
         have, want = (_keyed_alike(definition(_resolved(release, release.table_schema(name))), name),
                       _keyed_alike(want, name))
         fields = {f.get("name"): f for f in have.get("fields", [])}
-        for field in want["fields"]:
+        for field in map(release.format_field, want["fields"]):
             if field["name"] not in fields:
                 differs(path, f"fields.{field['name']}", None, "a field of the format is not declared")
                 continue

@@ -175,7 +175,7 @@ def header(release: Release) -> dict:
         for name in release.resources
     }).to_dataset_card_data(data)
     DatasetInfosDict({name: _info(release, name) for name in release.resources}).to_dataset_card_data(data)
-    return {key: data[key] for key in GENERATED_KEYS}
+    return {key: data[key] for key in GENERATED_KEYS} | release.card_header()
 
 
 def _literal(path: str) -> str:

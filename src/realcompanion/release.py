@@ -311,6 +311,16 @@ class Release:
         """The format block meets the JSON Schema shipped in the package, so a release cannot loosen it."""
         check_block(block, path)
 
+    def format_field(self, field: dict) -> dict:
+        """A core field of the format's definitions as this release keeps it (GI8, INT7): as written, unless a
+        parameter of the format's makes part of it another rule's to check."""
+        return field
+
+    def card_header(self) -> dict:
+        """Keys of the card's YAML header a parameter of the format's decides, generated beside `card.GENERATED_KEYS`
+        (none: the card's author writes the rest)."""
+        return {}
+
     def check_descriptor(self) -> None:
         """Frictionless judges the descriptor (a rejection is a `ReadError`)."""
         problem = self.descriptor_problem()

@@ -18,20 +18,20 @@ from .context import among, position_in, taken
 from .gates import elsewhere, every_written, stated
 from .invariants import _in_windows, stated_in_windows
 
-LANGS = ("zh", "en")
-
 
 def _superseded(ctx) -> pd.DataFrame:
-    """Per instance (index) with a superseded anchor: its message and its span in each language, as written."""
+    """Per instance (index) with a superseded anchor: its message and its span in each declared language, as
+    written."""
     a = ctx.anchors.loc[ctx.anchors["m3_role"] == "superseded", ["instance_id", "message_id", "span_zh", "span_en"]]
     a = a.drop_duplicates("instance_id").set_index("instance_id")
-    return a.assign(**{f"span_{lang}": every_written(a[f"span_{lang}"].tolist(), lang) for lang in LANGS})
+    return a.assign(**{f"span_{lang}": every_written(a[f"span_{lang}"].tolist(), lang) for lang in ctx.languages})
 
 
 def _states_superseded(ids: pd.Series, texts: dict[str, pd.Series], sup: pd.DataFrame) -> dict[str, np.ndarray]:
-    """Per language, row by row, whether the row's text states its instance's superseded value."""
+    """Per language of `texts` (the declared ones), row by row, whether the row's text states its instance's
+    superseded value."""
     out, rows = {}, among(ids, sup.index)  # only the texts of an instance with a superseded value are read
-    for lang in LANGS:
+    for lang in texts:
         span = [t if isinstance(t, str) else "" for t in ids[rows].map(sup[f"span_{lang}"]).tolist()]
         out[lang] = np.zeros(len(ids), dtype=bool)
         out[lang][rows] = np.fromiter((bool(s) and stated(t, s, lang) for t, s in zip(
@@ -49,7 +49,7 @@ def one_fact_one_unit(ctx) -> pd.DataFrame:
     a = a.sort_values(["instance_id", "seq"], kind="stable")
     bad = pd.Series(False, index=a.index)
     first = pd.Series(None, index=a.index, dtype=object)
-    for lang in LANGS:
+    for lang in ctx.languages:
         fact = pd.Series(every_written(a[f"fact_{lang}"].tolist(), lang), index=a.index)
         known = fact.str.strip() != ""
         groups = a.loc[known].groupby(["instance_id", fact[known]], sort=False)
@@ -70,16 +70,16 @@ def one_fact_one_unit(ctx) -> pd.DataFrame:
 def atoms_and_answers(ctx) -> pd.DataFrame:
     sup, at, inst = _superseded(ctx), ctx.frame("atoms"), ctx.frame("instances")
     at = at[among(at["instance_id"], sup.index) & at["distractor"].notna()]
-    says = _states_superseded(at["instance_id"], {lang: at[f"text_{lang}"] for lang in LANGS}, sup)
+    langs = ctx.languages
+    says = _states_superseded(at["instance_id"], {lang: at[f"text_{lang}"] for lang in langs}, sup)
     distractor = at["distractor"].astype(bool).to_numpy()
-    wrong = distractor != (says["zh"] | says["en"])
+    wrong = distractor != np.logical_or.reduce(list(says.values()))
     l1 = inst[among(inst["instance_id"], sup.index) & (inst["level"] == "L1").to_numpy()]
-    answer = _states_superseded(l1["instance_id"], {lang: l1[f"reference_answer_{lang}"] for lang in LANGS}, sup)
+    answer = _states_superseded(l1["instance_id"], {lang: l1[f"reference_answer_{lang}"] for lang in langs}, sup)
     parts = [failures("atoms", at["atom_id"][wrong], "distractor", at["distractor"][wrong],
                       np.where(distractor[wrong], "the distractor does not state the superseded value",
                                "a scored atom states the superseded value"))]
-    for lang in LANGS:
-        hit = answer[lang]
+    for lang, hit in answer.items():
         parts.append(failures("instances", l1["instance_id"][hit], f"reference_answer_{lang}",
                               l1[f"reference_answer_{lang}"][hit], "the reference answer states the superseded value"))
     return combined(parts)
@@ -109,8 +109,10 @@ def criteria_of_the_instance(ctx) -> pd.DataFrame:
     loose = (grounding | penalty).to_numpy() & c["evidence"].notna().to_numpy() & ~cited & judged
     m3 = (c["dependency"] == "M3") & (c["pattern"] == "superseded_value") & among(c["instance_id"], sup.index)
     elsewhere_ = m3 & (c["evidence"] != c["instance_id"].map(sup["message_id"])) & ~loose
-    says = _states_superseded(c["instance_id"], {lang: c[f"text_{lang}"] for lang in LANGS}, sup)
-    positive = ~penalty.to_numpy()
+    says = _states_superseded(c["instance_id"], {lang: c[f"text_{lang}"] for lang in ctx.languages}, sup)
+    hits, told = {}, ~penalty.to_numpy()  # one line a criterion: its first declared language that states it
+    for lang, said in says.items():
+        hits[lang], told = told & said, told & ~said
     return combined([
         failures("criteria", c["criterion_id"][loose], "evidence", c["evidence"][loose],
                  "evidence is no message of the instance's anchors"),
@@ -118,7 +120,7 @@ def criteria_of_the_instance(ctx) -> pd.DataFrame:
                  "an M3 superseded_value penalty cites the superseded anchor's message"),
         *(failures("criteria", c["criterion_id"][hit], f"text_{lang}", c[f"text_{lang}"][hit],
                    "a grounding or service criterion states the superseded value")
-          for lang, hit in (("zh", positive & says["zh"]), ("en", positive & says["en"] & ~says["zh"])))])
+          for lang, hit in hits.items())])
 
 
 @rule("GC15", "error", "invariant", ("anchors", "messages"),
@@ -138,16 +140,16 @@ def assistant_anchors(ctx) -> pd.DataFrame:
     hi = lo + np.where(code >= 0, a["seq"].to_numpy(dtype=int), 0)
     table = ctx.table("messages")
     member = pc.fill_null(pc.equal(table.column("role"), "member"), False)
-    relayed = np.zeros(len(a), dtype=bool)
-    for lang in LANGS:  # a member's statement as the relay writes it is found without normalizing a history
+    relayed, langs = np.zeros(len(a), dtype=bool), ctx.languages
+    for lang in langs:  # a member's statement as the relay writes it is found without normalizing a history
         texts = pc.if_else(member, table.column(f"text_{lang}"), pa.scalar(None, pa.string()))
         relayed |= np.array([bool(f) for f in _in_windows(texts, order, a[f"span_{lang}"].tolist(), lo, hi)], dtype=bool)
-    for lang in LANGS:
+    for lang in langs:
         rest = ~relayed
         if rest.any():
             relayed[rest] = [bool(f) for f in stated_in_windows(ctx, lang, a[f"span_{lang}"][rest].tolist(), lo[rest],
                                                                   hi[rest], member.to_numpy(zero_copy_only=False))]
-    bad = ~relayed & a[["span_zh", "span_en"]].notna().any(axis=1).to_numpy()
+    bad = ~relayed & a[[f"span_{lang}" for lang in langs]].notna().any(axis=1).to_numpy()
     return failures("anchors", a["anchor_id"][bad], "message_id", a["message_id"][bad],
                     "an assistant message no earlier member message states: generated content, not a member's fact")
 
@@ -166,16 +168,18 @@ def native_service_points(ctx) -> pd.DataFrame:
     inst = ctx.frame("instances")
     nat = inst[(inst["origin"] == "native") & inst["group_id"].notna() & inst["cutoff_turn"].notna()]
     m = ctx.messages.reset_index(drop=True)
-    at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh"]].astype({"cutoff_turn": float}).merge(
-        m[["message_id", "group_id", "turn", "seq", "speaker", "text_zh", "text_en"]].astype({"turn": float}),
-        left_on=["group_id", "cutoff_turn"], right_on=["group_id", "turn"])
-    request = at[(at["speaker"] == at["requester"]) & (at["text_zh"] == at["query_zh"])].drop_duplicates("instance_id")
+    lang = ctx.languages[0]
+    at = nat[["instance_id", "group_id", "cutoff_turn", "requester", f"query_{lang}"]].astype(
+        {"cutoff_turn": float}).merge(m[["message_id", "group_id", "turn", "seq", "speaker", "text_zh", "text_en"]].astype(
+            {"turn": float}), left_on=["group_id", "cutoff_turn"], right_on=["group_id", "turn"])
+    request = at[(at["speaker"] == at["requester"]) & (at[f"text_{lang}"] == at[f"query_{lang}"])].drop_duplicates(
+        "instance_id")
     after = pd.MultiIndex.from_arrays([request["group_id"], request["seq"] + 1])
     role = m.set_index(["group_id", "seq"])["role"]
     answered = role.reindex(after).to_numpy() == "assistant"
     replied = among(request["message_id"], m.loc[m["role"] == "assistant", "reply_to"].dropna())
-    mentioned = (request["text_zh"].str.contains(MENTION, case=False, regex=False).fillna(False)
-                 | request["text_en"].str.contains(MENTION, case=False, regex=False).fillna(False)).to_numpy(bool)
+    mentioned = np.logical_or.reduce([request[f"text_{lang}"].str.contains(MENTION, case=False, regex=False).fillna(
+        False).to_numpy(bool) for lang in ctx.languages])
     bad = request[~(answered | replied | mentioned)]
     return failures("instances", bad["instance_id"], "cutoff_turn", bad["cutoff_turn"].astype(int),
                     [f"the request {r} is no service point: it mentions no assistant, and no assistant record follows it or "

@@ -15,7 +15,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from realcompanion.formats.groupassist import language_of
+
 from ..context import Context as CoreContext
+from ..kept import canonical
+from . import FORMAT_SCHEMAS
 
 
 def among(values: pd.Series, allowed) -> np.ndarray:
@@ -42,8 +46,28 @@ def taken(column: pd.Series, positions: np.ndarray) -> np.ndarray:
     return np.where(positions >= 0, out, np.nan)
 
 
+def unrequired(release, lang: str) -> list[str]:
+    """The text fields of `lang` the format requires (format_schemas.json) that the release's Table Schemas leave
+    optional, as `resource.field`: all of them in a release that does not carry the language."""
+    def required(name: str, field: str) -> bool:
+        fields = {f.get("name"): f for f in release.table_schema(name).get("fields", [])}
+        return field not in fields or bool((fields[field].get("constraints") or {}).get("required"))  # absent: GI8's
+
+    return [f"{name}.{f['name']}" for name, want in canonical(FORMAT_SCHEMAS)["resources"].items()
+            if name in release.resources for f in want["fields"] if language_of(f["name"]) == lang
+            and (f.get("constraints") or {}).get("required") and not required(name, f["name"])]
+
+
 class Context(CoreContext):
     VIEWS = (("messages", "anchors", "by_group", "_turn_keys"),)
+
+    @cached_property
+    def languages(self) -> tuple[str, ...]:
+        """The languages whose texts the rules read, the language of evaluation first: those the release declares
+        and its schemas require. A declared language the schemas leave optional is GL2's one line, and no rule
+        reads its null texts as values (when no declared language is left, every declared one is read)."""
+        declared = self.release.languages
+        return tuple(lang for lang in declared if not unrequired(self.release, lang)) or declared
 
     def frame(self, name: str) -> pd.DataFrame:
         if name not in self._frames:

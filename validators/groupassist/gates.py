@@ -106,12 +106,12 @@ def before_cutoff(ctx) -> pd.DataFrame:
 
 
 @rule("GA2", "error", "gate", ("anchors", "messages"),
-      "gate ii: every evidence span is found verbatim in its cited message, in both languages",
+      "gate ii: every evidence span is found verbatim in its cited message, in each language the release declares",
       "App. A.6, gate ii; GROUPASSIST.md §3 (ii)")
 def verbatim(ctx) -> pd.DataFrame:
     a = ctx.anchors.loc[ctx.anchors["turn"].notna(), ["anchor_id", "span_zh", "span_en", "text_zh", "text_en"]]
     parts = []
-    for lang in ("zh", "en"):
+    for lang in ctx.languages:
         spans, texts = a[f"span_{lang}"].tolist(), a[f"text_{lang}"].fillna("").tolist()
         # an empty span, found anywhere, is GS2's (minLength): set aside as null here, like a null text
         found = np.fromiter((s in t if isinstance(s, str) else True for s, t in zip(spans, texts)), bool, len(a))
@@ -128,7 +128,7 @@ def query_reveals(ctx) -> pd.DataFrame:
     a = ctx.anchors.loc[ctx.anchors["premise"].eq(False), [  # a premise may be in the query; unknown (set aside): not judged
         "anchor_id", "instance_id", *(f"{c}_{lang}" for c in ("span", "fact", "query") for lang in ("zh", "en"))]]
     parts = []
-    for lang in ("zh", "en"):
+    for lang in ctx.languages:
         # a memory is revealed however the query writes it: in other case, full-width forms or punctuation; in
         # English as whole words (`1007` is not in `10070`), in Chinese, written without spaces, anywhere but inside
         # a longer Latin word or number
@@ -141,7 +141,7 @@ def query_reveals(ctx) -> pd.DataFrame:
                               "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))
     inst, words = ctx.frame("instances"), ctx.params["words"]
     m3 = inst["dependency"] == "M3"
-    for lang in ("zh", "en"):
+    for lang in ctx.languages:
         for label, pattern, scope in (("an evaluation dimension", word_pattern(words["evaluation_dimension"]),
                                        inst.index), ("a change hint", word_pattern(words["change_hint"]), inst.index[m3])):
             found = search(inst.loc[scope, f"query_{lang}"], pattern, ignore_case=True)

@@ -156,8 +156,8 @@ def m3_still_current(ctx) -> pd.DataFrame:
     lo = first + pairs["seq"].to_numpy(dtype=int) + 1  # after the update, to the cutoff (turns never decrease: GM2)
     hi = first + ctx.before(pairs["group_id"], pairs["cutoff_turn"]).astype(int)
     table = ctx.table("messages")  # the value re-used however it is written: case, width, spacing (`written`)
-    found = [stated_in_windows(ctx, lang, pairs[f"span_{lang}"].tolist(), lo, hi) for lang in ("zh", "en")]
-    at = [(iid, i) for iid, zh, en in zip(pairs.index, *found) for i in sorted(set(zh) | set(en))]
+    found = [stated_in_windows(ctx, lang, pairs[f"span_{lang}"].tolist(), lo, hi) for lang in ctx.languages]
+    at = [(iid, i) for iid, *each in zip(pairs.index, *found) for i in sorted(set().union(*each))]
     ids = table.column("message_id").take(order[[i for _, i in at]]).to_pylist() if at else []
     rows = [(iid, mid) for (iid, _), mid in zip(at, ids)]
     cutoff = dict(zip(pairs.index, pairs["cutoff_turn"].astype(int)))
@@ -191,21 +191,24 @@ def authored(ctx) -> pd.DataFrame:
 
 
 @rule("GC7", "error", "invariant", ("instances", "messages"),
-      "native: the cutoff is the requester's request message and the query is its text, verbatim in both languages",
+      "native: the cutoff is the requester's request message and the query is its text, verbatim in each language "
+      "the release declares",
       "App. A.5 (native: the request is the cutoff, the query its text); App. D (records sharing a turn); "
       "GROUPASSIST.md §3")
 def native(ctx) -> pd.DataFrame:
     """The request is any record of the cutoff turn (records may share a turn): the one the requester sent."""
     inst = ctx.frame("instances")
-    nat = inst[(inst["origin"] == "native") & inst["group_id"].notna() & inst["cutoff_turn"].notna()]  # else set aside
+    # a field set aside, or a null requester (GS6's), leaves the request unjudged
+    nat = inst[(inst["origin"] == "native") & inst[["group_id", "cutoff_turn", "requester"]].notna().all(axis=1)]
     m = ctx.messages[["group_id", "turn", "speaker", "text_zh", "text_en"]].reset_index(drop=True)
     at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh", "query_en"]].astype(
         {"cutoff_turn": float}).merge(m.astype({"turn": float}), left_on=["group_id", "cutoff_turn"],
                                       right_on=["group_id", "turn"])
-    asked = at.loc[(at["speaker"] == at["requester"]) & (at["text_zh"] == at["query_zh"])
-                   & (at["text_en"] == at["query_en"]), "instance_id"]
-    bad = nat[~among(nat["instance_id"], asked)]
-    return failures("instances", bad["instance_id"], "query_zh", bad["query_zh"],
+    langs = ctx.languages
+    asked = at.loc[np.logical_and.reduce([at["speaker"] == at["requester"], *(
+        at[f"text_{lang}"] == at[f"query_{lang}"] for lang in langs)]), "instance_id"]
+    bad, query = nat[~among(nat["instance_id"], asked)], f"query_{langs[0]}"
+    return failures("instances", bad["instance_id"], query, bad[query],
                     [f"no record of the cutoff turn ({g}:m{int(t):06d}) is the requester's message holding the query"
                      for g, t in zip(bad["group_id"], bad["cutoff_turn"])])
 
@@ -241,11 +244,12 @@ def l1_atoms(ctx) -> pd.DataFrame:
     placed = placed[judged(placed)]
     extra = placed[(placed["_merge"] == "left_only").to_numpy()].drop_duplicates(unit_keys)
     flag = placed[(placed["_merge"] == "both").to_numpy() & (placed["distractor"] != placed["superseded"]).to_numpy()]
-    # L1 holds its answer in both languages, L2 in neither: the field named is the first that is wrong
-    l1_level, zh, en = inst["level"] == "L1", inst["reference_answer_zh"].notna(), inst["reference_answer_en"].notna()
-    wrong_zh = (l1_level != zh) & inst["level"].notna()
-    unanswered = (wrong_zh | (l1_level != en) & inst["level"].notna()).to_numpy()
-    answer_field = np.where(wrong_zh, "reference_answer_zh", "reference_answer_en")[unanswered]
+    # L1 holds its answer in each declared language, L2 in none: the field named is the first that is wrong (an
+    # undeclared language's is null, GL2)
+    l1_level, fields = inst["level"] == "L1", [f"reference_answer_{lang}" for lang in ctx.languages]
+    wrong = [((l1_level != inst[f].notna()) & inst["level"].notna()).to_numpy() for f in fields]
+    unanswered = np.logical_or.reduce(wrong)
+    answer_field = np.select(wrong, fields, "")[unanswered]
     cited = ctx.frame("criteria")["instance_id"].drop_duplicates()
     rubric = sorted(cited[among(cited, l1)])
     unit = lambda f: "unit " + f["unit"].astype(int).astype(str)  # noqa: E731
@@ -260,7 +264,7 @@ def l1_atoms(ctx) -> pd.DataFrame:
                                        " holds no superseded anchor: its atom is no distractor")),
         failures("instances", inst["instance_id"][unanswered], answer_field,
                  [inst.at[i, f] for i, f in zip(inst.index[unanswered], answer_field)],
-                 "L1 needs a reference answer in both languages, L2 none"),
+                 "L1 needs a reference answer in each language the release carries, L2 none"),
         failures("instances", rubric, "", "", "L1 instance has rubric criteria")])
 
 
@@ -329,7 +333,7 @@ def anchor_source(ctx) -> pd.DataFrame:
 def no_pointers(ctx) -> pd.DataFrame:
     a, pattern = ctx.frame("anchors"), word_pattern(ctx.params["words"]["pointer"])
     parts = []
-    for lang in ("zh", "en"):
+    for lang in ctx.languages:
         hit = search(a[f"fact_{lang}"], pattern, ignore_case=True).index
         parts.append(failures("anchors", a["anchor_id"][hit], f"fact_{lang}", a[f"fact_{lang}"][hit], "pointer expression"))
     return combined(parts)
@@ -345,14 +349,14 @@ def feedback_items(ctx) -> pd.DataFrame:
     prev = m.set_index(["group_id", "seq"])["role"]
     before = [prev.get((g, s - 1)) if pd.notna(s) else None for g, s in zip(msg["group_id"].tolist(), msg["seq"].tolist())]
     verbatim = {lang: np.array([isinstance(w, str) and isinstance(t, str) and w in t for w, t in zip(
-        f[f"wording_{lang}"].tolist(), msg[f"text_{lang}"].tolist())], dtype=bool) for lang in ("zh", "en")}
+        f[f"wording_{lang}"].tolist(), msg[f"text_{lang}"].tolist())], dtype=bool) for lang in ctx.languages}
     reasons = [  # typed arrays: an empty file gives an empty float array otherwise
         (msg["group_id"].isna().to_numpy(), "message_id", "no message of the release"),
         (msg["group_id"].to_numpy() != f["group_id"].to_numpy(), "message_id", "message of another group"),
         (msg["role"].to_numpy() != "member", "message_id", "not a member's message"),
         (np.array(before, dtype=object) != "assistant", "message_id", "the message before it is not an assistant reply"),
-        (~verbatim["zh"], "wording_zh", "wording not verbatim in the message's text_zh"),
-        (~verbatim["en"], "wording_en", "wording not verbatim in the message's text_en")]
+        *((~found, f"wording_{lang}", f"wording not verbatim in the message's text_{lang}")
+          for lang, found in verbatim.items())]
     masks = [np.asarray(mask, dtype=bool) for mask, _, _ in reasons]
     bad = np.logical_or.reduce(masks)
     field = np.select(masks, [r[1] for r in reasons], "")[bad]
@@ -367,7 +371,8 @@ def feedback_items(ctx) -> pd.DataFrame:
 def audit_rows(ctx) -> pd.DataFrame:
     au, m = ctx.frame("audit"), ctx.frame("messages")
     checks = ctx.vocab["checks_by_layer"]
-    text = {g: "\x1f".join(t.dropna().tolist()) for g, t in m.groupby("group_id")["text_zh"]}
+    texts = m.melt("group_id", [f"text_{lang}" for lang in ctx.languages])  # a quote in a declared language
+    text = {g: "\x1f".join(t.dropna().tolist()) for g, t in texts.groupby("group_id")["value"]}
     group = au["instance_id"].str.split(":").str[0]
     kept = among(au["instance_id"], ctx.frame("instances")["instance_id"])
     wrong = ~pd.Series([c in checks.get(layer, []) for layer, c in zip(au["layer"].tolist(), au["check"].tolist())], index=au.index)

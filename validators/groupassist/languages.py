@@ -1,18 +1,32 @@
-"""GL1: no text copied from English into its Chinese column, the language of evaluation (forking.md §5).
+"""The languages a release carries (forking.md §5: no fake data to fill a gap).
 
-A copy passes every other rule (both columns hold text), but BM25 would segment English as Chinese and the judge
-would read it as the Chinese answer. A Chinese text may hold no Han character and equal its English one (an "OK",
-a name, a number, a link), so the rule names a copy only where the text reads as English: at least
-`MIN_WORDS` Latin words and no Han character.
+GL1: no text copied from English into its Chinese column. A copy passes every other rule (both columns hold
+text), but BM25 would segment English as Chinese and the judge would read it as the Chinese answer. A Chinese
+text may hold no Han character and equal its English one (an "OK", a name, a number, a link), so the rule names a
+copy only where the text reads as English: at least `MIN_WORDS` Latin words and no Han character.
+
+GL2: a release declares its languages (`groupassist.languages`), and carries exactly those: a monolingual release
+(one converted from an English dataset) leaves the other language's text fields null, and its Table Schemas do not
+require them, so that Frictionless reads the same release as VALID. The `required` of a text field is therefore
+this rule's, not GI8's (`GroupAssistRelease.format_field`): the format's required text fields are required for a
+declared language; a release whose schemas leave a declared language's text optional is told, in one line, to
+declare the languages it carries.
 """
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 
-from realcompanion.formats.groupassist import RESOURCES
+from realcompanion.formats.groupassist import FORMAT, RESOURCES, language_of
 
-from ..catalogue import combined, failures
+from ..catalogue import combined, failure_rows, failures
+from ..kept import shipped
+from . import FORMAT_SCHEMAS
 from .catalogue import rule
+from .context import unrequired
+
+NAMES = {"zh": "Chinese", "en": "English"}
 
 MIN_WORDS = 3
 _HAN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
@@ -25,7 +39,7 @@ _HAN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
       "English histories)")
 def english_copied_into_chinese(ctx) -> pd.DataFrame:
     parts = []
-    for name in ctx.release.resources:
+    for name in ctx.release.resources if {"zh", "en"} <= set(ctx.languages) else ():
         frame = ctx.frame(name)
         for zh in [c for c in frame.columns if c.endswith("_zh") and c[:-3] + "_en" in frame.columns]:
             text, english = frame[zh].astype(object), frame[zh[:-3] + "_en"].astype(object)
@@ -35,5 +49,37 @@ def english_copied_into_chinese(ctx) -> pd.DataFrame:
             if copied.any():
                 parts.append(failures(name, ctx.row_ids(name)[copied.to_numpy()], zh, text[copied].str.slice(0, 80),
                                       f"{zh} is {zh[:-3]}_en copied: English, not a Chinese text; a translation "
-                                      "belongs here, stated in the provenance"))
+                                      "belongs here, stated in the provenance, or null in a release declaring "
+                                      f"{FORMAT}.languages [\"en\"]"))
     return combined(parts)
+
+
+@rule("GL2", "error", "provenance", RESOURCES,
+      "a release carries the text fields of the languages it declares (groupassist.languages) and no other: a declared "
+      "language's are required where the format requires them, an undeclared language's are null in every row",
+      "GROUPASSIST.md §1 (a release declares its languages; a monolingual release leaves the other language's text "
+      "fields null, no copies); GAB Reproducibility statement (Chinese and English histories)")
+def declared_languages(ctx) -> pd.DataFrame:
+    declared, release = ctx.release.languages, ctx.release
+    rows, parts = [], []
+    for lang in declared:  # one line a language: the release as a whole does not carry it
+        loose = unrequired(release, lang)
+        if loose:
+            rows.append(("", "datapackage.json", f"{FORMAT}.languages", json.dumps(list(declared)),
+                         f"declares {lang}, yet the schemas leave {len(loose)} of its text fields optional "
+                         f"({', '.join(loose[:3])}{', ...' if len(loose) > 3 else ''}; {shipped(FORMAT_SCHEMAS)} "
+                         f"requires them): a release without {NAMES[lang]} text declares the languages it carries"))
+    for name in release.resources:
+        frame = ctx.frame(name)
+        for field in [f["name"] for f in release.table_schema(name)["fields"]]:
+            lang = language_of(field)
+            if lang is None or lang in declared or field not in frame.columns:
+                continue
+            held = frame[field].notna().to_numpy()
+            if held.any():
+                parts.append(failures(name, ctx.row_ids(name)[held], field,
+                                      frame[field][held].astype(str).str.slice(0, 80),
+                                      f"holds {NAMES[lang]} text, a language the release does not declare "
+                                      f"({FORMAT}.languages {json.dumps(list(declared))}): null, not a copy"))
+    return combined([failure_rows(rows), *parts])
+

@@ -21,7 +21,7 @@ rule("GS2", "error", "structure", RESOURCES,
 
 
 rule("GS3", "error", "structure", RESOURCES,
-     "every foreign key the Table Schemas declare resolves (instances, messages, members)",
+     "every foreign key the Table Schemas declare resolves (to instances and messages; a fork's keys too)",
      "GROUPASSIST.md §1 (resources and their keys)")(foreign_keys)
 
 

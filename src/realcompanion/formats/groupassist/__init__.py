@@ -25,6 +25,7 @@ TRACKS = Tracks(
 RESOURCES = TRACKS.resources
 SPECIMEN = REPO_ROOT / "specimens" / "groupassist"
 SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
+LANGUAGES = ("zh", "en")  # the suffixes of the text fields: `text_zh`, `text_en`, ... (GROUPASSIST.md §2)
 
 
 class GroupAssistRelease(Release):
@@ -36,7 +37,35 @@ class GroupAssistRelease(Release):
     TRACKS = TRACKS
     OWNER = ("group_id", "groups")
 
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages the release declares (`groupassist.languages`; both, Chinese first, by default), the
+        language of evaluation first."""
+        return tuple(self.params.get("languages", LANGUAGES))
+
+    @property
+    def evaluation_language(self) -> str:
+        """The language the judge, the systems and the headline baselines read: the first one declared."""
+        return self.languages[0]
+
+    def format_field(self, field: dict) -> dict:
+        """A core field's definition as GI8 compares it: a text field's `required` is left to GL2, which asks it
+        of a declared language's fields only (an undeclared language's are null)."""
+        if language_of(field["name"]) is None:
+            return field
+        return {**field, "constraints": {k: v for k, v in field.get("constraints", {}).items() if k != "required"}}
+
+    def card_header(self) -> dict:
+        """The card states the languages the release carries (`language`, the Hub's key; Croissant's inLanguage)."""
+        return {"language": list(self.languages)}
+
     def check_block(self, block: dict, path) -> None:
         """The `groupassist` block meets descriptor.schema.json shipped beside this module (a release cannot loosen
         it): the parameters that decide VALID are the paper's (App. A.5, B), as FMT1 holds RealCompanion's."""
         check_block(block, path, FORMAT, SCHEMA_FILE)
+
+
+def language_of(name: str) -> str | None:
+    """The language a field's name says it holds text in (`query_en`: en), or None."""
+    head, _, suffix = name.rpartition("_")
+    return suffix if head and suffix in LANGUAGES else None

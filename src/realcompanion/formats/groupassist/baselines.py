@@ -1,7 +1,8 @@
 """`realcompanion baselines <GroupAssistBench folder>`: full context, BM25 and dense top-k, per eval instance and
 by level x dependency.
 
-Chinese and English text are scored separately (the language of evaluation is Chinese). Dense retrieval
+Each language the release declares is scored on its own text (`groupassist.languages`; the first, Chinese in the
+paper's release, is the language of evaluation, whose report opens with the history sizes). Dense retrieval
 runs when `--dense-endpoint` names an OpenAI-compatible embeddings API; without one the report says it
 was not run. The report opens like every score report (`scoring.report.envelope`).
 """
@@ -25,7 +26,8 @@ def run(args) -> int:
     plot = R.checked_outputs(release, args)
     embedder = embedder_from(args)
     k = release.params["retrieval_k"]
-    out = R.envelope(release, "baselines", release_parameters=("retrieval_k", "tokenizer"), scoring=SETTINGS)
+    out = R.envelope(release, "baselines", release_parameters=("retrieval_k", "tokenizer"), scoring=SETTINGS,
+                     evaluation_language=release.evaluation_language)
     fallback = bm25_fallback(args)
     out["parameters"]["bm25_fallback"] = fallback
     out.update(tokenizer=release.params["tokenizer"], k=k,
@@ -34,7 +36,7 @@ def run(args) -> int:
     if not (release.frame("instances")["split"] == "eval").any():
         R.emit(release, "no eval instances (split eval): nothing to score", out, args.json)
         return 0
-    for lang in ("zh", "en"):
+    for lang in release.languages:
         with tqdm(total=0, unit="text", desc=f"embeddings ({lang})", disable=None if embedder else True) as bar, \
                 tqdm(total=0, unit="instance", desc=f"baselines ({lang})", disable=None) as instances_bar:
             frame = baselines(release, k, lang, embedder, bar, instances_bar, fallback)
@@ -43,7 +45,7 @@ def run(args) -> int:
             embedder.cache.clear()  # the other language's texts are other texts: keep one language's vectors at a time
         table = by_level_dependency(frame.drop(columns="anchors_outside_history"))
         out["languages"][lang] = {"instances": R.records(frame), "by_level_dependency": R.records(table.reset_index())}
-        if lang == "zh":
+        if lang == release.evaluation_language:
             text += [history_line(frame, k), *anchor_warnings(frame)]
         text += [f"{lang}: anchor recall and context tokens by level x dependency",
                  table.to_string(float_format=R.fixed, na_rep="-"), ""]

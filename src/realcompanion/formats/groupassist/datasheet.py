@@ -32,9 +32,11 @@ def design(release) -> str:
 
 
 def parameters(release) -> str:
+    """The descriptor's parameters, the languages the release carries among them when it leaves them at their
+    default."""
+    params = {**release.params, "languages": list(release.languages)}
     return markdown_table([{"parameter": f"groupassist.{key}", "value": json.dumps(value, ensure_ascii=False)}
-                           for key, value in release.params.items()
-                           if key not in ("rows", "groups", "instances", "sha256")])
+                           for key, value in params.items() if key not in ("rows", "groups", "instances", "sha256")])
 
 
 def renderers(release) -> dict:

@@ -138,12 +138,12 @@ def run(args) -> int:
         judged = judged_report(instances, verdicts, args.seed, args.resamples, progress=bar.update)
     out = R.envelope(release, "score", release_parameters=("score",),
                      scoring={"confidence_level": CONFIDENCE_LEVEL, "resampled_unit": "group"},
-                     seed=args.seed, resamples=args.resamples,
+                     seed=args.seed, resamples=args.resamples, evaluation_language=instances.lang,
                      inputs={"verdicts": {"file": verdicts.path, "sha256": verdicts.sha256}})
     out["judged"] = judged
     stamps = "; ".join(f"{level} judge {j['model']} (prompt {j['prompt_sha256'][:12]}, temperature {j['temperature']})"
                        for level, j in verdicts.judge.items())
-    text = [f"verdicts: {len(verdicts.frame)} rows; {stamps}"]
+    text = [f"verdicts: {len(verdicts.frame)} rows, judged in {instances.lang}; {stamps}"]
     unscored = sorted(judged["unscored"])
     if unscored:
         text.append(f"warning: {len(unscored)} instances judged have no reference atom (L1) or no positive criterion "

@@ -2,8 +2,8 @@
 judge's answers and a verdicts file go through (paper §3.3, §4.1; GROUPASSIST.md §4).
 
 Responses file: one JSON object per line, {"instance_id", "condition", "response"}, for `eval` instances
-(`condition` names the system or setting, e.g. "full_context"). The judge sees the instance in Chinese,
-the language of evaluation (§4.1):
+(`condition` names the system or setting, e.g. "full_context"). The judge sees the instance in the language of
+evaluation, Chinese in the paper (§4.1), the first a release declares (`groupassist.languages`):
 
 L1  the question, the reference answer and the instance's atoms ("id: fact", the M3 distractor marked
     SUPERSEDED); it lists every fact the answer states with the atom it states or null:
@@ -29,7 +29,6 @@ from ...scoring.verdicts import Verdicts, judged_once, one_judge, reply_sha256
 
 PROMPTS = {"L1": "groupassist-l1.v1.txt", "L2": "groupassist-l2.v1.txt"}
 ANSWER = {"L1": {"facts": ((list,), None)}, "L2": {"criteria": ((dict,), None)}}
-LANG = "zh"
 
 
 class Instances:
@@ -38,6 +37,7 @@ class Instances:
     def __init__(self, release):
         inst = release.frame("instances")
         self.rows = {r["instance_id"]: r for r in inst.to_dict("records")}
+        self.lang = release.evaluation_language  # the texts the judge and the systems read
         self.vocabulary = release.schemas.vocabulary  # splits and dependencies; the levels are those the judge has a
         # prompt for (ANSWER)
         self.file, self.lines = release.path("instances"), {
@@ -157,16 +157,16 @@ def read_responses(path, instances: Instances, data: bytes | None = None) -> lis
 
 
 def prompt_values(instances: Instances, instance: dict, response: str) -> dict:
-    instance_id = instance["instance_id"]
+    instance_id, lang = instance["instance_id"], instances.lang
     if instance["level"] == "L1":
-        listed = [f"{a['atom_id']}{' (SUPERSEDED)' if a['distractor'] else ''}: {a[f'text_{LANG}']}"
+        listed = [f"{a['atom_id']}{' (SUPERSEDED)' if a['distractor'] else ''}: {a[f'text_{lang}']}"
                   for a in instances.atoms[instance_id].to_dict("records")]
-        reference = instance[f"reference_answer_{LANG}"]
-        return {"question": instance[f"query_{LANG}"], "reference": reference if isinstance(reference, str) else "",
+        reference = instance[f"reference_answer_{lang}"]
+        return {"question": instance[f"query_{lang}"], "reference": reference if isinstance(reference, str) else "",
                 "atoms": "\n".join(listed), "answer": response}
-    listed = [f"{c['criterion_id']} [{c['kind']}]: {c[f'text_{LANG}']}"
+    listed = [f"{c['criterion_id']} [{c['kind']}]: {c[f'text_{lang}']}"
               for c in instances.criteria[instance_id].to_dict("records")]
-    return {"request": instance[f"query_{LANG}"], "criteria": "\n".join(listed), "reply": response}
+    return {"request": instance[f"query_{lang}"], "criteria": "\n".join(listed), "reply": response}
 
 
 def judge_responses(instances: Instances, out, judge, prompts: dict, concurrency: int = 1, progress=None) -> list[dict]:

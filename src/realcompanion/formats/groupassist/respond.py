@@ -3,8 +3,10 @@
 Each eval instance is asked under each condition (GroupAssistBench §4.1, Table 3): `full_context` (every record of
 its history), `bm25` and `dense` (the top `retrieval_k` records of that ranker, in history order), the very
 records `baselines` scores (`scoring.Rankers`): only its group's records before the cutoff, so nothing at or after
-it reaches the system. Records are serialized `#turn [speaker] content` (App. D) in Chinese, the language of
-evaluation, into the versioned prompt of the instance's level; the requester is named. A history is rebuilt when
+it reaches the system. Records are serialized `#turn [speaker] content` (App. D) in the language of evaluation
+(Chinese in the paper; the first the release declares, `groupassist.languages`) into the versioned prompt of the
+instance's level; the requester is named, or, for an authored question nobody in the group asked (a null
+requester), `UNASKED`. A history is rebuilt when
 its request is sent, not held from the start: full-context prompts of a paper-size release hold hundreds of
 megabytes between them.
 """
@@ -12,11 +14,10 @@ from __future__ import annotations
 
 import sys
 
-from .judging import LANG
-
 CONDITIONS = ("full_context", "bm25", "dense")
 QUERY = {"L1": "question", "L2": "request"}
 RESPOND_PROMPTS = {"L1": "groupassist-respond-l1.v1.txt", "L2": "groupassist-respond-l2.v1.txt"}
+UNASKED = "A member"  # the prompt's own words ("A member asks you a question") where no member is named
 
 
 def asked_items(release, rankers, conditions, k: int, progress=None) -> list[dict]:
@@ -24,21 +25,22 @@ def asked_items(release, rankers, conditions, k: int, progress=None) -> list[dic
     from ...scoring.respond import asked, respond_prompt
 
     prompts = {level: respond_prompt(level, RESPOND_PROMPTS[level]) for level in QUERY}
-    messages, out = rankers.messages, []
+    messages, out, lang = rankers.messages, [], rankers.lang
 
     def build(prompt, row, positions):
         from ...scoring.judge_client import fill
         from .scoring import serialized
 
-        values = {"history": serialized(messages.loc[positions], LANG), "requester": row.requester,
-                  QUERY[row.level]: getattr(row, f"query_{LANG}")}
+        values = {"history": serialized(messages.loc[positions], lang),
+                  "requester": row.requester if isinstance(row.requester, str) else UNASKED,
+                  QUERY[row.level]: getattr(row, f"query_{lang}")}
         return lambda: fill(prompt, values)
 
     for condition in conditions:
         for row in rankers.instances.itertuples():
             group, n = rankers.history(row)
             records = group.visible(n) if condition == "full_context" else \
-                group.top(rankers.rank(condition, group, n, getattr(row, f"query_{LANG}")), k)
+                group.top(rankers.rank(condition, group, n, getattr(row, f"query_{lang}")), k)
             positions, prompt = records.index.to_numpy(), prompts[row.level]
             again = build(prompt, row, positions)
             out.append(asked("instance_id", row.instance_id, condition, prompt, again(), again))
@@ -71,7 +73,7 @@ def groupassist_replies(release, args, out, conditions, embedder, bar_position: 
 
     instances = Instances(release)
     with tqdm(total=0, unit="text", desc="embeddings", disable=None if embedder else True) as bar:
-        rankers = Rankers(release, LANG, embedder, bar)
+        rankers = Rankers(release, release.evaluation_language, embedder, bar)
     with tqdm(total=len(rankers.instances) * len(conditions), unit="instance", desc="contexts", disable=None,
               position=bar_position) as bar:
         items = first(asked_items(release, rankers, conditions, release.params["retrieval_k"], bar.update), args.limit)

@@ -1,0 +1,36 @@
+"""GS6: who asks an instance, the check the format's Table Schemas leave to a rule.
+
+A requester is a member of the instance's group: `(group_id, requester)` names a `members` row. A question nobody
+in the group asked (an authored instance of a conversion: a dataset's question about a dialogue) has no requester,
+and its `requester` is null. A Table Schema cannot say so: Frictionless (`resources/table.py`, like this package's
+GS3) skips a foreign key only when every one of its fields is null, and reads `(G01, null)` as a key that does not
+resolve. So the format declares no foreign key on `requester`, does not require it, and this rule checks a
+non-null requester's group and allows a null one on an authored instance only (a native instance is a member's
+own request, whose speaker GC7 compares with its requester).
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from ..catalogue import combined, failures
+from .catalogue import rule
+
+
+@rule("GS6", "error", "structure", ("instances", "members"),
+      "an instance's requester is a member of its group (group_id and requester name a members row); only an authored "
+      "instance, a question nobody in the group asked, leaves it null",
+      "GROUPASSIST.md §2 (requester: a member_id; members per group); App. A.5 (native instances keep the member's "
+      "request, authored ones are written for the group)")
+def requester(ctx) -> pd.DataFrame:
+    inst, members = ctx.frame("instances"), ctx.frame("members")
+    known = pd.MultiIndex.from_frame(members[["group_id", "member_id"]].dropna())
+    asked = inst["requester"].notna() & inst["group_id"].notna()  # a group_id set aside: GS2's
+    unknown = asked & ~pd.MultiIndex.from_arrays([inst["group_id"], inst["requester"]]).isin(known)
+    unasked = inst["requester"].isna() & inst["origin"].notna() & (inst["origin"] != "authored")
+    return combined([
+        failures("instances", inst["instance_id"][unknown], "group_id,requester",
+                 inst["group_id"][unknown] + ", " + inst["requester"][unknown],
+                 "does not resolve to members.group_id,member_id"),
+        failures("instances", inst["instance_id"][unasked], "requester", None,
+                 inst["origin"][unasked].map(lambda o: f"null on a {o} instance: only an authored question, one nobody "
+                                                       "in the group asked, has no requester"))])

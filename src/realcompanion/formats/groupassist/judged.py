@@ -118,15 +118,15 @@ def _block(values: np.ndarray, codes: np.ndarray, names, missing: int) -> dict:
     intervals are drawn from (`_table`)."""
     if not len(values):
         return {"n": 0, "pooled": None, "macro": None, "by_group": {}, "n_by_group": {}, "missing": missing}
-    grouped = pd.Series(values).groupby(codes, sort=True)
-    sums, counts = grouped.sum(), grouped.count()
-    means = sums.to_numpy() / counts.to_numpy().astype(float)
-    groups = names[sums.index.to_numpy()]
+    sums = pd.Series(values).groupby(codes, sort=True).sum()
+    present, counts = np.unique(codes, return_counts=True)  # the group-by's counts: no value is NaN here
+    means = sums.to_numpy() / counts.astype(float)
+    groups = names[present]
     return {"n": len(values), "pooled": float(values.sum() / np.float64(len(values))),
             "macro": float(means.sum() / np.float64(len(means))),
             "by_group": {str(g): float(m) for g, m in zip(groups, means)},
             "n_by_group": {str(g): int(c) for g, c in zip(groups, counts)}, "missing": missing,
-            "_table": (sums.to_numpy(), counts.to_numpy())}
+            "_table": (sums.to_numpy(), counts)}
 
 
 def judged_report(instances: Instances, verdicts: Verdicts, seed: int, resamples: int, progress=None) -> dict:

@@ -21,12 +21,13 @@ class Companion(JSONHandler):
     the first request)."""
 
     RETRY_AFTER = 0.3
-    delay, mode, dies_after, seen, in_flight, most, times = 0.0, "ok", 0, set(), 0, 0, []
+    delay, mode, dies_after, seen, in_flight, most, times, keys = 0.0, "ok", 0, set(), 0, 0, [], []
     lock = threading.Lock()
 
     def reply(self, body):
         text = body["messages"][0]["content"]
         with self.lock:
+            self.keys.append(self.headers.get_all("Authorization"))
             type(self).in_flight += 1
             type(self).most = max(self.most, self.in_flight)
             first = text not in self.seen
@@ -52,7 +53,7 @@ class Companion(JSONHandler):
 
 @pytest.fixture
 def server():
-    Companion.requests, Companion.seen, Companion.times = [], set(), []
+    Companion.requests, Companion.seen, Companion.times, Companion.keys = [], set(), [], []
     Companion.delay, Companion.mode, Companion.in_flight, Companion.most = 0.0, "ok", 0, 0
     with serving(Companion) as url:
         yield url
@@ -87,6 +88,19 @@ def test_requests_run_concurrently_and_each_reply_is_stamped(repo, tmp_path, ser
     assert respond(repo, server, tmp_path / "one.jsonl") == 0
     assert Companion.most == 1  # the default: one at a time
     assert same(out) == same(tmp_path / "one.jsonl")
+
+
+def test_each_request_sends_the_systems_key_alone_and_the_body_the_api_defines(repo, tmp_path, server, monkeypatch):
+    """The requests go through the client's request of a path (not `chat.completions.create`): the key named by
+    --api-key-env is the one bearer sent, never an admin key the client could read from the environment, and the
+    body holds the model, the messages and the temperature."""
+    monkeypatch.setenv("REALCOMPANION_TEST_KEY", "sk-system")
+    monkeypatch.setenv("OPENAI_ADMIN_KEY", "sk-admin")
+    assert respond(repo, server, tmp_path / "r.jsonl", "--api-key-env", "REALCOMPANION_TEST_KEY") == 0
+    assert Companion.keys == [["Bearer sk-system"]] * ITEMS
+    assert all(path == "/v1/chat/completions" and set(body) == {"model", "messages", "temperature"}
+               and body["model"] == "m" and body["temperature"] == 0 and body["messages"][0]["role"] == "user"
+               for path, body in Companion.requests)
 
 
 def test_a_429_is_retried_after_the_wait_it_asks(repo, tmp_path, server):

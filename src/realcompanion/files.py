@@ -81,11 +81,13 @@ class _Refused(ValueError):
 
 
 def _unique_keys(pairs):
-    obj = {}
-    for key, value in pairs:
-        if key in obj:
-            raise _Refused(f"duplicate key '{key}' in one object", field=key)
-        obj[key] = value
+    obj = dict(pairs)  # in C; the pairs are walked in Python only to name the first key that repeats
+    if len(obj) < len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(f"duplicate key '{key}' in one object", field=key)
+            seen.add(key)
     return obj
 
 

@@ -63,9 +63,15 @@ def mean_intervals_many(blocks, seed: int, resamples: int) -> list[dict]:
     tables = []
     for values, participants in blocks:
         grouped = pd.Series(np.asarray(values, dtype=float)).groupby(np.asarray(participants), sort=True)
-        sums, counts = grouped.sum().to_numpy(), grouped.count().to_numpy().astype(float)
-        tables.append((sums, counts, sums / counts))
-    out: list[dict] = [{} for _ in blocks]
+        tables.append((grouped.sum().to_numpy(), grouped.count().to_numpy()))
+    return table_intervals(tables, seed, resamples)
+
+
+def table_intervals(tables, seed: int, resamples: int) -> list[dict]:
+    """`mean_intervals_many` of blocks given as (sums, counts) per participant (sorted by participant, as pandas'
+    group-by gives them), for a caller that summed every block in one group-by."""
+    tables = [(sums, counts, sums / counts) for sums, counts in ((s, c.astype(float)) for s, c in tables)]
+    out: list[dict] = [{} for _ in tables]
     for size in sorted({len(sums) for sums, _, _ in tables}):
         chosen = [tables[k] for k in range(len(tables)) if len(tables[k][0]) == size]
 

@@ -141,9 +141,12 @@ class Chat:
             self._async = {loop: async_client(self.endpoint, self.key, self.timeout, self.retries)}
         start = time.perf_counter()
         with answering(self.endpoint, one_of_many):
-            raw = await self._async[loop].chat.completions.with_raw_response.create(
-                model=self.model, messages=messages, temperature=temperature)
-        return completion(raw.http_response.text, time.perf_counter() - start)
+            # the client's documented request of any path, with its retries, backoff and timeout: `chat.completions.
+            # create` first walks the messages through the client's typed-parameter transform, a sixth of each
+            # request's CPU, for a body already in the API's shape; the answer's text is read as JSON below
+            text = await self._async[loop].post("/chat/completions", cast_to=str, body={
+                "model": self.model, "messages": messages, "temperature": temperature})
+        return completion(text, time.perf_counter() - start)
 
 
 def completion(body: str, latency: float) -> Completion:

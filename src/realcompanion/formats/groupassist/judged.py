@@ -17,42 +17,51 @@ groups, the unit whose instances share a history (as participants are for RealCo
 """
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from ...scoring.report import records
 from ...scoring.verdicts import Verdicts
 from .judging import Instances, read_verdicts
 from .scoring import Rubric, factual_f1, reference_atoms, share_found
 
 QUANTITIES = {"L1": ("atom_recall", "factual_f1"), "L2": ("S", "pass")}
+QUANTITY_NAMES = [q for names in QUANTITIES.values() for q in names]
 
 
-def instance_scores(instances: Instances, verdicts: Verdicts) -> pd.DataFrame:
-    """One row per verdict: condition, instance, group, level, dependency and the level's quantities. Each
-    instance's reference atoms or rubric are read once, for all its verdicts."""
-    out, targets, rubrics = [], {}, {}
-    frame = verdicts.frame
-    answers = zip(*(frame[name] if name in frame else [None] * len(frame) for name in ("facts", "criteria")))
-    for instance_id, condition, (facts, criteria) in zip(frame["instance_id"], frame["condition"], answers):
-        instance = instances.rows[instance_id]
-        scores = {"condition": condition, "instance_id": instance_id, "group_id": instance["group_id"],
-                  "level": instance["level"], "dependency": instance["dependency"]}
-        if instance["level"] == "L1":
+def score_columns(instances: Instances, verdicts: Verdicts) -> dict[str, list]:
+    """One list per column, a row per verdict: condition, instance, group, level, dependency, then the quantities of
+    each level in the order the levels first come (a level's rows leave the other level's NaN). Each instance's
+    reference atoms or rubric are read once, for all its verdicts."""
+    frame, n = verdicts.frame, len(verdicts.frame)
+    ids = frame["instance_id"].tolist()
+    facts, criteria = (frame[name].tolist() if name in frame else [None] * n for name in ("facts", "criteria"))
+    rows = [instances.rows[i] for i in ids]
+    levels = [row["level"] for row in rows]
+    out = {"condition": frame["condition"].tolist(), "instance_id": ids, "group_id": [r["group_id"] for r in rows],
+           "level": levels, "dependency": [r["dependency"] for r in rows]}
+    for level in dict.fromkeys("L1" if level == "L1" else "L2" for level in levels):
+        out |= {q: [float("nan")] * n for q in QUANTITIES[level]}
+    targets, rubrics = {}, {}
+    for k, (instance_id, level) in enumerate(zip(ids, levels)):
+        if level == "L1":
             if instance_id not in targets:
                 wanted = reference_atoms(instances.atoms[instance_id])
                 targets[instance_id] = wanted, set(wanted)
             wanted, wanted_set = targets[instance_id]
-            named = [f.get("atom") for f in facts]
+            named = [f.get("atom") for f in facts[k]]
             recall = share_found(wanted, set(named))
-            scores |= {"atom_recall": recall,
-                       "factual_f1": factual_f1(recall, sum(a in wanted_set for a in named), len(named))}
+            out["atom_recall"][k] = recall
+            out["factual_f1"][k] = factual_f1(recall, sum(a in wanted_set for a in named), len(named))
         else:
             if instance_id not in rubrics:
                 rubrics[instance_id] = Rubric(instances.criteria[instance_id])
-            score, passed = rubrics[instance_id].score({c for c, is_met in criteria.items() if is_met})
-            scores |= {"S": score, "pass": passed}
-        out.append(scores)
-    return pd.DataFrame(out)
+            out["S"][k], out["pass"][k] = rubrics[instance_id].score({c for c, met in criteria[k].items() if met})
+    return out
+
+
+def instance_scores(instances: Instances, verdicts: Verdicts) -> pd.DataFrame:
+    """`score_columns` as a frame."""
+    return pd.DataFrame(score_columns(instances, verdicts))
 
 
 def cell_members(instances: Instances) -> dict:
@@ -62,74 +71,102 @@ def cell_members(instances: Instances) -> dict:
             for level in QUANTITIES for dependency in (*instances.vocabulary["dependency"], "all")}
 
 
-def cells(instances: Instances, scores: pd.DataFrame, seed: int, resamples: int, members: dict | None = None,
-          pending: list | None = None) -> dict:
-    """{level: {dependency or "all": {quantity: mean block}}} for one condition's scores. Given `pending`, the blocks'
-    intervals and unscored counts are left to the caller's `finish`, so that every block of every condition with
-    as many groups is resampled at once (`bootstrap.mean_intervals_many`)."""
-    from ..realcompanion.scoring.judged import mean_block
+def cells(instances: Instances, scores: pd.DataFrame, seed: int, resamples: int) -> dict:
+    """{level: {dependency or "all": {quantity: mean block}}} for one condition's scores."""
+    return next(iter(by_condition(instances, scores, seed, resamples).values()))
 
-    out: dict = {}
-    own = [] if pending is None else pending
-    levels, dependencies = scores["level"].to_numpy(), scores["dependency"].to_numpy()
-    for (level, dependency), wanted in (members or cell_members(instances)).items():
-        # the rows of the cell's instances (their level and dependency are the release's, `instance_scores`)
-        chosen = scores[(levels == level) & ((dependencies == dependency) if dependency != "all" else True)]
-        out.setdefault(level, {})[dependency] = {}
-        for q in QUANTITIES[level]:
-            values = chosen[q].dropna() if q in chosen else pd.Series(dtype=float)
-            groups = chosen.loc[values.index, "group_id"].to_numpy()
-            block = mean_block(values.to_numpy(), groups, len(wanted) - len(chosen), seed, resamples, unit="group",
-                               intervals=False)
-            out[level][dependency][q] = block
-            own.append((block, values.to_numpy(), groups, len(chosen) - len(values)))
-    if pending is None:
-        finish(own, seed, resamples)
+
+def by_condition(instances: Instances, scores: pd.DataFrame, seed: int, resamples: int, progress=None) -> dict:
+    """{condition: `cells`}, conditions sorted. Each block is `mean_block`'s (`scoring.judged`), by the same
+    arithmetic: the pooled mean numpy's sum of the values over their count (pandas' mean), per group pandas'
+    group-by sums and counts, the group means their quotients and the macro mean the mean of those, and intervals from
+    the group sums and counts (`bootstrap.table_intervals`, every block with as many groups resampled at once). The
+    frame is split once (`groupby(...).indices`) and each block grouped by group numbers, not by cutting the frame
+    and grouping group ids three times a block."""
+    from ...scoring.bootstrap import table_intervals
+
+    members = cell_members(instances)
+    values = {q: scores[q].to_numpy(dtype=float) for q in QUANTITY_NAMES if q in scores}
+    codes, names = pd.factorize(scores["group_id"], sort=True)
+    keys = {"dependency": ["condition", "level", "dependency"], "all": ["condition", "level"]}
+    rows = {kind: scores.groupby(by, sort=True).indices for kind, by in keys.items()}  # positions in the frame's order
+    out, measured, none = {}, [], np.array([], dtype=np.intp)
+    for condition in sorted(set(scores["condition"])):
+        out[condition] = {}
+        for (level, dependency), wanted in members.items():
+            chosen = rows["all"].get((condition, level), none) if dependency == "all" else \
+                rows["dependency"].get((condition, level, dependency), none)
+            out[condition].setdefault(level, {})[dependency] = blocks = {}
+            for q in QUANTITIES[level]:
+                found = values[q][chosen] if q in values else np.array([])
+                held = ~np.isnan(found)
+                blocks[q] = block = _block(found[held], codes[chosen][held], names, len(wanted) - len(chosen))
+                if block["n"]:
+                    measured.append(block)
+                block["unscored"] = len(chosen) - int(held.sum())
+        if progress:
+            progress()
+    tables = [block.pop("_table") for block in measured]
+    for block, ci in zip(measured, table_intervals(tables, seed, resamples)):
+        block["ci"] = ci
+        block["unscored"] = block.pop("unscored")  # after the intervals, as in every block
     return out
 
 
-def finish(pending: list, seed: int, resamples: int) -> None:
-    """Give each pending block of `cells` its intervals (when it has values), then its unscored count."""
-    from ...scoring.bootstrap import mean_intervals_many
-
-    measured = [(block, values, groups) for block, values, groups, _ in pending if block["n"]]
-    for (block, _, _), ci in zip(measured, mean_intervals_many([(v, g) for _, v, g in measured], seed, resamples)):
-        block["ci"] = ci
-    for block, _, _, unscored in pending:
-        block["unscored"] = unscored
+def _block(values: np.ndarray, codes: np.ndarray, names, missing: int) -> dict:
+    """`mean_block` without its intervals (`pooled_and_macro`'s figures), and the group sums and counts the
+    intervals are drawn from (`_table`)."""
+    if not len(values):
+        return {"n": 0, "pooled": None, "macro": None, "by_group": {}, "n_by_group": {}, "missing": missing}
+    sums = pd.Series(values).groupby(codes, sort=True).sum()
+    present, counts = np.unique(codes, return_counts=True)  # the group-by's counts: no value is NaN here
+    means = sums.to_numpy() / counts.astype(float)
+    groups = names[present]
+    return {"n": len(values), "pooled": float(values.sum() / np.float64(len(values))),
+            "macro": float(means.sum() / np.float64(len(means))),
+            "by_group": {str(g): float(m) for g, m in zip(groups, means)},
+            "n_by_group": {str(g): int(c) for g, c in zip(groups, counts)}, "missing": missing,
+            "_table": (sums.to_numpy(), counts)}
 
 
 def judged_report(instances: Instances, verdicts: Verdicts, seed: int, resamples: int, progress=None) -> dict:
-    scores = instance_scores(instances, verdicts)
-    per_instance = records(scores)  # a level's rows leave the other level's quantities null
-    quantities = [q for names in QUANTITIES.values() for q in names]
-    unscored = scores.loc[scores.reindex(columns=quantities).isna().all(axis=1), "instance_id"].unique().tolist()
-    out = {"judge": verdicts.judge, "conditions": {}, "per_instance": per_instance, "unscored": unscored}
-    members, pending = cell_members(instances), []
-    for condition, rows_ in scores.groupby("condition", sort=True):
-        out["conditions"][condition] = cells(instances, rows_, seed, resamples, members, pending)
-        if progress:
-            progress()
-    finish(pending, seed, resamples)
-    return out
+    columns = score_columns(instances, verdicts)
+    scores = pd.DataFrame(columns)
+    # a row per verdict, made from the columns (a level's rows leave the other level's quantities null: NaN is not
+    # JSON), as `report.records` makes it of the frame
+    nulled = [[None if null else v for v, null in zip(values, scores[name].isna().to_numpy())]
+              if scores[name].hasnans else values for name, values in columns.items()]
+    per_instance = [dict(zip(columns, row)) for row in zip(*nulled)]
+    unscored = scores.loc[scores.reindex(columns=QUANTITY_NAMES).isna().all(axis=1), "instance_id"].unique().tolist()
+    return {"judge": verdicts.judge, "conditions": by_condition(instances, scores, seed, resamples, progress),
+            "per_instance": per_instance, "unscored": unscored}
 
 
 def run(args) -> int:
     """`realcompanion score <GroupAssistBench folder> --verdicts V.jsonl`."""
     import sys
 
-    from tqdm import tqdm
-
-    from ...scoring import report as R
-    from ...scoring.checked import opened
-    from ..realcompanion.scoring.settings import CONFIDENCE_LEVEL
-    from . import GroupAssistRelease
+    from ...collector import paused
 
     if args.run_file or not args.verdicts:
         print("error: a GroupAssistBench release is scored from --verdicts (rankings: `realcompanion baselines`)",
               file=sys.stderr)
         return 2
+    with paused():  # a million verdict objects forming no cycle: the collector's passes cost 15% of a run
+        return _scored(args)
+
+
+def _scored(args) -> int:
+    from tqdm import tqdm
+
+    from ...allocator import trimmed
+    from ...scoring import report as R
+    from ...scoring.checked import opened
+    from ..realcompanion.scoring.settings import CONFIDENCE_LEVEL
+    from . import GroupAssistRelease
+
     release = opened(GroupAssistRelease, args)
+    trimmed()  # what the validation freed, returned before the verdicts are read (about 100 MB at paper scale)
     plot = R.checked_outputs(release, args, (args.verdicts,))
     instances = Instances(release)
     verdicts = read_verdicts(args.verdicts, instances)

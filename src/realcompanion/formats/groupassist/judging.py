@@ -43,6 +43,9 @@ class Instances:
         self.file, self.lines = release.path("instances"), {
             r: release.line("instances", k) for k, r in enumerate(inst["instance_id"])}
         self.eval = [i for i, r in self.rows.items() if r["split"] == "eval"]
+        # eval instance -> level, for those `known` accepts (a level the judge has a prompt for)
+        self.judgeable = {i: self.rows[i]["level"] for i in self.eval if "eval" in self.vocabulary["split"]
+                          and self.rows[i]["level"] in ANSWER}
         self.atoms, self.criteria = (self._by_instance(release.frame(name)) for name in ("atoms", "criteria"))
         self._ids: dict = {}
         self.aside = {}  # instance -> (file, the first of its atoms or criteria the reader set aside: not its schema's)
@@ -88,7 +91,7 @@ class ByInstance(Mapping):
     def __init__(self, frame, eval_ids):
         import numpy as np
 
-        self.eval, self.cut = set(eval_ids), {}
+        self.eval, self.cut, self._pairs = set(eval_ids), {}, {}
         ids = frame["instance_id"].to_numpy(dtype=object)
         order = np.argsort(ids, kind="stable")
         self.frame, ordered = frame.iloc[order], ids[order]
@@ -108,6 +111,13 @@ class ByInstance(Mapping):
         """One column of the instance's rows, without cutting a frame."""
         start, end = self.bounds.get(instance_id, (0, 0)) if instance_id in self.eval else self[instance_id]
         return self.frame[name].iloc[start:end].tolist()
+
+    def pairs(self, name: str) -> set[tuple]:
+        """(instance id, value of column `name`) of every eval instance's rows, taken once."""
+        if name not in self._pairs:
+            self._pairs[name] = {(i, value) for i, value in zip(self.frame["instance_id"].tolist(),
+                                                                 self.frame[name].tolist()) if i in self.eval}
+        return self._pairs[name]
 
     def __iter__(self):
         return iter(self.eval)
@@ -194,9 +204,14 @@ def read_verdicts(path, instances: Instances, data: bytes | None = None) -> Verd
     import pandas as pd
 
     from ...stamp import sha256_of
+    from .verdict_columns import judges_if_all_pass
 
+    lines = rows(path, data)
+    judge = judges_if_all_pass(lines, instances, path) if lines else None
+    if judge is not None:  # every row passes every check below: proved column by column
+        return Verdicts(str(path), sha256_of(path), judge, _frame(lines, instances.judgeable))
     records, judges, seen = [], {}, {}
-    for line, row in rows(path, data):
+    for line, row in lines:
         instance = instances.known(row, path, line)
         instance_id, level = instance["instance_id"], instance["level"]
         condition = condition_of(row, path, line)
@@ -216,6 +231,19 @@ def read_verdicts(path, instances: Instances, data: bytes | None = None) -> Verd
         raise ReadError(path, "no verdicts")
     judge = {level: stamp for level, (stamp, _) in sorted(judges.items())}
     return Verdicts(str(path), sha256_of(path), judge, pd.DataFrame.from_records(records))
+
+
+def _frame(lines: list[tuple[int, dict]], levels: dict):
+    """The verdicts frame `read_verdicts` makes of rows that passed its checks, taken column by column."""
+    import numpy as np
+    import pandas as pd
+
+    rows = [row for _, row in lines]
+    ids = [row["instance_id"] for row in rows]
+    answers = [next(iter(ANSWER[levels[i]])) for i in ids]  # facts or criteria, a column each in the order they come
+    return pd.DataFrame({"instance_id": ids, "condition": [row["condition"] for row in rows],
+                         **{name: [row[name] if answer == name else np.nan for row, answer in zip(rows, answers)]
+                            for name in dict.fromkeys(answers)}})
 
 
 def run(args) -> int:

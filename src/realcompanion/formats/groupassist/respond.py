@@ -23,18 +23,21 @@ UNASKED = "A member"  # the prompt's own words ("A member asks you a question") 
 def asked_items(release, rankers, conditions, k: int, progress=None) -> list[dict]:
     """Everything to ask: each eval instance under each condition, with its records' positions in the messages."""
     from ...scoring.respond import asked, respond_prompt
+    from .scoring import lines
 
     prompts = {level: respond_prompt(level, RESPOND_PROMPTS[level]) for level in QUERY}
     messages, out, lang = rankers.messages, [], rankers.lang
+    # each message's line as `scoring.serialized` writes it, made once: a request's history is joined from its
+    # records' lines when it is sent (held until then, the histories would take gigabytes)
+    line_of = dict(zip(messages.index.tolist(), lines(messages, lang)))
 
     def build(prompt, row, positions):
         from ...scoring.judge_client import fill
-        from .scoring import serialized
 
-        values = {"history": serialized(messages.loc[positions], lang),
-                  "requester": row.requester if isinstance(row.requester, str) else UNASKED,
-                  QUERY[row.level]: getattr(row, f"query_{lang}")}
-        return lambda: fill(prompt, values)
+        positions = positions.tolist()
+        query = {"requester": row.requester if isinstance(row.requester, str) else UNASKED,
+                 QUERY[row.level]: getattr(row, f"query_{lang}")}
+        return lambda: fill(prompt, {"history": "\n".join([line_of[p] for p in positions]), **query})
 
     for condition in conditions:
         for row in rankers.instances.itertuples():

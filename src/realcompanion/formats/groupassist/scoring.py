@@ -48,7 +48,10 @@ def atom_recall(atoms: pd.DataFrame, found: set[str]) -> float:
 
 def reference_atoms(atoms: pd.DataFrame) -> list[str]:
     """The atoms Atom Recall counts: the instance's non-distractor atom ids."""
-    return list(atoms.loc[~atoms["distractor"], "atom_id"])
+    distractor = atoms["distractor"].tolist()
+    if None in distractor:  # pandas' own answer for a distractor flag left null (an unvalidated release): an error
+        return list(atoms.loc[~atoms["distractor"], "atom_id"])
+    return [atom for atom, is_distractor in zip(atoms["atom_id"].tolist(), distractor) if not is_distractor]
 
 
 def share_found(targets: list[str], found: set[str]) -> float:

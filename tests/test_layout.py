@@ -152,8 +152,6 @@ def test_format_names_are_found():
 
 # A format's modules that import another format's, each for the reason given
 ACROSS_FORMATS = {
-    ("realcompanion.formats.groupassist.judged", "realcompanion.formats.realcompanion.scoring.judged"):
-        "a cell's pooled and macro means and intervals (`mean_block`), computed as RealCompanion's",
     ("realcompanion.formats.groupassist.judged", "realcompanion.formats.realcompanion.scoring.settings"):
         "the confidence level of the intervals (Table 36), RealCompanion's",
 }

@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import built_once
 from huggingface_hub import DatasetCard
 
 from realcompanion import card
@@ -35,20 +36,26 @@ def section(text: str, heading: str) -> str:
     raise AssertionError(f"no section {heading!r}")
 
 
-@pytest.fixture(scope="session")
-def oldest_datasets(tmp_path_factory):
-    """A throwaway environment holding the oldest `datasets` the cards state and nothing of this package, made once a
-    session; skipped, saying why, where pip cannot install it from a package registry."""
+def install_oldest_datasets(venv: Path) -> dict:
     floor = datasets_floor()
-    venv = tmp_path_factory.mktemp("oldest-datasets")
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
     done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
                            f"datasets=={floor}"], capture_output=True, text=True, timeout=1200)
     if done.returncode != 0:
         reason = next((line for line in reversed(done.stderr.splitlines()) if line.startswith("ERROR")), done.stderr)
-        pytest.skip(f"pip could not install datasets=={floor} from a package registry: {reason.strip()[:200]}")
-    return python
+        return {"skip": f"pip could not install datasets=={floor} from a package registry: {reason.strip()[:200]}"}
+    return {"python": str(python)}
+
+
+@pytest.fixture(scope="session")
+def oldest_datasets(tmp_path_factory):
+    """A throwaway environment holding the oldest `datasets` the cards state and nothing of this package, made once a
+    run (shared by the workers); skipped, saying why, where pip cannot install it from a package registry."""
+    _, built = built_once(tmp_path_factory, "oldest-datasets", install_oldest_datasets)
+    if "skip" in built:
+        pytest.skip(built["skip"])
+    return Path(built["python"])
 
 
 @pytest.mark.parametrize("root", [".", "specimens/groupassist"])

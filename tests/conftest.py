@@ -1,6 +1,8 @@
 """Shared fixtures: the shipped release, and throwaway copies of it to break."""
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -25,6 +27,25 @@ def copy_release(src: Path, dst: Path) -> Path:
         else:
             shutil.copy2(src / part, dst / part)
     return dst
+
+
+def built_once(tmp_path_factory, name: str, build) -> tuple[Path, object]:
+    """A folder `name` and what `build(folder)` returned (JSON), built once per run however many pytest-xdist
+    workers ask: the first builds it in the run's shared temporary folder while a file lock holds the others, which
+    then read the recorded result (pytest-xdist's "Making session-scoped fixtures execute only once"). For what
+    costs more than a test; read-only for the tests."""
+    from filelock import FileLock
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    folder, result = base / name, base / f"{name}.json"
+    with FileLock(f"{folder}.lock"):
+        if not result.is_file():
+            shutil.rmtree(folder, ignore_errors=True)  # a build that raised part-way
+            folder.mkdir()
+            result.write_text(json.dumps(build(folder)), encoding="utf-8")
+        return folder, json.loads(result.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")
@@ -53,3 +74,16 @@ def offline(monkeypatch, tmp_path):
     monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache / "datasets")
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
     return cache / "datasets"
+
+
+@pytest.fixture(scope="session")
+def paper_release(tmp_path_factory) -> Path:
+    """The paper-scale synthetic release (`synth --paper-scale`), generated once a run; read-only (copy to break)."""
+    def synth(folder: Path) -> int:
+        from realcompanion.cli import main
+
+        return main(["synth", "--paper-scale", str(folder / "release")])
+
+    folder, code = built_once(tmp_path_factory, "paper-scale", synth)
+    assert code == 0
+    return folder / "release"

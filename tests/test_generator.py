@@ -93,15 +93,15 @@ def test_every_tier_category_locus_and_withdrawn_code_in_scoreable_or_withdrawn_
     assert {r["withdrawn"] for r in chat} - {None} == set(vocab["withdrawn"])
 
 
-def test_paper_scale_release_has_the_paper_counts_and_passes(tmp_path):
+def test_paper_scale_release_has_the_paper_counts_and_passes(paper_release):
+    """`synth --paper-scale` (the shared fixture runs it, exit 0)."""
     from realcompanion.validators.run import validate
 
     from realcompanion.formats.realcompanion.synth.plan import PAPER_TOTALS
 
-    assert main(["synth", str(tmp_path / "paper"), "--paper-scale"]) == 0
-    release = Release(tmp_path / "paper")
+    release = Release(paper_release)
     assert release.params["rows"] == PAPER_TOTALS
-    assert validate(tmp_path / "paper").errors == 0
+    assert validate(paper_release).errors == 0
 
 
 def test_claim_evidence_contains_what_the_claim_says(repo):

@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 import shutil
+from pathlib import Path
 
 import pytest
 from realcompanion.validators.run import validate
@@ -191,12 +192,51 @@ UNLIKE_LINES = {
 FORMAT_FILES = {  # release folder -> (a file, a file with a number field, that field)
     REPO_ROOT: ("qa", "profile", "confidence"), GROUPASSIST: ("atoms", "criteria", "weight")}
 SLICE = 4000  # bytes of a slice in the test: the files hold several
-SLICED = """import sys
-import realcompanion.release as release
-from realcompanion.cli import main
-release._SLICE_BYTES = int(sys.argv[2])
-raise SystemExit(main(["validate", sys.argv[1]]))
-"""
+
+
+def validated_in_a_fork(root: Path, slice_bytes: int) -> tuple[int, str, str]:
+    """`realcompanion validate root`, the reader's slices `slice_bytes` long, in a forked child of this process: the
+    modules are imported already, and a crash of the reader takes down the child alone. (exit code, or -N for
+    signal N; stdout; stderr), as `subprocess.run` gives them."""
+    import os
+    import signal
+    import sys
+    import tempfile
+    import time
+
+    import realcompanion.release as release
+    from realcompanion.cli import main
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        pid = os.fork()
+        if pid == 0:  # the child never returns into the tests
+            code = 1
+            try:
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                sys.stdout, sys.stderr = (open(fd, "w", encoding="utf-8", closefd=False) for fd in (1, 2))
+                release._SLICE_BYTES = slice_bytes
+                code = main(["validate", str(root)])
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            except BaseException:  # noqa: B036 - what ends the child is printed, as Python prints it in a process
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        deadline = time.monotonic() + 300
+        while not (done := os.waitpid(pid, os.WNOHANG))[0]:
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                done = os.waitpid(pid, 0)
+                break
+            time.sleep(0.02)
+        out.seek(0)
+        err.seek(0)
+        return os.waitstatus_to_exitcode(done[1]), out.read().decode(), err.read().decode()
 
 
 @pytest.mark.parametrize("sliced", [False, True], ids=["whole file", "a slice at a time"])
@@ -207,10 +247,7 @@ def test_lines_arrow_reads_otherwise_are_named_as_a_line_by_line_read_names_them
     at a time (from the first line of its second slice, the record in its last), the reader names the line as a
     read line by line does. Arrow's count of rows equalled the lines' and the release was VALID (or the record's
     SCH1 alone was reported); a leading null crashed the process. Run in a process of its own, which a crash cannot
-    take down with the tests."""
-    import subprocess
-    import sys
-
+    take down with the tests (a fork of this one)."""
     from conftest import copy_release
 
     where, change, line, said = UNLIKE_LINES[unlike]
@@ -226,9 +263,8 @@ def test_lines_arrow_reads_otherwise_are_named_as_a_line_by_line_read_names_them
         last = json.loads(lines[-1])
         lines[-1] = json.dumps(last | {next(iter(last)): 5}).encode() + b"\n"
     path.write_bytes(b"".join(lines))
-    done = subprocess.run([sys.executable, "-c", SLICED, str(root), str(SLICE if sliced else 1 << 20)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 2, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    code, out, err = validated_in_a_fork(root, SLICE if sliced else 1 << 20)
+    assert code == 2, (code, out[-2000:], err[-2000:])
     where = f"{name}.jsonl:{at + line}:" if line else f"{name}.jsonl:"
-    check_contract(done.returncode, done.stdout, done.stderr, where)
-    assert said in done.stderr, done.stderr
+    check_contract(code, out, err, where)
+    assert said in err, err

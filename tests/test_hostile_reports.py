@@ -13,13 +13,14 @@ RAW = ("\x1b", "\x07", "\x00", "\u2028", "\u202e", "\r")
 def test_a_hostile_value_is_escaped_in_every_report(specimen, tmp_path):
     edit_line("chat", 3, lambda line: json.dumps({**json.loads(line), "probe": HOSTILE}).encode() + b"\n")(specimen)
     restamp(specimen)
-    code, out, err = run_quietly(["validate", str(specimen)])
+    # one run writes the three forms of one report: the terminal's (stdout), the JSON file and the HTML pages
+    code, out, err = run_quietly(["validate", str(specimen), "--json", str(tmp_path / "report.json"), "--html",
+                                  str(tmp_path / "docs")])
     assert code == 1 and not [c for c in RAW if c in out + err], repr(out[-300:])
-    code, out, _ = run_quietly(["validate", str(specimen), "--json", "-"])
-    assert code == 1 and HOSTILE in [f["value"] for f in json.loads(out)["failures"]]  # JSON escapes it itself
-    code, _, _ = run_quietly(["validate", str(specimen), "--html", str(tmp_path / "docs")])
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert HOSTILE in [f["value"] for f in report["failures"]]  # JSON escapes it itself
     pages = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "docs").rglob("*.html"))
-    assert code == 1 and "\\x1b[2J" in pages and not [c for c in (*RAW, "<script>alert") if c in pages]
+    assert "\\x1b[2J" in pages and not [c for c in (*RAW, "<script>alert") if c in pages]
 
 
 def test_diff_escapes_a_hostile_key_and_refuses_a_null_one(specimen, tmp_path):
@@ -39,7 +40,7 @@ def test_an_unknown_rule_named_on_the_command_line_is_escaped(specimen):
     assert code == 2 and err == "error: unknown rule or family: \\x1b[2Jx\n", repr(err)
 
 
-def test_a_warning_rule_that_could_not_be_evaluated_is_an_error_in_every_report(specimen, monkeypatch):
+def test_a_warning_rule_that_could_not_be_evaluated_is_an_error_in_every_report(specimen, monkeypatch, tmp_path):
     """No rule passes, nor merely warns, because it did not run: PII1 raising is FAIL and an error (it was counted
     as a warning, and the release VALID)."""
     import dataclasses
@@ -52,8 +53,7 @@ def test_a_warning_rule_that_could_not_be_evaluated_is_an_error_in_every_report(
         raise ValueError("the screen's pattern does not compile")
 
     monkeypatch.setitem(CATALOGUE.rules, "PII1", dataclasses.replace(CATALOGUE.rules["PII1"], check=crash))
-    code, out, _ = run_quietly(["validate", str(specimen)])
+    code, out, _ = run_quietly(["validate", str(specimen), "--json", str(tmp_path / "report.json")])  # both forms
     assert code == 1 and out.strip().endswith("release is INVALID"), out
     assert next(line for line in out.splitlines() if " PII1 " in line).startswith("FAIL")
-    code, out, _ = run_quietly(["validate", str(specimen), "--json", "-"])
-    assert code == 1 and json.loads(out)["errors"] == 1
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["errors"] == 1

@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import built_once
 from huggingface_hub import DatasetCard
 from packaging.version import Version
 
@@ -38,7 +39,7 @@ def section(text: str, heading: str) -> str:
     raise AssertionError(f"no section {heading!r}")
 
 
-OLDER = ("4.6.1", "3.6.0")  # the last `datasets` before the floor, and the last of 3.x, which many pin
+OLDER = ("4.6.1",)  # the last `datasets` before the floor
 
 LOAD_EVERY_CONFIG = textwrap.dedent("""
     import json, sys, traceback, datasets, yaml
@@ -65,37 +66,30 @@ def overlay(version: str, folder: Path) -> dict[str, str]:
     requirement the installed version does not meet: an older `fsspec`, `dill`, `huggingface_hub`, with what they
     need) is installed as resolved, without resolving again, into `folder`, first on PYTHONPATH. So every package
     the overlaid `datasets` imports is one pip's resolver chose for it; nothing installed here changes, and pip
-    reads only the registries it is configured with."""
+    reads only the registries it is configured with. Returns the variables to set, or why it was skipped."""
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
     report, site = folder / "pip-report.json", folder / "site-packages"
     done = subprocess.run([*pip, "install", "--dry-run", "--report", str(report), f"datasets=={version}"],
                           capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         reason = next((line for line in reversed(done.stderr.splitlines()) if line.startswith("ERROR")), done.stderr)
-        pytest.skip(f"pip could not resolve datasets=={version} from a package registry: {reason.strip()[:200]}")
+        return {"skip": f"pip could not resolve datasets=={version} from a package registry: {reason.strip()[:200]}"}
     changed = [item["download_info"]["url"] for item in json.loads(report.read_text(encoding="utf-8"))["install"]]
     if changed:  # nothing, where this environment has that version already
         subprocess.run([*pip, "install", "--no-deps", "--no-index", "--target", str(site), *changed], check=True,
                        capture_output=True, timeout=600)
-    return {**os.environ, "PYTHONPATH": str(site), "HF_HOME": str(folder / "hf"), "HF_HUB_OFFLINE": "1",
-            "HF_DATASETS_OFFLINE": "1"}
+    return {"PYTHONPATH": str(site), "HF_HOME": str(folder / "hf"), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
 
 
 @pytest.fixture(scope="session")
 def datasets_at(tmp_path_factory):
     """`datasets_at(version)`: the environment variables of this environment with that `datasets` laid over it
-    (`overlay`), built (or skipped) once a session per version."""
-    built = {}
-
+    (`overlay`), built (or skipped, saying why) once a run per version, however many workers ask."""
     def environment(version: str) -> dict[str, str]:
-        if version not in built:
-            try:
-                built[version] = overlay(version, tmp_path_factory.mktemp(f"datasets-{version}"))
-            except pytest.skip.Exception as skipped:
-                built[version] = skipped
-        if isinstance(built[version], pytest.skip.Exception):
-            pytest.skip(built[version].msg)
-        return built[version]
+        _, built = built_once(tmp_path_factory, f"datasets-{version}", lambda folder: overlay(version, folder))
+        if "skip" in built:
+            pytest.skip(built["skip"])
+        return {**os.environ, **built}
     return environment
 
 

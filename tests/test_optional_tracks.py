@@ -2,7 +2,7 @@
 `datasets`, Frictionless passes it, refresh, Croissant and publish --dry-run follow the resources present; a
 required resource left out is one line (tests/test_forks.py); a scorer asked for an absent track says so in one line.
 
-Each copy is built once per session (stamped and refreshed as a fork author would) and shared by the checks.
+Each copy is built once a run (stamped and refreshed as a fork author would) and shared by the checks.
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import json
 import shutil
 
 import pytest
+from conftest import built_once
 from left_out import leave_out
 
 from realcompanion.cli import main
@@ -61,19 +62,20 @@ def _copy(fmt, root):
 
 @pytest.fixture(scope="session")
 def left_out_copies(tmp_path_factory):
-    """Each case's copy, built on first use."""
-    built = {}
-
+    """Each case's copy, built on first use, once a run (shared by the workers); read-only."""
     def copy(case):
-        if case not in built:
-            fmt, name = case
-            root = _copy(fmt, tmp_path_factory.mktemp(f"without-{fmt}-{name}") / "release")
+        fmt, name = case
+
+        def build(folder):
+            root = _copy(fmt, folder / "release")
             if CASES[case]:
                 CASES[case](root)
             leave_out(root, name)
-            assert main(["refresh", str(root)]) == 0 and main(["croissant", str(root)]) == 0
-            built[case] = root
-        return built[case]
+            return [main(["refresh", str(root)]), main(["croissant", str(root)])]
+
+        folder, codes = built_once(tmp_path_factory, f"without-{fmt}-{name}", build)
+        assert codes == [0, 0]
+        return folder / "release"
 
     return copy
 

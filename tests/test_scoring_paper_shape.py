@@ -9,20 +9,22 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import built_once
 
 from realcompanion.cli import main
 
 
 @pytest.fixture(scope="module")
-def paper(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("paper")
-    assert main(["synth", "--paper-scale", str(folder / "release")]) == 0
-    out = folder / "baselines.json"
-    assert main(["baselines", str(folder / "release"), "--track", "chat", "--resamples", "10", "--json",
-                 str(out)]) == 0
-    windows = folder / "windows.json"
-    assert main(["windows", str(folder / "release"), "--json", str(windows)]) == 0
-    return json.loads(out.read_text()), json.loads(windows.read_text())
+def paper(tmp_path_factory, paper_release):
+    """The baselines and windows reports of the paper-scale release, made once a run (shared by the workers)."""
+    def score(folder):
+        return [main(["baselines", str(paper_release), "--track", "chat", "--resamples", "10", "--json",
+                      str(folder / "baselines.json")]),
+                main(["windows", str(paper_release), "--json", str(folder / "windows.json")])]
+
+    folder, codes = built_once(tmp_path_factory, "paper-scale-scores", score)
+    assert codes == [0, 0]
+    return json.loads((folder / "baselines.json").read_text()), json.loads((folder / "windows.json").read_text())
 
 
 def test_recency_finds_most_probes_and_few_that_need_memory(paper):

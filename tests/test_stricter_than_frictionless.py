@@ -55,11 +55,18 @@ def judged_alike(root: Path, fmt: str, resource: str, corrupt, draw, restamp, ca
         assert code in (1, 2), f"Frictionless finds errors in {path.name} that validate passes"
 
 
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> Path:
+    """The hand-built release (tests/tiny_release.py), built once: each case edits a copy."""
+    return build(tmp_path_factory.mktemp("tiny") / "release")
+
+
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(resource=st.sampled_from(RESOURCES), corrupt=st.sampled_from(CORRUPTIONS), data=st.data())
-def test_realcompanion(resource, corrupt, data, capsys):
+def test_realcompanion(resource, corrupt, data, capsys, tiny):
     with tempfile.TemporaryDirectory() as tmp:
-        judged_alike(build(Path(tmp) / "release"), "realcompanion", resource, corrupt, data.draw, stamp, capsys)
+        judged_alike(copy_release(tiny, Path(tmp) / "release"), "realcompanion", resource, corrupt, data.draw, stamp,
+                     capsys)
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -246,13 +253,13 @@ def fork_edit(draw, release: str) -> tuple[callable, callable]:
 
 
 @pytest.mark.parametrize("release, examples", [("realcompanion", 15), ("groupassist", 4)])
-def test_random_fork_edits(release, examples, capsys):
+def test_random_fork_edits(release, examples, capsys, tiny):
     """Whatever Frictionless finds wrong in a release after random fork edits, validate finds wrong too (exit 1 or 2);
     it never ends otherwise (a traceback would fail the test)."""
     @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(edits=fork_edit(release))
     def judge(edits):
-        code, found = judged(edits[0], capsys, edits[1], release)
+        code, found = judged(edits[0], capsys, tiny if release == "realcompanion" else SPECIMEN, edits[1])
         assert code in (0, 1, 2)
         if found:
             assert code in (1, 2), "Frictionless finds errors that validate passes"
@@ -260,14 +267,12 @@ def test_random_fork_edits(release, examples, capsys):
     judge()
 
 
-def judged(edit, capsys, later=None, release: str = "realcompanion") -> tuple[int, bool]:
-    """validate's exit code and whether Frictionless finds errors, on the tiny release (or the GroupAssistBench
-    specimen) after `edit` (and `later`, after the stamp)."""
+def judged(edit, capsys, base: Path, later=None) -> tuple[int, bool]:
+    """validate's exit code and whether Frictionless finds errors, on a copy of `base` (the tiny release or the
+    GroupAssistBench specimen) after `edit` (and `later`, after the stamp)."""
     with tempfile.TemporaryDirectory() as tmp:
-        if release == "realcompanion":
-            root, restamp = build(Path(tmp) / "release"), stamp
-        else:
-            root, restamp = copy_release(SPECIMEN, Path(tmp) / "release"), groupassist.stamp
+        root = copy_release(base, Path(tmp) / "release")
+        restamp = groupassist.stamp if base == SPECIMEN else stamp
         edit(root)
         try:
             restamp(root)
@@ -281,9 +286,9 @@ def judged(edit, capsys, later=None, release: str = "realcompanion") -> tuple[in
 
 
 @pytest.mark.parametrize("case", FRICTIONLESS_REJECTS)
-def test_fork_edits_frictionless_rejects(case, capsys):
+def test_fork_edits_frictionless_rejects(case, capsys, tiny):
     edit, expected = FRICTIONLESS_REJECTS[case]
-    code, found = judged(edit, capsys)
+    code, found = judged(edit, capsys, tiny)
     assert found, f"Frictionless passes the {case} edit"
     assert code == expected
 
@@ -314,14 +319,14 @@ def test_fork_edits_frictionless_rejects(case, capsys):
         [{"x": 2 ** 53, "y": 2 ** 63 - 1, "t": 1.5, "k": 0, "d": "2025-01-01T00:00:00+00:00"},
          {"x": -2 ** 53, "y": -1, "t": 0, "k": 0, "d": "2025-01-02T01:00:00+01:00"}]),
 }.items(), ids=lambda case: case[0])
-def test_fork_edits_both_pass(case, capsys):
+def test_fork_edits_both_pass(case, capsys, tiny):
     """What Frictionless reads as null (Table Schema's default missing value "") is null to validate too (SCH2,
     KEY1), and a
     datetime's range is compared as instants, not as text."""
-    assert judged(case[1], capsys) == (0, False)
+    assert judged(case[1], capsys, tiny) == (0, False)
 
 
-def test_numbers_beyond_2_53_and_datetimes_across_offsets():
+def test_numbers_beyond_2_53_and_datetimes_across_offsets(tiny):
     """Where 64-bit floats (and int64) compare otherwise than Frictionless, each row is named by its field: a number
     field's integer beyond ±2^53 (Arrow reads 2^53 + 1 as 2^53) and an integer field's beyond ±2^63 are set aside
     (SCH1: Arrow, pandas and datasets would load another value, or none); a float beyond 2^53 is compared as the
@@ -339,7 +344,7 @@ def test_numbers_beyond_2_53_and_datetimes_across_offsets():
             {"t": NEW_YEAR}, {"n": 2 ** 53 + 1}, {"f": 1.152921504606847e18, "t": "2025-01-01T00:00:00+00:00"},
             {"k": 1.152921504606847e18})])  # a row that fails is not judged again by the other rules
     with tempfile.TemporaryDirectory() as tmp:
-        root = build(Path(tmp) / "release")
+        root = copy_release(tiny, Path(tmp) / "release")
         notes(root)
         _field({"type": "integer"}, 2 ** 64, 1)(root)  # in another file: Arrow still reads notes in one pass
         stamp(root)
@@ -356,13 +361,13 @@ def test_numbers_beyond_2_53_and_datetimes_across_offsets():
     assert said["SCH2", "line 3", "t"] == "value not unique: also on line 1"
 
 
-def test_repeated_nulls_under_stale_schema_copies(capsys):
+def test_repeated_nulls_under_stale_schema_copies(capsys, tiny):
     """A unique field may repeat null (pandera raises with no failure case): SCH2 still evaluates when the
     schemas' enum and pattern copies are stale (INT5's finding, which SCH2's messages mention)."""
     edit = _notes({"fields": [{"name": "a", "type": "string", "constraints": {"unique": True}}, NOTE[1]]},
                   [{"a": None, "b": 1}, {"a": None, "b": 2}])
     with tempfile.TemporaryDirectory() as tmp:
-        root = build(Path(tmp) / "release")
+        root = copy_release(tiny, Path(tmp) / "release")
         edit(root)
         stamp(root)
         path = root / "schemas" / "vocabulary.json"  # a value the rendered enum copies do not hold yet
@@ -388,18 +393,18 @@ def test_groupassist_fork_edits(case, capsys):
     """The same edits on a GroupAssistBench release: a new field of members, messages' descriptor entry, or a new
     resource (whose constraints GS2 checks as SCH2 checks a RealCompanion fork's)."""
     edit, expected = GROUPASSIST_REJECTS[case]
-    assert judged(edit, capsys, release="groupassist") == (expected, True)
+    assert judged(edit, capsys, SPECIMEN) == (expected, True)
 
 
 @pytest.mark.parametrize("key, value, rule", [("hash", "md5:" + "0" * 32, "INT1"), ("hash", "0" * 32, "INT1"),
                                              ("hash", lambda declared: declared[:7] + declared[7:].upper(), "INT1"),
                                              ("bytes", 5, "INT1"), ("rows", 5, "INT2"), ("fields", 3, "INT2")])
-def test_resource_hash_bytes_and_counts(key, value, rule, capsys):
+def test_resource_hash_bytes_and_counts(key, value, rule, capsys, tiny):
     """A resource's Data Package `hash` (a bare digest is MD5's; an upper-case digest is wrong to Frictionless) and
     `bytes` are INT1's, in any algorithm Frictionless checks; its `rows` and `fields` (Frictionless's row-count and
     field-count) are INT2's."""
     with tempfile.TemporaryDirectory() as tmp:
-        root = build(Path(tmp) / "release")
+        root = copy_release(tiny, Path(tmp) / "release")
         _descriptor(lambda d: d["resources"][0].__setitem__(key, value(d["resources"][0][key]) if callable(value)
                                                             else value))(root)
         code = main(["validate", str(root)])

@@ -6,12 +6,12 @@ import json
 
 import pytest
 from conftest import copy_release
+from realcompanion.validators.examples import EXAMPLES
 
 from realcompanion.cli import main
 from realcompanion.formats import part
 from realcompanion.formats.groupassist import SPECIMEN
 from realcompanion.paths import REPO_ROOT
-from realcompanion.validators.examples import EXAMPLES
 
 FORMATS = {"realcompanion": (REPO_ROOT, "data/chat.jsonl", "SCH1"),
            "groupassist": (SPECIMEN, "data/messages.jsonl", "GS1")}

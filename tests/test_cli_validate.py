@@ -40,8 +40,9 @@ def test_clean_release_exits_0_and_prints_the_report(repo, capsys):
 def test_json_report_has_the_documented_shape(repo, capsys):
     assert main(["validate", str(repo), "--json", "-"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert set(report) == {"package", "version", "format_version", "errors", "warnings", "rules", "failures"}
-    assert {"id", "severity", "statement", "passed", "failures"} <= set(report["rules"][0])
+    assert set(report) == {"package", "version", "format_version", "errors", "warnings", "examples", "rules",
+                           "failures"}
+    assert {"id", "severity", "statement", "passed", "failures", "listed"} <= set(report["rules"][0])
     assert {"rule", "severity", "resource", "row", "field", "value", "message"} <= set(report["failures"][0])
 
 

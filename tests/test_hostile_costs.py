@@ -31,7 +31,9 @@ def test_ten_thousand_resources_is_one_line(specimen):
 
 
 class Trickle(BaseHTTPRequestHandler):
-    """A whole, valid answer, one byte every 0.1 s: each read is quick, the request is not."""
+    """A whole, valid answer, one byte every `pause` seconds: each read is quick, the request is not."""
+
+    pause = 0.1
 
     def do_POST(self):  # noqa: N802 (http.server API)
         self.rfile.read(int(self.headers["Content-Length"]))
@@ -39,10 +41,13 @@ class Trickle(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(ANSWER)))
         self.end_headers()
-        for byte in ANSWER:
-            self.wfile.write(bytes([byte]))
-            self.wfile.flush()
-            time.sleep(0.1)
+        try:
+            for byte in ANSWER:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(self.pause)
+        except (BrokenPipeError, ConnectionResetError):  # the client stopped reading at its bound
+            pass
 
     def log_message(self, *args):
         pass
@@ -104,3 +109,33 @@ def test_baselines_bounds_each_dense_request_by_default_and_by_its_timeout(capsy
     with pytest.raises(SystemExit):
         main(["baselines", "--help"])
     assert f"(default {TIMEOUT:g})" in capsys.readouterr().out
+
+
+class SlowTrickle(Trickle):
+    pause = 0.5  # the whole answer in 25 s
+
+
+def respond(repo, url, out, *more):
+    from realcompanion.cli import main
+
+    return main(["respond", str(repo), "--track", "chat", "--condition", "C1", "--limit", "8", "--endpoint", url,
+                 "--model", "m", "--out", str(out), "--retries", "0", *more])
+
+
+@pytest.mark.parametrize("concurrency", ["1", "4"])
+def test_requests_made_many_at_a_time_are_bounded_as_a_whole(repo, tmp_path, capsys, concurrency):
+    with serving(SlowTrickle) as url:
+        start = time.monotonic()
+        code = respond(repo, url, tmp_path / "r.jsonl", "--timeout", "1", "--concurrency", concurrency)
+        assert code == 2 and time.monotonic() - start < 15  # not the 25 s the server takes to answer
+    err = capsys.readouterr().err.strip()
+    assert err.endswith(f"{url}: no whole answer within 1 s (the timeout bounds each request as a whole)"), err
+    assert "\n" not in err
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["content-length", "chunked"])
+def test_a_chat_answer_larger_than_the_bound_is_one_line_naming_the_endpoint(repo, tmp_path, capsys, declared):
+    with serving(huge(declared)) as url:
+        assert respond(repo, url, tmp_path / "r.jsonl", "--timeout", "30", "--concurrency", "2") == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith(f"{url}: the answer is larger than 8,388,608 bytes") and "\n" not in err, err

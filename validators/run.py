@@ -34,6 +34,7 @@ from .aside import failing_values
 from .catalogue import FAILURE_COLUMNS, Rule, as_text, failures
 from .context import Context
 from .declared import declared_rules
+from .examples import EXAMPLES, kept
 from .tracks import left_to_tracks
 
 
@@ -44,6 +45,12 @@ class Outcome:
     skipped: str | None = None
     crashed: bool = False
     set_aside: int = 0  # rows of the resources it reads that failed structure, left out of its verdict
+    more: int = 0  # failing rows counted but not kept in `failures` (examples.py)
+
+    @property
+    def count(self) -> int:
+        """Its failing rows, each counted, those kept as examples and the others."""
+        return len(self.failures) + self.more
 
     @property
     def passed(self) -> bool:
@@ -66,9 +73,10 @@ class Report:
     version: str
     format_version: str
     outcomes: list[Outcome] = field(default_factory=list)
+    examples: int | None = EXAMPLES  # failing rows kept per rule, resource and field (None: all)
 
     def count(self, severity: str) -> int:
-        return sum(len(o.failures) for o in self.outcomes if o.rule.severity == severity)
+        return sum(o.count for o in self.outcomes if o.rule.severity == severity)
 
     @property
     def errors(self) -> int:
@@ -92,15 +100,15 @@ class Report:
         return pd.concat(parts, ignore_index=True)[["rule", "severity", *FAILURE_COLUMNS]]
 
     def to_json(self) -> dict:
-        """The report as JSON: every rule's verdict and every failing row (column by column: a release whose
-        every row fails has hundreds of thousands)."""
+        """The report as JSON: every rule's verdict, its failing rows counted, and the failing rows kept (all of them,
+        or the first `examples` of each rule, resource and field; built column by column)."""
         frame = self.failure_frame()
         columns = [[_json_value(v) for v in frame[name].tolist()] for name in frame.columns]
         return {
             "package": self.package, "version": self.version, "format_version": self.format_version,
-            "errors": self.errors, "warnings": self.warnings,
-            "rules": [{**o.rule.as_dict(), "passed": o.passed, "failures": len(o.failures), "skipped": o.skipped,
-                       "set_aside": o.set_aside}
+            "errors": self.errors, "warnings": self.warnings, "examples": self.examples,
+            "rules": [{**o.rule.as_dict(), "passed": o.passed, "failures": o.count, "listed": len(o.failures),
+                       "skipped": o.skipped, "set_aside": o.set_aside}
                       for o in self.outcomes],
             "failures": [dict(zip(frame.columns, row)) for row in zip(*columns)],
         }
@@ -263,9 +271,9 @@ class Runner:
     tracks: str = ""  # the rule naming what needs a resource the release leaves out (`tracks.left_to_tracks`), if any
 
     def validate(self, path=".", rules: str | None = None, progress=None, restamped: bool = False,
-                 opened: Release | None = None) -> Report:
+                 opened: Release | None = None, examples: int | None = EXAMPLES) -> Report:
         """`validate` in this format: what a command reaches through the registry (`formats.part`)."""
-        return validate(path, rules, progress, restamped, self, opened)
+        return validate(path, rules, progress, restamped, self, opened, examples)
 
     def planned(self, rules: str | None, declared: list[Rule] = (), release: Release | None = None) -> list[Rule]:
         return planned(rules, declared, self, release)
@@ -307,11 +315,12 @@ def _judged(release: Release, ctx: Context | None, units: list) -> dict:
 
 
 def validate(path=".", rules: str | None = None, progress=None, restamped: bool = False,
-             runner: Runner | None = None, opened: Release | None = None) -> Report:
+             runner: Runner | None = None, opened: Release | None = None, examples: int | None = EXAMPLES) -> Report:
     """Validate the release at `path` (in `runner`'s format), or the release `opened` there already (the command
     line opens it to read its tables ahead while this module's libraries are imported); `rules` is a
     comma-separated list of ids or families; `restamped` judges it as `stamp` would leave it (declared counts,
-    hashes and relabels taken from the files, in memory only).
+    hashes and relabels taken from the files, in memory only); `examples`: the failing rows kept of each rule,
+    resource and field, every one counted (examples.py; None keeps them all).
 
     Once the tables are read, a forked process judges the descriptor with Frictionless and runs the rules
     that read pandera (`speed.Judgement`), while this one computes the shared views and runs the others. Its
@@ -328,7 +337,7 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
             restamp(ctx.release, runner.declared(ctx.release))
         judgement = speed.Judgement(ctx.release, _judged)
         try:
-            report = _validate(ctx, rules, progress, judgement, runner)
+            report = _validate(ctx, rules, progress, judgement, runner, examples)
         except KeyboardInterrupt:
             judgement.stop()  # the verdict is no longer awaited
             raise
@@ -339,9 +348,11 @@ def validate(path=".", rules: str | None = None, progress=None, restamped: bool 
         return report
 
 
-def _validate(ctx: Context, rules: str | None, progress, judgement: speed.Judgement, runner: Runner) -> Report:
+def _validate(ctx: Context, rules: str | None, progress, judgement: speed.Judgement, runner: Runner,
+              examples: int | None) -> Report:
     release = ctx.release
-    report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""))
+    report = Report(release.descriptor.get("name", ""), release.version, release.params.get("format_version", ""),
+                    examples=examples)
     declared = declared_rules(release)
     chosen, every = runner.select(rules, declared), runner.select(None, declared)
     if release.escapes():
@@ -386,4 +397,7 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: speed.Judgem
         report.outcomes.append(o)
     order = {r.id: i for i, r in enumerate(every)}
     report.outcomes.sort(key=lambda o: order[o.rule.id])
+    if examples is not None:
+        for o in report.outcomes:
+            o.failures, o.more = kept(o.failures, examples)
     return report

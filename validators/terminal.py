@@ -47,7 +47,7 @@ def render(report, max_examples: int = 5, color: bool | None = None) -> str:
     table.add_column(overflow="fold", ratio=1)  # wrapped; a word longer than the column folds, nothing is cut
     table.add_column(no_wrap=False, max_width=max(width // 3, 20))
     for o in report.outcomes:
-        count = visible(o.skipped) if o.skipped else (f"{len(o.failures)} row(s)" if len(o.failures) else "")
+        count = visible(o.skipped) if o.skipped else (f"{o.count} row(s)" if o.count else "")
         count += f" ({o.set_aside} set aside)" if o.set_aside else ""
         mark = _mark(o)
         table.add_row(Text(mark, style=_STYLES[mark]), Text(visible(o.rule.id)), Text(o.rule.severity),
@@ -62,8 +62,8 @@ def render(report, max_examples: int = 5, color: bool | None = None) -> str:
             held = f" {visible(row.field)}={value}" if row.field or value else ""  # none: the row as a whole
             console.print(Text(f"  {visible(row.resource)} {visible(row.row)}{held} : {visible(row.message)}"),
                           soft_wrap=True)
-        if len(o.failures) > max_examples:
-            console.print(Text(f"  ... {len(o.failures) - max_examples} more"))
+        if o.count > min(max_examples, len(o.failures)):
+            console.print(Text(f"  ... {o.count - min(max_examples, len(o.failures))} more"))
     console.print()
     console.print(Text(f"{report.errors} error(s), {report.warnings} warning(s) - "
                        + ("release is VALID" if report.errors == 0 else "release is INVALID")))

@@ -618,12 +618,16 @@ def _as_read(table: pa.Table, lines: _Lines) -> bool:
 
 
 def _against_schema(validate, row: dict) -> dict | None:
-    """The first field of a record that breaks its JSON Schema, as {field, message}, or None."""
+    """The first field of a record that breaks its JSON Schema, as {field, message}, or None: its first error
+    on the shortest path. The validator's first error is taken when it is about the record itself (a missing
+    required field, the commonest): no other comes before it, and collecting every error of a record that lacks
+    them all made a million `{}` lines fifteen million errors."""
     try:
-        errors = list(validate.iter_errors(row))
+        first = _first_error(validate, row)
+        errors = [first] if first is None or not first.instance_path else list(validate.iter_errors(row))
     except ValueError as exc:  # jsonschema-rs: nesting past its recursion limit, a lone surrogate in a key
         return {"field": "", "message": f"cannot be checked against its schema ({exc})"}
-    if not errors:
+    if first is None:
         return None
     error = min(errors, key=lambda e: [str(p) for p in e.instance_path]) if len(errors) > 1 else errors[0]
     if error.instance_path:
@@ -632,6 +636,18 @@ def _against_schema(validate, row: dict) -> dict | None:
         quoted = _QUOTED.search(error.message)
         field = quoted.group(1) if quoted else ""
     return {"field": str(field), "message": schema_reason(error)[0]}
+
+
+def _first_error(validate, row: dict):
+    """The validator's first error on `row` (the first `iter_errors` yields, without the others), or None."""
+    from jsonschema_rs import ValidationError
+
+    try:
+        validate.validate(row)
+    except ValidationError as error:
+        error.__traceback__ = None  # its traceback holds this frame, which holds it: a cycle, and the cyclic
+        return error  # collector is paused for a run (collector.py)
+    return None
 
 
 # The Python types whose every value an Arrow column of the type holds as it is, once it takes them

@@ -39,7 +39,7 @@ def build_site(release, folder: Path, progress=None) -> dict:
     folder = Path(folder)
     if folder.exists() and any(folder.iterdir()):
         raise ReadError(folder, "is not empty: the site is built into a new or empty folder")
-    report = part(release.BLOCK, "runner").validate(release.root, opened=release).to_json()
+    report = part(release.BLOCK, "runner").validate(release.root, opened=release, examples=None).to_json()
     view = part(release.BLOCK, "view")
 
     folder.mkdir(parents=True, exist_ok=True)

@@ -58,7 +58,7 @@ def refuse_invalid(release) -> None:
         counts = Counter()
         for outcome in report.outcomes:
             if outcome.rule.severity == "error" and outcome.fired:
-                counts[outcome.rule.id] += len(outcome.failures) or 1  # a rule that could not be evaluated: once
+                counts[outcome.rule.id] += outcome.count or 1  # a rule that could not be evaluated: once
         listed = ", ".join(f"{rule} ({n})" for rule, n in counts.items())
         raise ReadError(release.root, f"fails validation with {report.errors} error(s): {listed}; not scored "
                                       "(`realcompanion validate` names the rows; --unvalidated scores it as it is)")

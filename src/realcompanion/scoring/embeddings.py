@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..errors import ReadError
 from ..files import strict_json
-from .endpoint import api_key, body, client
+from .endpoint import api_key, body
 
 DEFAULT_MODEL = "text-embedding-3-small"  # GroupAssistBench §4.1: "All embedding matching uses text-embedding-3-small"
 DEFAULT_BATCH = 64
@@ -29,8 +29,7 @@ ANSWER_BYTES = 1 << 20  # and for the rest of the answer
 class Embedder:
     def __init__(self, endpoint: str, model: str = DEFAULT_MODEL, key: str = "none", timeout: float = TIMEOUT,
                  batch: int = DEFAULT_BATCH):
-        self.endpoint, self.model, self.batch, self.timeout = endpoint, model, batch, timeout
-        self.client = client(endpoint, key, timeout)
+        self.endpoint, self.model, self.batch, self.timeout, self.key = endpoint, model, batch, timeout, key
         self.cache: dict = {}  # text -> numpy vector
         self.requests = 0
 
@@ -79,8 +78,8 @@ class Embedder:
 
     def _request(self, chunk: list[str]) -> list:
         self.requests += 1
-        text = body(self.endpoint, self.timeout, len(chunk) * VECTOR_BYTES + ANSWER_BYTES,
-                    lambda: self.client.embeddings.with_streaming_response.create(model=self.model, input=chunk,
+        text = body(self.endpoint, self.key, self.timeout, len(chunk) * VECTOR_BYTES + ANSWER_BYTES,
+                    lambda alone: alone.embeddings.with_streaming_response.create(model=self.model, input=chunk,
                                                                                  encoding_format="float"))
         return vectors(text, len(chunk), self.endpoint)
 

@@ -1,22 +1,23 @@
 """An OpenAI-compatible endpoint reached through the `openai` client; systems, judges and embeddings all use it.
 
-`client` builds the client one way for every use (base URL, key, timeout, retries), and
-`async_client` the same client for requests made many at a time (`concurrency`). The `openai` client retries
+`async_client` builds the client one way for every use (base URL, key, timeout, retries), one a request at a
+time (`body`) and many at a time (`concurrency`) alike. The `openai` client retries
 a request that timed out, could not connect, or was answered 408, 409, 429 or 5xx, up to `retries` times
 with exponential backoff and jitter, waiting what a 429's `Retry-After` asks (up to a minute) instead.
 `answering` turns what is still wrong after that (an HTTP error status, an unreachable server) into a
 `ReadError` naming the endpoint, so a command prints one line and exits 2; an answer refusing one request
 for what it holds (400, 413, 422: a prompt longer than the model's context) is `Refused`, and only that
-request goes unanswered. `body` reads an answer whole within the timeout, counted from the request's start
-(the client's own timeout bounds each read: a server sending a byte a second held a request for ever), and
-no larger than a bound, checked on its declared length before it is read and as it arrives. An unset key
-variable sends "none": the client needs some key, and a local server asks for none.
+request goes unanswered. Every answer is read by `read_whole`, one request at a time or many: whole within the
+timeout, counted from the request's start, its retries included (the client's own timeout bounds each read: a
+server sending a byte a second held a request for ever), and no larger than a bound, checked on its declared
+length before it is read and as it arrives. An unset key variable sends "none": the client needs some key, and a
+local server asks for none.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import os
-import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,12 +46,6 @@ def api_key(variable: str) -> str:
     return os.environ.get(variable) or "none"
 
 
-def client(endpoint: str, key: str, timeout: float, retries: int = RETRIES):
-    from openai import OpenAI
-
-    return OpenAI(base_url=endpoint, api_key=key, timeout=timeout, max_retries=retries)
-
-
 def async_client(endpoint: str, key: str, timeout: float, retries: int = RETRIES):
     from openai import AsyncOpenAI
 
@@ -60,6 +55,7 @@ def async_client(endpoint: str, key: str, timeout: float, retries: int = RETRIES
 @contextmanager
 def answering(endpoint: str, one_of_many: bool = False):
     """Errors of the endpoint as one line; with `one_of_many`, a request refused for its content is `Refused`."""
+    import httpx
     import openai
 
     try:
@@ -68,40 +64,41 @@ def answering(endpoint: str, one_of_many: bool = False):
         if one_of_many and exc.status_code in REFUSED:
             raise Refused(f"the endpoint refused the request: HTTP {exc.status_code}: {exc.message}") from None
         raise ReadError(endpoint, f"the endpoint answered HTTP {exc.status_code}: {exc.message}") from None
-    except openai.OpenAIError as exc:
+    except (openai.OpenAIError, httpx.HTTPError) as exc:  # httpx's: the body cut or stalled once it is under way
         raise ReadError(endpoint, f"cannot reach the endpoint ({type(exc).__name__}: {exc})") from None
 
 
-def body(endpoint: str, timeout: float, limit: int, request) -> str:
-    """The text of the answer `request()` opens (a `with_streaming_response` context), read whole within `timeout`
-    seconds of the start and at most `limit` bytes long. The request runs in a thread of its own: one still
-    reading when the time is up is left to end with the command, which stops with one line."""
-    outcome: dict = {}
-
-    def read():
-        try:
-            with answering(endpoint), request() as response:
+async def read_whole(endpoint: str, timeout: float, limit: int, request, one_of_many: bool = False) -> str:
+    """The text of the answer `request()` opens (an asynchronous `with_streaming_response` context), read whole
+    within `timeout` seconds of the start and at most `limit` bytes long; what else goes wrong is `answering`'s."""
+    async def read() -> str:
+        with answering(endpoint, one_of_many):
+            async with request() as response:
                 declared = response.http_response.headers.get("content-length", "")
                 if declared.isdigit() and int(declared) > limit:
                     raise _too_large(endpoint, limit)
                 chunks, size = [], 0
-                for chunk in response.iter_bytes():
+                async for chunk in response.iter_bytes():
                     size += len(chunk)
                     if size > limit:
                         raise _too_large(endpoint, limit)
                     chunks.append(chunk)
-                outcome["text"] = b"".join(chunks).decode(response.http_response.encoding or "utf-8", "replace")
-        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
-            outcome["error"] = exc
+                return b"".join(chunks).decode(response.http_response.encoding or "utf-8", "replace")
 
-    worker = threading.Thread(target=read, daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
-        raise ReadError(endpoint, f"no whole answer within {timeout:g} s (the timeout bounds each request as a whole)")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["text"]
+    try:
+        return await asyncio.wait_for(read(), timeout)
+    except asyncio.TimeoutError:
+        raise ReadError(endpoint, f"no whole answer within {timeout:g} s (the timeout bounds each request as a "
+                                  "whole)") from None
+
+
+def body(endpoint: str, key: str, timeout: float, limit: int, request, retries: int = RETRIES) -> str:
+    """`read_whole` of one request made alone: `request(client)` on a client and an event loop of its own."""
+    async def once() -> str:
+        async with async_client(endpoint, key, timeout, retries) as alone:
+            return await read_whole(endpoint, timeout, limit, lambda: request(alone))
+
+    return asyncio.run(once())
 
 
 def _too_large(endpoint: str, limit: int) -> ReadError:
@@ -123,30 +120,27 @@ class Chat:
 
     def __init__(self, endpoint: str, model: str, key: str, timeout: float, retries: int = RETRIES):
         self.endpoint, self.model, self.key, self.timeout, self.retries = endpoint, model, key, timeout, retries
-        self._client, self._async = None, {}
+        self._async = {}
 
     def ask(self, messages: list[dict], temperature: float) -> str:
         """One answer, read whole within the timeout and at most ANSWER_BYTES long (`body`)."""
-        if self._client is None:
-            self._client = client(self.endpoint, self.key, self.timeout, self.retries)
-        text = body(self.endpoint, self.timeout, ANSWER_BYTES, lambda: self._client.chat.completions.
-                    with_streaming_response.create(model=self.model, messages=messages, temperature=temperature))
+        text = body(self.endpoint, self.key, self.timeout, ANSWER_BYTES, lambda alone: self._created(
+            alone, messages, temperature), self.retries)
         return completion(text, 0.0).text
 
     async def complete(self, messages: list[dict], temperature: float, one_of_many: bool = False) -> Completion:
-        import asyncio
-
+        """One answer of many under way, read as `ask` reads it (`read_whole`)."""
         loop = asyncio.get_running_loop()
         if loop not in self._async:
             self._async = {loop: async_client(self.endpoint, self.key, self.timeout, self.retries)}
         start = time.perf_counter()
-        with answering(self.endpoint, one_of_many):
-            # the client's documented request of any path, with its retries, backoff and timeout: `chat.completions.
-            # create` first walks the messages through the client's typed-parameter transform, a sixth of each
-            # request's CPU, for a body already in the API's shape; the answer's text is read as JSON below
-            text = await self._async[loop].post("/chat/completions", cast_to=str, body={
-                "model": self.model, "messages": messages, "temperature": temperature})
+        text = await read_whole(self.endpoint, self.timeout, ANSWER_BYTES, lambda: self._created(
+            self._async[loop], messages, temperature), one_of_many)
         return completion(text, time.perf_counter() - start)
+
+    def _created(self, client, messages: list[dict], temperature: float):
+        return client.chat.completions.with_streaming_response.create(model=self.model, messages=messages,
+                                                                     temperature=temperature)
 
 
 def completion(body: str, latency: float) -> Completion:

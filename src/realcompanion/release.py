@@ -31,6 +31,9 @@ from .schemas import RESOURCES, TRACKS, Schemas, check_read_alike, names, read_d
 from .versions import problem as version_problem
 
 MAX_RESOURCES = 100  # the most resources a release may declare: each is read, typed and judged (a format has 5 or 8)
+# the most records of one file the reader sets aside before it reads that file no further: each costs a record's
+# parse and a line of the report, and past this many a file was not written to its schema at all
+MAX_SET_ASIDE = 10_000
 _SCALARS = {
     "string": pa.string(),
     "integer": pa.int64(),
@@ -79,7 +82,9 @@ class _Lines:
     with `{` and closing with `}` (before a carriage return). Arrow parses values, not lines: it reads two records on
     one line as two rows and skips a blank line, so its row count matches the lines' beside a blank line or a record
     written over two lines; it stops the process on a first value `null`. Where every line is framed, every newline
-    lies between records (a `{` cannot follow a value within one), and the counts match only for a record a line."""
+    lies between records (a `{` cannot follow a value within one), and the counts match only for a record a line.
+    A line `{}` counts as unframed: Arrow reads it as a row without a value, which the reader sets aside, so a file
+    of them stops the whole file's typed read at once rather than after building a table of empty rows."""
 
     def __init__(self):
         self.newlines, self.framed, self.tail = 0, True, b"\n"  # `tail`: the last bytes fed; a file opens a line
@@ -90,8 +95,10 @@ class _Lines:
         at = np.flatnonzero(view == ord("\n"))
         self.newlines += len(at) - self.tail.count(b"\n")
         after, before = at[at + 1 < len(view)] + 1, at[at >= 2]  # the tail's own newline was judged with its block
+        opened = after[after + 1 < len(view)]
         self.framed = self.framed and bool((view[after] == ord("{")).all()) and bool(
-            ((view[before - 1] == ord("}")) | ((view[before - 1] == ord("\r")) & (view[before - 2] == ord("}")))).all())
+            ((view[before - 1] == ord("}")) | ((view[before - 1] == ord("\r")) & (view[before - 2] == ord("}")))).all()
+        ) and not bool((view[opened + 1] == ord("}")).any())
         self.tail = joined[-2:]
 
     def count(self) -> int:
@@ -547,6 +554,7 @@ class Release:
                 good_lines = range(first, first + table.num_rows)
             parts.append(table)
             lines += good_lines
+            _refuse_past_limit(path, self.invalid_rows.get(name, ()))
         self.lines[name] = lines
         return pa.concat_tables(parts) if parts else schema.empty_table()
 
@@ -582,16 +590,30 @@ class Release:
         return pa.Table.from_pylist(good, schema=schema), lines
 
 
-_SLICE_BYTES = 1 << 20
+def _refuse_past_limit(path, aside: list[dict]) -> None:
+    """A file with more than MAX_SET_ASIDE records that fit neither their types nor their schema is unreadable as a
+    whole, one line naming the first (a million `{}` lines cost a minute and gigabytes to list)."""
+    if len(aside) > MAX_SET_ASIDE:
+        first = aside[0]
+        raise ReadError(path, f"more than {MAX_SET_ASIDE:,} records fit neither their types nor their schema, read "
+                              f"no further; the first: {first['message']}", line=first["line"],
+                        field=first.get("field") or None)
+
+
+_SLICE_BYTES, _SLICE_LINES = 1 << 20, MAX_SET_ASIDE
 
 
 def _slices(data: bytes):
-    """(first line number, bytes) of whole lines, about a megabyte at a time: a file Arrow could not read as typed
-    is read again a slice at a time, so that one bad record sends only its slice line by line."""
+    """(first line number, bytes) of whole lines, about a megabyte and at most _SLICE_LINES at a time: a file Arrow
+    could not read as typed is read again a slice at a time, so that one bad record sends only its slice line by
+    line, and a file of bad records is given up (MAX_SET_ASIDE) a slice past its limit."""
     start, first = 0, 1
     while start < len(data):
         end = data.find(b"\n", start + _SLICE_BYTES)
         end = len(data) if end < 0 else end + 1
+        newlines = np.flatnonzero(np.frombuffer(data, np.uint8, count=end - start, offset=start) == ord("\n"))
+        if len(newlines) > _SLICE_LINES:
+            end = start + int(newlines[_SLICE_LINES - 1]) + 1
         piece = data[start:end]
         yield first, piece
         start, first = end, first + piece.count(b"\n")

@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..context import Context as CoreContext
+from .gates import every_written
 
 
 def among(values: pd.Series, allowed) -> np.ndarray:
@@ -75,6 +76,19 @@ class Context(CoreContext):
         owner = a["anchor_id"].astype(object).str.rsplit(":", n=1).str[0]
         a = a.assign(instance_id=a["instance_id"].fillna(owner))
         return a.merge(inst, on="instance_id", how="left").merge(m, on="message_id", how="left")
+
+    @cached_property
+    def _written(self) -> dict[str, np.ndarray]:
+        return {}
+
+    def written(self, lang: str) -> np.ndarray:
+        """Every message's `text_{lang}` as every rule that asks whether a message states a text reads it
+        (`gates.written`; "" for a null), in file order: normalized once per run, whichever rules and instances
+        read it."""
+        if lang not in self._written:
+            column = self.table("messages").column(f"text_{lang}").to_pylist()
+            self._written[lang] = np.array(every_written(column, lang), dtype=object)
+        return self._written[lang]
 
     @cached_property
     def by_group(self) -> tuple[pd.Index, np.ndarray, np.ndarray]:

@@ -70,12 +70,11 @@ def changed_again(ctx) -> pd.DataFrame:
         inside[i:j] = True
     looked = np.flatnonzero(inside & member)  # group order
     pattern, hint = word_pattern(ctx.params["words"]["change_hint"]), {}
-    named = np.ones(len(looked), dtype=bool)  # a change named in each language the message has text in
+    hinted = looked  # a change named in each language the message has text in (the second read where the first is)
     for lang in LANGS:
-        text = ctx.written(lang)[order[looked]]
-        hint[lang] = search(pd.Series(text, index=looked), pattern, ignore_case=True)
-        named &= np.isin(looked, hint[lang].index.to_numpy(dtype=int)) | (text == "")
-    hinted = looked[named]
+        text = ctx.written(lang)[order[hinted]]
+        hint[lang] = search(pd.Series(text, index=hinted), pattern, ignore_case=True)
+        hinted = hinted[np.isin(hinted, hint[lang].index.to_numpy(dtype=int)) | (text == "")]
     a_, b_ = np.searchsorted(hinted, lo), np.searchsorted(hinted, hi)
     pairs, lo, hi, a_, b_ = pairs[b_ > a_], lo[b_ > a_], hi[b_ > a_], a_[b_ > a_], b_[b_ > a_]  # with a candidate
     share = ctx.params["still_current"]["matter_share"]

@@ -78,7 +78,7 @@ class Context(CoreContext):
         return a.merge(inst, on="instance_id", how="left").merge(m, on="message_id", how="left")
 
     @cached_property
-    def _written(self) -> dict[str, np.ndarray]:
+    def _written(self) -> dict:
         return {}
 
     def written(self, lang: str) -> np.ndarray:
@@ -89,6 +89,14 @@ class Context(CoreContext):
             column = self.table("messages").column(f"text_{lang}").to_pylist()
             self._written[lang] = np.array(every_written(column, lang), dtype=object)
         return self._written[lang]
+
+    def written_anchors(self, column: str) -> pd.Series:
+        """A text column of the `anchors` view (`span_zh`, `fact_en`, `query_zh`, ...) `written`, aligned with the
+        view: normalized once per run, whichever rules read it."""
+        if column not in self._written:
+            self._written[column] = pd.Series(every_written(self.anchors[column].tolist(), column[-2:]),
+                                              index=self.anchors.index)
+        return self._written[column]
 
     @cached_property
     def by_group(self) -> tuple[pd.Index, np.ndarray, np.ndarray]:

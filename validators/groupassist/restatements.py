@@ -6,6 +6,8 @@ over everything before it: those windows add up to the history times the anchors
 """
 from __future__ import annotations
 
+import re
+
 import ahocorasick
 import numpy as np
 import pandas as pd
@@ -13,9 +15,10 @@ import pandas as pd
 from ..catalogue import failures
 from .catalogue import rule
 from .construction import LANGS
-from .gates import _SPACED_WORD, elsewhere, every_written, stated
+from .gates import _SPACED_WORD, elsewhere, stated
 
 _APART = "\x1f"  # between two messages' texts: a span found across it is in neither
+_SPACED = re.compile(_SPACED_WORD)
 
 
 class Statements:
@@ -31,12 +34,13 @@ class Statements:
         self.ids = {key: k for k, key in enumerate(dict.fromkeys(key for key in keys if key[0] >= 0 and key[2].strip()))}
         table = pd.DataFrame(list(self.ids), columns=["group", "who", "span"]).assign(key=range(len(self.ids)))
         words = table[["group", "span"]].drop_duplicates()  # one word of a group's automaton per span
-        words = words.assign(word=range(len(words)), length=words["span"].str.len(), edged=False)
-        if lang == "zh":  # a span that begins or ends with a Latin letter or digit: `gates.stated` decides
-            words["edged"] = words["span"].str.match(_SPACED_WORD) | words["span"].str.contains(f"{_SPACED_WORD}$")
+        spans = words["span"].tolist()
+        # a Chinese span that begins or ends with a Latin letter or digit: `gates.stated` decides
+        edged = [lang == "zh" and bool(_SPACED.match(s[0]) or _SPACED.match(s[-1])) for s in spans]
+        words = words.assign(word=range(len(words)), length=[len(s) for s in spans], edged=edged)
         length = np.fromiter(map(len, texts), np.int64, len(texts))
         at = np.concatenate([[0], np.cumsum(length + 1)])  # message i's text begins at at[i] of the whole
-        whole, hits = _APART.join(texts), []
+        whole, hits = _APART.join(texts), [np.empty((0, 2), dtype=np.int64)]
         bounds = np.append(starts, len(texts))
         for g, part in words.groupby("group"):
             automaton = ahocorasick.Automaton()
@@ -45,8 +49,9 @@ class Statements:
             automaton.make_automaton()
             # the group's part of the whole, sliced: the automaton reads its whole argument, not only the range
             first = int(at[bounds[g]])
-            hits += [(first + e, w) for e, w in automaton.iter(whole[first:max(int(at[bounds[g + 1]]) - 1, first)])]
-        end, word = (np.array([h[k] for h in hits], dtype=np.int64).reshape(-1) for k in (0, 1))
+            here = np.array(list(automaton.iter(whole[first:max(int(at[bounds[g + 1]]) - 1, first)])), dtype=np.int64)
+            hits.append(here.reshape(-1, 2) + [first, 0])
+        end, word = np.concatenate(hits).T
         begin = end - words["length"].to_numpy()[word] + 1
         i = np.searchsorted(at, begin, "right") - 1
         inside = end < at[i] + length[i]  # within one text: never across `_APART`
@@ -57,8 +62,10 @@ class Statements:
         ok = ~found["edged"].to_numpy(dtype=bool)
         for r in np.flatnonzero(~ok):
             ok[r] = stated(texts[found["i"].iat[r]], found["span"].iat[r], lang)
-        speaker = ctx.frame("messages")["speaker"].to_numpy()[order]
-        ok &= found["who"].isna().to_numpy() | (found["who"].to_numpy() == speaker[found["i"].to_numpy()])
+        owned = found["who"].notna().to_numpy()
+        if owned.any():
+            speaker = ctx.frame("messages")["speaker"].to_numpy()[order]
+            ok &= ~owned | (found["who"].to_numpy() == speaker[found["i"].to_numpy()])
         self.found = np.unique(found["key"].to_numpy()[ok].astype(np.int64) * self.width + found["i"].to_numpy()[ok])
 
     def _bounds(self, keys: list[tuple], lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -90,7 +97,8 @@ def earliest_statement(ctx) -> pd.DataFrame:
     another fact there ("4 sheets" of another exercise). Messages the instance's other anchors cite are GC12's
     (one fact, one unit); an anchor on an assistant message relays a member's earlier statement by construction
     (GC15)."""
-    a = ctx.anchors
+    a = ctx.anchors[["anchor_id", "instance_id", "message_id", "group_id", "message_group", "seq", "turn",
+                     "cutoff_turn", "role", "placeholder", "m3_role", "profile_only"]]
     codes, order, starts = ctx.by_group
     code = codes.get_indexer(a["group_id"])
     # after the cutoff or in another group (or unplaced): gate i's; on a safety placeholder, which states nothing: GC10's
@@ -108,7 +116,7 @@ def earliest_statement(ctx) -> pd.DataFrame:
     speaker = ctx.frame("messages")["speaker"].to_numpy()[order]
     # a profile is its member's: another member's words state another's
     who = np.where(a["profile"].to_numpy(), speaker[np.maximum(at, 0)], None).tolist()
-    keys = {lang: list(zip(code[placed].tolist(), who, every_written(a[f"span_{lang}"].tolist(), lang)))
+    keys = {lang: list(zip(code[placed].tolist(), who, ctx.written_anchors(f"span_{lang}")[placed].tolist()))
             for lang in LANGS}
     member = (ctx.frame("messages")["role"] == "member").to_numpy()
     maybe, found = np.ones(len(a), dtype=bool), {}  # each of its spans stated in its window by some message

@@ -44,7 +44,7 @@ def taken(column: pd.Series, positions: np.ndarray) -> np.ndarray:
 
 
 class Context(CoreContext):
-    VIEWS = (("messages", "anchors", "by_group", "_turn_keys"),)
+    VIEWS = (("messages", "anchors", "by_group", "_turn_keys", "_normalized"),)
 
     def frame(self, name: str) -> pd.DataFrame:
         if name not in self._frames:
@@ -89,6 +89,15 @@ class Context(CoreContext):
             column = self.table("messages").column(f"text_{lang}").to_pylist()
             self._written[lang] = np.array(every_written(column, lang), dtype=object)
         return self._written[lang]
+
+    @cached_property
+    def _normalized(self) -> bool:
+        """Every text the rules compare, `written` once before the run forks (`VIEWS`): each process reads them."""
+        for lang in ("zh", "en"):
+            self.written(lang)
+            for column in ("span", "fact", "query"):
+                self.written_anchors(f"{column}_{lang}")
+        return True
 
     def written_anchors(self, column: str) -> pd.Series:
         """A text column of the `anchors` view (`span_zh`, `fact_en`, `query_zh`, ...) `written`, aligned with the

@@ -8,7 +8,7 @@ import json
 import pytest
 from realcompanion.validators.groupassist.gates import inflected
 from realcompanion.validators.groupassist.run import validate
-from test_groupassist_rules import Copy, gc16, relay
+from test_groupassist_rules import FILLER, Copy, changed_again, earlier_filler, gc16, relay
 
 
 def fired(copy) -> set[str]:
@@ -102,6 +102,47 @@ def test_a_native_request_mentioning_the_assistant_is_a_service_point(tmp_path):
                    and m["text_zh"] == i["query_zh"])
     reply = c.rows["messages"][c.rows["messages"].index(request) + 1]
     reply.update(role="member", speaker=request["speaker"], reply_to=None)
+    assert fired(c) == set()
+
+
+def test_an_earlier_message_holding_the_span_inside_a_longer_number_is_no_earlier_statement(tmp_path):
+    """GC17's near-miss: "Library No. 10037" before the anchor does not state "Library No. 1003"."""
+    c = Copy(tmp_path / "release")
+    a, m = earlier_filler(c)
+    m["text_zh"] += a["span_zh"][:-1] + "7号"
+    m["text_en"] += " " + a["span_en"] + "7"
+    assert fired(c) == set()
+
+
+def test_another_members_earlier_words_do_not_state_a_members_profile(tmp_path):
+    """GC17's near-miss: a profile is its member's; another member said the same words first."""
+    c = Copy(tmp_path / "release")
+    a = c.one("anchors", profile_only=True)
+    cited = c.message(a["message_id"])
+    profiles = [c.message(x["message_id"]) for x in c.rows["anchors"] if x["profile_only"]]
+    m = next(m for m in c.rows["messages"] if m["group_id"] == cited["group_id"] and m["turn"] < cited["turn"]
+             and m["speaker"] not in (cited["speaker"], "assistant") and m["text_zh"] in FILLER
+             and m["message_id"] not in {x["message_id"] for x in c.rows["anchors"]}
+             and not any(p["group_id"] == m["group_id"] and p["speaker"] == m["speaker"] and p["turn"] > m["turn"]
+                         for p in profiles))  # no profile of this member's is anchored later
+    m["text_zh"], m["text_en"] = cited["text_zh"], cited["text_en"]
+    assert fired(c) == set()
+
+
+def test_a_change_of_the_matter_after_the_cutoff_is_valid(tmp_path):
+    """GC18's near-miss: the matter changes again, but after the cutoff: still current at it."""
+    c = Copy(tmp_path / "release")
+    changed_again(c, after_cutoff=True)
+    assert fired(c) == set()
+
+
+def test_the_current_value_restated_with_a_change_word_is_no_change(tmp_path):
+    """GC18's near-miss: the change word and the matter's words, but the value named is the current one."""
+    c = Copy(tmp_path / "release")
+    i, m = changed_again(c)
+    new = next(a for a in c.anchors(i["instance_id"]) if a["m3_role"] == "current")
+    m["text_zh"] = m["text_zh"].replace("咖啡馆9999号", new["span_zh"])
+    m["text_en"] = m["text_en"].replace("Cafe No. 9999", new["span_en"])
     assert fired(c) == set()
 
 

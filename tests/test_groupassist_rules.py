@@ -454,6 +454,42 @@ def gt1(c):
     return "instances", c.instance(level="L2")["instance_id"]
 
 
+def gc17(c):
+    """A fact a member stated before the message its anchor cites: an earlier filler message of another member now
+    states the anchor's span, in both languages and in another case."""
+    a, m = earlier_filler(c)
+    m["text_zh"] += a["span_zh"]
+    m["text_en"] += " " + a["span_en"].upper()
+    return "anchors", a["anchor_id"]
+
+
+def earlier_filler(c):
+    """An M1 instance's memory anchor on a member message, and a filler member message before it."""
+    for i in c.rows["instances"]:
+        if i["dependency"] == "M1":
+            a = next(a for a in c.anchors(i["instance_id"]) if a["unit"])
+            turn = c.message(a["message_id"])["turn"]
+            if not a["from_assistant"] and turn > 40:
+                return a, c.free_filler(i["group_id"], after=turn - 40, before=turn)
+
+
+def changed_again(c, after_cutoff=False):
+    """An M3 instance and a filler member message after its update, before its cutoff (or after it), now changing the
+    matter again: the matter's words of the current fact, a change word, another value."""
+    i = c.instance(dependency="M3")
+    new = next(a for a in c.anchors(i["instance_id"]) if a["m3_role"] == "current")
+    turn = c.message(new["message_id"])["turn"]
+    m = c.free_filler(i["group_id"], after=i["cutoff_turn"]) if after_cutoff else c.free_filler(
+        i["group_id"], after=turn, before=i["cutoff_turn"])
+    matter_zh, matter_en = new["fact_zh"][:-len(new["span_zh"]) - 1], new["fact_en"][:-len(new["span_en"]) - 4]
+    m["text_zh"], m["text_en"] = f"{matter_zh}又换到咖啡馆9999号了。", f"For {matter_en.lower()}, it has changed to Cafe No. 9999."
+    return i, m
+
+
+def gc18(c):
+    return "instances", changed_again(c)[0]["instance_id"]
+
+
 MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items()
              if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi", "gt", "gl") and name[2:].isdigit()}
 

@@ -9,7 +9,8 @@ from ..catalogue import Catalogue
 
 FAMILIES = ("structure", "history", "gate", "invariant", "provenance", "integrity", "privacy")
 CATALOGUE = Catalogue(FAMILIES, tuple(f"realcompanion.validators.groupassist.{module}" for module in (
-    "gates", "history", "integrity", "invariants", "construction", "languages", "requester", "structure", "tracks")))
+    "changes", "gates", "history", "integrity", "invariants", "construction", "languages", "requester", "restatements",
+    "structure", "tracks")))
 # `rule(id, severity, family, reads, statement, paper)`: `paper` says where the GroupAssistBench paper (or
 # GROUPASSIST.md) states it
 rule = CATALOGUE.release_rule

@@ -50,7 +50,7 @@ def one_fact_one_unit(ctx) -> pd.DataFrame:
     bad = pd.Series(False, index=a.index)
     first = pd.Series(None, index=a.index, dtype=object)
     for lang in ctx.languages:
-        fact = pd.Series(every_written(a[f"fact_{lang}"].tolist(), lang), index=a.index)
+        fact = ctx.written_anchors(f"fact_{lang}").loc[a.index]
         known = fact.str.strip() != ""
         groups = a.loc[known].groupby(["instance_id", fact[known]], sort=False)
         unit, earliest = groups["unit"].transform("first"), groups["anchor_id"].transform("first")

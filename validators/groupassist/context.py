@@ -20,6 +20,7 @@ from realcompanion.formats.groupassist import language_of
 from ..context import Context as CoreContext
 from ..kept import canonical
 from . import FORMAT_SCHEMAS
+from .gates import every_written
 
 
 def among(values: pd.Series, allowed) -> np.ndarray:
@@ -59,7 +60,7 @@ def unrequired(release, lang: str) -> list[str]:
 
 
 class Context(CoreContext):
-    VIEWS = (("messages", "anchors", "by_group", "_turn_keys"),)
+    VIEWS = (("messages", "anchors", "by_group", "_turn_keys", "_normalized"),)
 
     @cached_property
     def languages(self) -> tuple[str, ...]:
@@ -99,6 +100,36 @@ class Context(CoreContext):
         owner = a["anchor_id"].astype(object).str.rsplit(":", n=1).str[0]
         a = a.assign(instance_id=a["instance_id"].fillna(owner))
         return a.merge(inst, on="instance_id", how="left").merge(m, on="message_id", how="left")
+
+    @cached_property
+    def _written(self) -> dict:
+        return {}
+
+    def written(self, lang: str) -> np.ndarray:
+        """Every message's `text_{lang}` as every rule that asks whether a message states a text reads it
+        (`gates.written`; "" for a null), in file order: normalized once per run, whichever rules and instances
+        read it."""
+        if lang not in self._written:
+            column = self.table("messages").column(f"text_{lang}").to_pylist()
+            self._written[lang] = np.array(every_written(column, lang), dtype=object)
+        return self._written[lang]
+
+    @cached_property
+    def _normalized(self) -> bool:
+        """Every text the rules compare, `written` once before the run forks (`VIEWS`): each process reads them."""
+        for lang in ("zh", "en"):
+            self.written(lang)
+            for column in ("span", "fact", "query"):
+                self.written_anchors(f"{column}_{lang}")
+        return True
+
+    def written_anchors(self, column: str) -> pd.Series:
+        """A text column of the `anchors` view (`span_zh`, `fact_en`, `query_zh`, ...) `written`, aligned with the
+        view: normalized once per run, whichever rules read it."""
+        if column not in self._written:
+            self._written[column] = pd.Series(every_written(self.anchors[column].tolist(), column[-2:]),
+                                              index=self.anchors.index)
+        return self._written[column]
 
     @cached_property
     def by_group(self) -> tuple[pd.Index, np.ndarray, np.ndarray]:

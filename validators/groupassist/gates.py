@@ -132,9 +132,9 @@ def query_reveals(ctx) -> pd.DataFrame:
         # a memory is revealed however the query writes it: in other case, full-width forms or punctuation; in
         # English as whole words (`1007` is not in `10070`), in Chinese, written without spaces, anywhere but inside
         # a longer Latin word or number
-        texts = {c: a[f"{c}_{lang}"].fillna("").tolist() for c in ("span", "fact", "query")}
-        # each text once: a query is repeated on each of its instance's anchors, and a fact across instances
-        spans, facts, queries = (every_written(texts[c], lang) for c in ("span", "fact", "query"))
+        # each text normalized once per run (`written_anchors`), though a query is on each of its instance's anchors
+        spans, facts, queries = (ctx.written_anchors(f"{c}_{lang}").loc[a.index].tolist()
+                                 for c in ("span", "fact", "query"))
         leak = np.fromiter((stated(q, s, lang) or stated(q, f, lang) for s, f, q in zip(spans, facts, queries)), bool,
                            len(a))
         parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"query_{lang}"][leak],

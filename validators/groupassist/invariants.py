@@ -123,17 +123,9 @@ def _in_windows(texts: pa.ChunkedArray, order: np.ndarray, spans: list, lo: np.n
 def stated_in_windows(ctx, lang: str, spans: list, lo: np.ndarray, hi: np.ndarray, keep=None) -> list:
     """For each window [lo, hi) of the messages in group order (`ctx.by_group`), the positions in that order of the
     messages (of `keep`, a mask in file order, if given) whose text states the window's span, both `written` as
-    every rule compares texts: each text inside some window is normalized once."""
+    every rule compares texts (the messages' once per run: `ctx.written`)."""
     _, order, _ = ctx.by_group
-    column = ctx.table("messages").column(f"text_{lang}")
-    needed = np.zeros(len(column), dtype=bool)
-    for a, b in zip(lo.tolist(), hi.tolist()):
-        needed[order[a:b]] = True
-    if keep is not None:
-        needed &= keep
-    at = np.flatnonzero(needed)
-    texts = np.full(len(column), "", dtype=object)
-    texts[at] = every_written(column.take(pa.array(at)).to_pylist(), lang)
+    texts = ctx.written(lang) if keep is None else np.where(keep, ctx.written(lang), "")
     spans = every_written(spans, lang)
     found = _in_windows(pa.chunked_array([pa.array(texts, pa.string())]), order, spans, lo, hi)
     return [[i for i in f if stated(texts[order[i]], s, lang)] for f, s in zip(found, spans)]

@@ -27,9 +27,11 @@ class Group:
         self.gid = plan.group_id
         self.members = [f"member_{i + 1:02d}" for i in range(plan.members)]
         self.slots: list[dict | None] = [None] * plan.messages
-        self.code = 1000
+        self.code = 10_000 * int(self.gid[1:])  # values unique in the release: no group's is another's
         self.instances: list[dict] = []
         self.authored = 0  # query types rotate over authored instances (App. A.5)
+        self.said = [set() for _ in T.MATTERS]  # per matter, the slots of records that name it
+        self.live = [[] for _ in T.MATTERS]  # per matter, each M3 instance's (update, cutoff) slots on it
 
     # -- values and slots --------------------------------------------------
 
@@ -44,6 +46,26 @@ class Group:
     def _others(self, *excluded: str) -> str:
         return self.rng.choice([m for m in self.members if m not in excluded])
 
+    def _matters(self, where: list[int], cut: int, k: int, m3: bool) -> list | None:
+        """`k` matters for an instance on slots `where` with its cutoff at `cut` (None if too few are free): none
+        is named between another instance's M3 update and its cutoff (App. A.4: the new value is still current at
+        the cutoff, A.5: no update of the matter within the range), and an M3 instance's own matter is named by
+        no other between its update and its cutoff. Conservative: every slot of the instance counts for each of
+        its matters, and the update is taken at its earliest slot, `where[1]`."""
+        spots = [*where, cut]
+        free = [m for m in range(len(T.MATTERS))
+                if not any(lo < p < hi for lo, hi in self.live[m] for p in spots)]
+        first = [m for m in free if not any(where[1] < p < cut for p in self.said[m])] if m3 else free
+        if not first or len(free) < k:
+            return None
+        chosen = [self.rng.choice(first)] if m3 else []
+        chosen += self.rng.sample([m for m in free if m not in chosen], k - len(chosen))
+        for m in chosen:
+            self.said[m].update(spots)
+        if m3:
+            self.live[chosen[0]].append((where[1], cut))
+        return [T.MATTERS[m] for m in chosen]
+
     # -- instances -----------------------------------------------------------
 
     def build(self) -> dict[str, list[dict]]:
@@ -52,6 +74,7 @@ class Group:
                 [("pool", ("L1", "L2")[i % 2]) for i in range(p.pool)]
         for n, (split, level) in enumerate(specs):
             self._instance(n, split, level)
+        self._earliest_profiles()
         self._feedback()
         self._fill()
         return self._records()
@@ -60,7 +83,6 @@ class Group:
         rng = self.rng
         dependency = self.plan.dependencies[n] if n < len(self.plan.dependencies) else DEPENDENCIES[n % 3]
         native = (n // 3) % 3 == 0
-        matters = rng.sample(T.MATTERS, 4)
         units = {"M1": 1, "M2": 2 + (n // 9) % 3, "M3": 2}[dependency]
         profile = n % 4 == 1
         premise = not native and n % 5 == 2
@@ -77,7 +99,9 @@ class Group:
             where = sorted(rng.sample(free, records))
             cut = where[-1] + rng.randint(*CUTOFF_GAP)
             if self.slots[cut] is None and (not native or self.slots[cut + 1] is None):
-                break
+                matters = self._matters(where, cut, 2 if dependency == "M3" else units, dependency == "M3")
+                if matters:
+                    break
         else:
             raise ValueError(f"{self.gid}: history too short for its instances")
         requester = rng.choice(self.members)
@@ -160,6 +184,17 @@ class Group:
             "requester": requester, "cut": cut, "query": query, "anchors": anchors,
             "weak": n % 7 == 3,
         })
+
+    def _earliest_profiles(self) -> None:
+        """A profile its member states again is anchored where the member first stated it (App. A.3: a fact
+        appearing repeatedly is anchored to the earliest message that establishes it)."""
+        first = {}
+        for pos, slot in enumerate(self.slots):
+            if slot is not None:
+                first.setdefault((slot["speaker"], slot["text"]), pos)
+        for a in (a for inst in self.instances for a in inst["anchors"] if a["profile_only"]):
+            slot = self.slots[a["pos"]]
+            a["pos"] = first[(slot["speaker"], slot["text"])]
 
     # -- feedback, filler, records ---------------------------------------------
 

@@ -1,10 +1,12 @@
 """Bilingual (Chinese, English) sentence templates of the synthetic group chats.
 
-Every value a memory carries is made unique within its group (a four-digit code
-on a named thing), so a span is found verbatim exactly where it was planted and
-nowhere else: gate ii finds it, gate iii cannot find it in a query, and the M3
-rule finds no later re-use of a superseded value. Queries name the matter,
-never the value, and carry no word of the descriptor's gate-iii lists.
+Every value a memory carries is made unique in the release (a code numbered
+from its group's on a named thing), so a span is found verbatim exactly where it
+was planted and nowhere else: gate ii finds it, gate iii cannot find it in a
+query, the M3 rule finds no later re-use of a superseded value, and no earlier
+message states an anchor's value (GC17). Queries name the matter, never the
+value, and carry no word of the descriptor's gate-iii lists. A member's profile
+is said in the same words each time: it is anchored where the member first said it.
 """
 from __future__ import annotations
 
@@ -49,6 +51,12 @@ MATTERS = [
     ("接孩子的路线", "the route for picking up the kids"),
     ("读书会的地点", "the venue of the book club"),
     ("面试前碰头的地方", "the place to meet before the interview"),
+    ("年会彩排的礼堂", "the auditorium for the annual party rehearsal"),
+    ("家长会停车的位置", "the parking spot for the parents' evening"),
+    ("乐队排练的琴房", "the practice room for the band"),
+    ("志愿活动的报到处", "the check-in desk for volunteering"),
+    ("摄影外拍的取景地", "the location for the photo shoot"),
+    ("生日派对的包间", "the private room for the birthday party"),
 ]
 STATE = ("{matter}定在{value}。", "For {matter}, we go with {value}.")
 SUPERSEDED = ("{matter}先定在{value}。", "For {matter}, {value} is the plan for the moment.")

@@ -1,0 +1,110 @@
+"""Whether an M3 instance's new value is still current at its cutoff, beyond a repeat of the old value (GC5):
+a member message between the update and the cutoff that hints at a change of the same matter."""
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+
+from realcompanion.formats.groupassist import SCHEMA_FILE
+from realcompanion.normalized import UNSPACED
+
+from ..catalogue import failures
+from ..screen import search
+from .catalogue import rule
+from .context import among
+from .gates import elsewhere, every_written, stated, word_pattern
+
+# where a release declares no `still_current`, the format's default (descriptor.schema.json, declared there once)
+STILL_CURRENT = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))["properties"]["still_current"]["default"]
+_RUNS = re.compile(f"[{UNSPACED}]+|[^{UNSPACED}\\s]+")
+_CHINESE = re.compile(f"[{UNSPACED}]")
+
+
+def words(text: str, lang: str) -> set[str]:
+    """A `written` text's words: in English its tokens; in Chinese, written without spaces, each two adjacent
+    Chinese characters (bigrams, the unit Chinese retrieval uses without a segmenter; a lone character as itself)
+    and each token of another script."""
+    if lang == "en":
+        return set(text.split())
+    out = set()
+    for run in _RUNS.findall(text):
+        if _CHINESE.match(run):
+            out.update([run[i:i + 2] for i in range(max(len(run) - 1, 1))])
+        else:
+            out.add(run)
+    return out
+
+
+def matter(facts: tuple[str, str], spans: tuple[str, str], lang: str) -> set[str]:
+    """The words of the matter two facts of an M3 pair settle (each `written`): the words both state once each
+    fact's own value (its span) is taken out."""
+    old, new = (words(f.replace(s, " ") if s.strip() else f, lang) for f, s in zip(facts, spans))
+    return old & new
+
+
+@rule("GC18", "warning", "invariant", ("anchors", "instances", "messages"),
+      "no member message after an M3 update and before the cutoff names a change (a word of words.change_hint) and "
+      "shares at least still_current.matter_share of the matter's words (those both facts of the pair state besides "
+      "their values), in each language it is judged in",
+      "App. A.4 (the new value is still current at the cutoff; if the matter changes again, the cutoff moves or the "
+      "pair is dropped); App. A.5 (no update of the same matter within the range); App. C.1, Q4; declared "
+      "approximation, a warning")
+def changed_again(ctx) -> pd.DataFrame:
+    """A warning: a change word beside the matter's words may speak of another occasion of the matter ("the room
+    for next week's meeting changed"), and a change in other words is not read. A message that restates either
+    value is GC5's (the old one) or no change (the new one)."""
+    a = ctx.anchors.loc[~among(ctx.anchors["instance_id"], set(ctx.anchors.loc[elsewhere(ctx.anchors), "instance_id"]))]
+    texts = [f"{column}_{lang}" for lang in ctx.languages for column in ("span", "fact")]
+    sup = a[a["m3_role"] == "superseded"].drop_duplicates("instance_id").set_index("instance_id")[texts]
+    cur = a[a["m3_role"] == "current"].drop_duplicates("instance_id").set_index("instance_id")
+    pairs = cur[["group_id", "seq", "cutoff_turn", *texts]].join(sup.add_suffix("_old"), how="inner").dropna(
+        subset=["group_id", "seq", "cutoff_turn"])
+    codes, order, starts = ctx.by_group
+    code = codes.get_indexer(pairs["group_id"])
+    pairs, first = pairs[code >= 0], starts[code[code >= 0]]
+    lo = first + pairs["seq"].to_numpy(dtype=int) + 1  # after the update, to the cutoff
+    hi = first + ctx.before(pairs["group_id"], pairs["cutoff_turn"]).astype(int)
+    member = (ctx.frame("messages")["role"] == "member").to_numpy()[order]
+    inside = np.zeros(len(order), dtype=bool)
+    for i, j in zip(lo.tolist(), hi.tolist()):
+        inside[i:j] = True
+    looked = np.flatnonzero(inside & member)  # group order
+    pattern, hint = word_pattern(ctx.params["words"]["change_hint"]), {}
+    hinted = looked  # a change named in each language the message has text in (the second read where the first is)
+    for lang in ctx.languages:
+        text = ctx.written(lang)[order[hinted]]
+        hint[lang] = search(pd.Series(text, index=hinted), pattern, ignore_case=True)
+        hinted = hinted[np.isin(hinted, hint[lang].index.to_numpy(dtype=int)) | (text == "")]
+    a_, b_ = np.searchsorted(hinted, lo), np.searchsorted(hinted, hi)
+    pairs, lo, hi, a_, b_ = pairs[b_ > a_], lo[b_ > a_], hi[b_ > a_], a_[b_ > a_], b_[b_ > a_]  # with a candidate
+    share = ctx.params.get("still_current", STILL_CURRENT)["matter_share"]
+    written = {c: every_written(pairs[c].tolist(), "zh" if "_zh" in c else "en") for c in (*texts, *(f"{t}_old" for t in texts))}
+    message_ids = ctx.frame("messages")["message_id"].to_numpy()[order]
+    said = {}  # a message's words, once
+    rows = []
+    for k, (iid, first_, last_) in enumerate(zip(pairs.index, a_.tolist(), b_.tolist())):
+        ask = {lang: matter((written[f"fact_{lang}_old"][k], written[f"fact_{lang}"][k]),
+                            (written[f"span_{lang}_old"][k], written[f"span_{lang}"][k]), lang) for lang in ctx.languages}
+        for i in hinted[first_:last_].tolist():
+            text = {lang: ctx.written(lang)[order[i]] for lang in ctx.languages}
+            judged = [lang for lang in ctx.languages if ask[lang] and text[lang].strip()]
+            if not judged:
+                continue
+            shared = {}
+            for lang in judged:
+                if (i, lang) not in said:
+                    said[i, lang] = words(text[lang], lang)
+                shared[lang] = len(said[i, lang] & ask[lang])
+            if not all(shared[lang] >= share * len(ask[lang]) for lang in judged):
+                continue
+            if any(stated(text[lang], written[f"span_{lang}{old}"][k], lang) for lang in ctx.languages for old in ("", "_old")):
+                continue  # the new value restated, or the old one (GC5's)
+            rows.append((iid, pairs.at[iid, "cutoff_turn"], message_ids[i], hint[judged[0]][i], shared[judged[0]],
+                         len(ask[judged[0]])))
+            break
+    return failures("instances", [r[0] for r in rows], "cutoff_turn", [int(r[1]) for r in rows],
+                    [f"{m}, after the update and before the cutoff, names a change ({w!r}) and shares {n} of the "
+                     f"matter's {t} words: the matter may have changed again" for _, _, m, w, n, t in rows])

@@ -363,7 +363,8 @@ def feedback_items(ctx) -> pd.DataFrame:
 def audit_rows(ctx) -> pd.DataFrame:
     au, m = ctx.frame("audit"), ctx.frame("messages")
     checks = ctx.vocab["checks_by_layer"]
-    texts = m.melt("group_id", [f"text_{lang}" for lang in ctx.languages])  # a quote in a declared language
+    # a quote in a declared language, whether or not the schemas require its texts (GL2's): null texts are dropped
+    texts = m.melt("group_id", [f"text_{lang}" for lang in ctx.release.languages])
     text = {g: "\x1f".join(t.dropna().tolist()) for g, t in texts.groupby("group_id")["value"]}
     group = au["instance_id"].str.split(":").str[0]
     kept = among(au["instance_id"], ctx.frame("instances")["instance_id"])

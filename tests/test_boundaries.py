@@ -236,11 +236,20 @@ def min_history(copy, past):
 
 def premise_at_cutoff(copy, past):
     """Gate i (every anchor and cited premise precedes the cutoff): an authored query's cited premise (no memory, so
-    no distance to keep) moved to a member's record just before the cutoff turn, or to the cutoff turn."""
-    premise = next(a for a in copy.rows["anchors"] if a["premise"])
-    instance = copy.instance(instance_id=premise["instance_id"])
-    message = next(m for m in copy.rows["messages"] if m["group_id"] == instance["group_id"] and m["role"] == "member"
-                   and m["turn"] == instance["cutoff_turn"] - 1 + past and not m["placeholder"])
+    no distance to keep) moved to a member's record just before the cutoff turn, or to the cutoff turn; its old
+    message no longer states it, so the new one is the earliest that does (GC17)."""
+    def member_at(instance, turn):
+        return next((m for m in copy.rows["messages"] if m["group_id"] == instance["group_id"]
+                     and m["role"] == "member" and m["turn"] == turn and not m["placeholder"]), None)
+
+    # a premise whose instance has a member's record on each side of its cutoff, the same one for both cases
+    premise, instance = next((a, i) for a in copy.rows["anchors"] if a["premise"]
+                             for i in [copy.instance(instance_id=a["instance_id"])]
+                             if member_at(i, i["cutoff_turn"] - 1) and member_at(i, i["cutoff_turn"]))
+    message = member_at(instance, instance["cutoff_turn"] - 1 + past)
+    old = copy.message(premise["message_id"])
+    old["text_zh"], old["text_en"] = old["text_zh"].replace(premise["span_zh"], ""), old["text_en"].replace(
+        premise["span_en"], "")
     message["text_zh"] += premise["span_zh"]
     message["text_en"] += " " + premise["span_en"]
     premise.update(message_id=message["message_id"], from_assistant=False)
@@ -253,13 +262,16 @@ def authored_distance(bound):
     def edge(copy, past):
         params = copy.descriptor()["groupassist"]
         count = params["delta_min"] - past if bound == "min" else params["delta_max"] + past
-        instance = copy.instance(origin="authored", dependency="M1", level="L1")
         turn = {m["message_id"]: m["turn"] for m in copy.rows["messages"]}
-        last = max(turn[a["message_id"]] for a in copy.anchors(instance["instance_id"]) if not a["premise"])
-        between = lambda cutoff: records_before(copy, instance["group_id"], cutoff) - records_before(  # noqa: E731
-            copy, instance["group_id"], last + 1)
-        instance["cutoff_turn"] = next(c for c in range(last + 1, 10**6) if between(c) == count)
-        return "GC6", instance["instance_id"]
+        for instance in (i for i in copy.rows["instances"]
+                         if (i["origin"], i["dependency"], i["level"]) == ("authored", "M1", "L1")):
+            last = max(turn[a["message_id"]] for a in copy.anchors(instance["instance_id"]) if not a["premise"])
+            after = sorted(m["turn"] for m in copy.rows["messages"]
+                           if m["group_id"] == instance["group_id"] and m["turn"] > last)
+            if len(after) > count:  # the cutoff just after the count-th record past the last anchor
+                instance["cutoff_turn"] = after[count - 1] + 1
+                return "GC6", instance["instance_id"]
+        raise AssertionError("no authored M1 L1 instance of the specimen has that many records after its anchors")
     edge.__name__ = f"authored_distance_{bound}"
     return edge
 

@@ -24,10 +24,6 @@ STILL_NAMING = {
     "realcompanion.schemas": "the first format's resources, and its block as the default where a vocabulary is named",
     "realcompanion.descriptor": "the first format's block is typed by the engine's descriptor schema, beside the "
                                 "definitions every format shares",
-    "realcompanion.validators.structure": "declares the first format's rules beside checks both formats run",
-    "realcompanion.validators.resources": "declares the first format's rules beside checks both formats run",
-    "realcompanion.validators.integrity": "declares the first format's rules beside checks both formats run",
-    "realcompanion.validators.documents": "declares the first format's rules beside checks both formats run",
     "realcompanion.scoring.bm25": "shared scoring that reads RealCompanion's method settings",
     "realcompanion.scoring.bootstrap": "shared scoring that reads RealCompanion's method settings",
     "realcompanion.scoring.judge_client": "shared scoring that reads RealCompanion's method settings",

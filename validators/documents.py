@@ -22,7 +22,6 @@ from realcompanion.names import CARD, CHANGELOG, CITATION, CROISSANT, DATASHEET
 from realcompanion.publish.documents import cff
 
 from .catalogue import failure_rows
-from .realcompanion.catalogue import release_rule
 
 _HEADER = re.compile(r"\A---\r?\n.*?^---\r?$", re.S | re.M)
 
@@ -109,9 +108,6 @@ STATEMENT = ("every document the release ships (README.md, DATASHEET.md, CITATIO
              "card and the datasheet opened and closed, CITATION.cff and croissant.json readable")
 
 
-@release_rule("DOC1", "error", "integrity", (), STATEMENT,
-              "SPEC §1 (what ships: the card with its YAML header, the datasheet); docs/validating.md (what the "
-              "writers promise)")
 def documents_whole(ctx) -> pd.DataFrame:
     """A line per fault of a document, naming the document as its row (a line about a file, not a row)."""
     return failure_rows([("", name, "", "", problem) for name in DOCUMENT_CHECKS

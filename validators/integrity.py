@@ -15,13 +15,11 @@ import pyarrow as pa
 from realcompanion.files import read_bytes
 from realcompanion.names import COMMAND, STALE, stale_count
 from realcompanion.release import declared_hash
-from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import declared_counts
 
 from .catalogue import as_text, combined, failure_rows, failures
-from .kept import definitions_kept, first_difference, format_rules_kept
+from .kept import first_difference
 from .personal import PII_PATTERNS, digit_run, screened
-from .realcompanion.catalogue import release_rule
 
 SCRIPT_SUFFIXES = {".py", ".pyw"}
 CODE_SUFFIXES = SCRIPT_SUFFIXES | {".pyc", ".pyo", ".pyd", ".pyx", ".ipynb", ".pkl", ".pickle", ".joblib", ".pt",
@@ -35,8 +33,6 @@ DIGESTS = ("every data file's digest is declared, as its resource's Data Package
            "release keeps")
 
 
-@release_rule("INT1", "error", "integrity", (), DIGESTS.format(block="realcompanion"),
-              "SPEC §1 (a sha256 per data file), §4 (integrity and safety); Data Package v2 (resource hash)")
 def hashes(ctx) -> pd.DataFrame:
     """One digest per file: the standard `hash` (a bare digest is MD5's), judged with the standard `bytes` as
     Frictionless judges them. A release written to the format's older letter keeps a `sha256` map in its block,
@@ -85,9 +81,6 @@ def declared_rows(ctx) -> list[tuple]:
         ctx, "rows", set(ctx.release.resources), "no resource of the release")
 
 
-@release_rule("INT2", "error", "integrity", RESOURCES,
-              "every resource's row count matches realcompanion.rows, and its Data Package `rows` and `fields` in "
-              "datapackage.json, when declared", "Table 11 (corpus totals); SPEC §4; Data Package v2 (resource rows)")
 def row_counts(ctx) -> pd.DataFrame:
     return failure_rows(declared_rows(ctx) + standard_counts(ctx))
 
@@ -104,17 +97,10 @@ def standard_counts(ctx) -> list[tuple]:
     return out
 
 
-@release_rule("INT3", "error", "integrity", (),
-              "no path of the package leaves its folder (absolute, .., URL, or a link to a file outside)",
-              "SPEC §4 (integrity and safety)")
 def contained(ctx) -> pd.DataFrame:
     return failure_rows([(name, path, "", path, why) for name, path, why in ctx.release.escapes()])
 
 
-@release_rule("INT4", "error", "integrity", (),
-              "no file under data/ or schemas/ is code, a notebook or a pickle (by name or content, also inside "
-              "gzip and zip), and the release has no loading script",
-              "SPEC §1, §4 (no loading script, no pickle)")
 def data_not_code(ctx) -> pd.DataFrame:
     root = ctx.release.root
     files = [p for folder in ("data", "schemas") if (root / folder).is_dir()
@@ -173,9 +159,6 @@ def _is_pickle(head: bytes) -> bool:
     return False
 
 
-@release_rule("INT5", "error", "integrity", (),
-              "the enum and pattern copies in schemas/ are those of the vocabulary (the check `realcompanion schemas` runs)",
-              "SPEC §1 (one vocabulary, declared once in schemas/)")
 def schema_copies(ctx) -> pd.DataFrame:
     """Each stale schema file, named at its first copy that differs from the rendering (a field by name, as INT7
     names it: `fields.level.constraints.enum[2]`), with the value the file holds there: where to look."""
@@ -195,35 +178,12 @@ def _by_name(table_schema: dict, where: str) -> str:
     return f"fields.{name}{where[at.end():]}" if isinstance(name, str) else where
 
 
-release_rule("INT6", "error", "integrity", (),
-             "the rules file declares each of the format's own declared rules "
-             "(validators/realcompanion/format_rules.json) as the format does: a fork adds rules under new ids, it "
-             "cannot drop or loosen these",
-             "the tables the format's declared rules cite (Tables 3, 11, 12, 13, 25, 27: Table 3 for SIG1); "
-             "docs/forking.md (a fork adds rules)")(format_rules_kept)
-release_rule("INT7", "error", "integrity", (),
-             "the release's schemas define each core field as the format does "
-             "(validators/realcompanion/format_schemas.json): type, vocabulary, identifier, nested schema, "
-             "constraints kept or tightened, keys, missing values, the nested schemas, vocabularies and identifier "
-             "patterns; a fork adds fields and vocabularies, it cannot loosen these",
-             "SPEC §3 (the fields, their types and vocabularies: Tables 11-27); docs/forking.md (a fork adds fields)"
-             )(definitions_kept)
 
 
-@release_rule("PII1", "warning", "privacy", RESOURCES,
-              "personal-data screen: no e-mail address, phone or US social security number, URL with query string or "
-              "long digit run in any free-text value (a fork's too, at any depth) or document the release ships, read "
-              "as a person reads it (invisible characters dropped, look-alike forms and numerals as what they show)",
-              "SPEC §4 (personal-data screen)")
 def personal_data(ctx) -> pd.DataFrame:
     return screened(ctx, PII_PATTERNS | digit_run(ctx))
 
 
-@release_rule("INT8", "warning", "integrity", RESOURCES,
-              "every number loads with datasets.load_dataset as the file writes it: in a resource whose card declares a "
-              "Json field, datasets re-encodes each row to 10 decimal places (0.876543210987654 loads as 0.876543211, "
-              "-0.0 as 0.0)",
-              "SPEC §1 (datasets.load_dataset loads every config, offline, typed)")
 def loaded_as_written(ctx) -> pd.DataFrame:
     """`datasets` sends each line of a resource with a `Json` feature (`card.verbatim_paths`) through pandas' ujson
     before Arrow parses it, and its encoder writes a float to 10 decimal places. No card can declare that away. A
@@ -275,9 +235,6 @@ def _maybe_reencoded(values: np.ndarray) -> np.ndarray:
     return (np.round(values, 10) != values) | (np.abs(values) >= 1e15) | ((values == 0) & np.signbit(values))
 
 
-@release_rule("NUL1", "warning", "coverage", ("profile",),
-              "allowed nulls are counted: profile claims without evidence, or without first_seen / last_seen",
-              "Table 12 (evidence on 3,579 of 3,580 claims; first_seen, last_seen on 3,109)")
 def allowed_nulls(ctx) -> pd.DataFrame:
     profile = ctx.frame("profile")
     parts = [failures("profile", profile["claim_id"][bad], field, "null", message) for field, bad, message in (
@@ -287,10 +244,6 @@ def allowed_nulls(ctx) -> pd.DataFrame:
     return pd.concat(parts)
 
 
-@release_rule("INT9", "warning", "integrity", (),
-              "every file under data/ and schemas/ is one the release reads, a resource's data file or a schema: "
-              "another (a fork's resource left out of datapackage.json) is neither validated nor published",
-              "SPEC §1 (the release is its files), §4 (integrity)")
 def unread(ctx) -> pd.DataFrame:
     """A file that is code is INT4's finding alone. A warning: the release the descriptor declares is whole
     without the file; `publish` refuses until it is declared or removed."""

@@ -18,11 +18,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from realcompanion.nested import arrays
-from realcompanion.schemas import RESOURCES, missing_values, names
+from realcompanion.schemas import missing_values, names
 
 from . import structure  # registered first: its rules open the structure family
 from .catalogue import combined, failure_rows, failures
-from .realcompanion.catalogue import release_rule
 
 
 def _as_read(ctx, name: str, field: str, numbers: bool = False) -> pa.ChunkedArray | pa.Array:
@@ -114,9 +113,6 @@ def _unresolved(ctx, keys: list[tuple[str, list[str]]], target: str, targets: li
     return np.split(bad, np.cumsum([len(ctx.table(name)) for name, _ in keys])[:-1])
 
 
-@release_rule("KEY1", "error", "structure", RESOURCES,
-              "every foreign key a Table Schema declares (foreignKeys) resolves to a row of the resource it names",
-              "SPEC §2 (identifiers: every reference resolves); SPEC §6 (a fork's resources are validated)")
 def foreign_keys(ctx) -> pd.DataFrame:
     by_target: dict[tuple, list[tuple[str, list[str]]]] = {}  # keys citing the same fields, with the same types
     for name in ctx.release.resources:
@@ -145,10 +141,6 @@ def foreign_keys(ctx) -> pd.DataFrame:
     return combined(parts)
 
 
-@release_rule("HDR1", "error", "structure", RESOURCES,
-              "every file has a first record, and it names each declared field once, in schema order (Frictionless "
-              "reads it as the header; null where there is no value)",
-              "SPEC §1 (one JSON record per line; Frictionless validates the same files)")
 def header(ctx) -> pd.DataFrame:
     rows = []
     for name in ctx.release.resources:

@@ -17,19 +17,14 @@ from realcompanion.formats import VERSIONS
 from realcompanion.names import STALE
 from realcompanion.nested import cells, column_validators
 from realcompanion.release import FLOAT_EXACT
-from realcompanion.schemas import RESOURCES, RFC3339, missing_values, names, schema_reason
+from realcompanion.schemas import RFC3339, missing_values, names, schema_reason
 
 from .catalogue import as_text, combined, failure_rows, failures
 from .context import runs
-from .realcompanion.catalogue import frame_rule, release_rule
 
 STRUCTURE_RULES = ("SCH1", "SCH2", "SCH3", "FLD2")
 
 
-@release_rule("SCH1", "error", "structure", RESOURCES,
-              "every record has only declared fields, each of its declared type (a field a record after the first "
-              "omits reads as null, as Frictionless and datasets read it)",
-              "Table 11 (the five files); Tables 12, 13 (fields); SPEC §3")
 def declared_fields(ctx) -> pd.DataFrame:
     rows = []  # one tuple per failing record, one frame at the end: a frame per record costs ms each
     for name, bad in ctx.release.invalid_rows.items():
@@ -121,9 +116,6 @@ def _exactly(ctx, name: str) -> dict[str, pd.Series]:
 UUID = r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$"
 
 
-@release_rule("SCH2", "error", "structure", RESOURCES,
-              "every field meets its Table Schema constraints: required, enum, pattern, range, unique, primary key",
-              "Tables 12, 13 (fields); SPEC §2 (identifiers), §3")
 def table_constraints(ctx) -> pd.DataFrame:
     """Each resource's rows that break its Table Schema constraints, the core's and a fork's, checked by pandera."""
     from pandera.errors import SchemaErrors
@@ -321,9 +313,6 @@ def _declared_patterns(table_schema: dict) -> dict:
 SLICE_BYTES = 8 << 20  # a column of up to this many bytes (10x: every column) is converted in slices of 65,536 rows
 
 
-@release_rule("SCH3", "error", "structure", RESOURCES,
-              "every nested field (lists, required_context, memory_bearing, trace) matches its JSON Schema",
-              "Table 13 (required_context, trace); Table 16 (what each phase writes); SPEC §3")
 def nested_fields(ctx) -> pd.DataFrame:
     """Only what a schema can reject is turned into Python objects (`nested.checked_part`), a slice of about
     `SLICE_BYTES` of the column at a time: Python's objects take about six times Arrow's bytes (at 100x paper
@@ -354,8 +343,6 @@ def nested_fields(ctx) -> pd.DataFrame:
     return combined(parts)
 
 
-@release_rule("ID1", "error", "structure", RESOURCES,
-              "every record's own identifier carries its participant_id as prefix", "SPEC §2 (identifiers)")
 def own_participant(ctx) -> pd.DataFrame:
     """Every resource with a participant_id and a one-field text key, a fork's own resources too (a composite
     key holds participant_id itself)."""
@@ -377,17 +364,10 @@ def own_participant(ctx) -> pd.DataFrame:
     return combined(parts)
 
 
-@frame_rule("FLD1", "error", "structure", "source", "text",
-            "a message's text is empty only when it carries a media marker",
-            "Table 11 (source: every message, with its media marker); SPEC §3")
 def text_or_media(ctx, frame):
     return (frame["text"].str.len() > 0) | frame["media"].notna()
 
 
-@release_rule("FLD2", "error", "structure", RESOURCES,
-              "every date is a calendar day (YYYY-MM-DD) and every datetime RFC 3339 with an explicit UTC offset on a "
-              "calendar day, T and Z upper-case (a timestamp's date is the participant's local day)",
-              "Table 11 (source: timestamp); Table 12 (first_seen, last_seen); SPEC §3")
 def calendar(ctx) -> pd.DataFrame:
     """Vectorised in Arrow (`_dated`). A value typed full-width is named so only when its ASCII form
     passes: a full-width 2025-02-30 is no day in ASCII either."""
@@ -451,15 +431,11 @@ SHAPES = {RFC3339: LOWER_CASE, RFC3339.replace("T", " ", 1): SPACED,
           RFC3339.replace(r":[0-5]\d(\.", r":60(\."): LEAP, r"^\d{4}-\d{2}-\d{2}$": DAY}
 
 
-@release_rule("FMT1", "error", "structure", (),
-              "format_version names a format this validator knows, and the release's copies of that format's "
-              "constants (the parameters that decide VALID) equal them",
-              "SPEC §1 (release-level parameters); Table 9 (the validity conditions they decide)")
 def format_constants(ctx) -> pd.DataFrame:
     version = ctx.params.get("format_version")
     if version not in VERSIONS:
-        return failure_rows([("", "datapackage.json", "realcompanion.format_version", as_text(version),
+        return failure_rows([("", "datapackage.json", f"{ctx.release.BLOCK}.format_version", as_text(version),
                               f"unknown format version; known: {', '.join(sorted(VERSIONS))}")])
-    return failure_rows([("", "datapackage.json", f"realcompanion.{name}", as_text(ctx.params.get(name)),
+    return failure_rows([("", "datapackage.json", f"{ctx.release.BLOCK}.{name}", as_text(ctx.params.get(name)),
                           f"format {version} fixes {as_text(value)}")
                          for name, value in VERSIONS[version].items() if ctx.params.get(name) != value])

@@ -614,18 +614,38 @@ def test_a_document_saved_with_crlf_line_ends_keeps_them(fork, command, document
                          ids=["realcompanion", "groupassist"])
 def test_a_fork_that_drops_a_required_resource_of_its_format_is_one_line(tmp_path, capsys, cls, source):
     """A fork may add resources and leave out an optional one (tests/test_optional_tracks.py), never drop a required
-    one (one line, exit 2, naming the first missing one, not a crash in each rule that reads it)."""
+    one: `validate` judges it INVALID in one line naming the missing resource and those present (its format's
+    TRK1/GT1, the only rule run: every other reads it), not a crash in each rule that reads it; any other command
+    refuses to open it in one line (exit 2)."""
+    rule = {"realcompanion": "TRK1", "groupassist": "GT1"}[cls.BLOCK]
+    carries = (f"a {cls.BLOCK} release carries {', '.join(cls.TRACKS.required)} (and may carry "
+               f"{', '.join(cls.TRACKS.optional)})")
     for dropped in cls.TRACKS.required:
         root = tmp_path / cls.BLOCK / dropped
         shutil.copytree(source, root, ignore=shutil.ignore_patterns(".*", "src", "tests", "docs", "benchmarks",
                                                                     "specimens", "*.egg-info"))
         edit_json(root / "datapackage.json",
                   lambda d, dropped=dropped: d.update(resources=[r for r in d["resources"] if r["name"] != dropped]))
-        assert main(["validate", str(root)]) == 2, dropped
+        capsys.readouterr()
+        assert main(["validate", str(root), "--json", "-"]) == 1, dropped
+        report = json.loads(capsys.readouterr().out)
+        present = [name for name in cls.RESOURCES if name != dropped]
+        assert [r["id"] for r in report["rules"]] == [rule] and report["failures"] == [
+            {"rule": rule, "severity": "error", "resource": dropped, "row": "", "field": "resources",
+             "value": ", ".join(present), "message": f"the release carries no '{dropped}' resource: {carries}"}]
+        assert main(["card", str(root)]) == 2, dropped
         err = capsys.readouterr().err.strip()
-        assert err == (f"error: {root / 'datapackage.json'} field 'resources': no resource '{dropped}': a {cls.BLOCK} "
-                       f"release carries {', '.join(cls.TRACKS.required)} (and may carry "
-                       f"{', '.join(cls.TRACKS.optional)})"), err
+        assert err == (f"error: {root / 'datapackage.json'} field 'resources': no resource '{dropped}': "
+                       f"{carries}"), err
+
+
+@pytest.mark.parametrize("cls,source", [(Release, REPO_ROOT), (GroupAssistRelease, SPECIMEN)],
+                         ids=["realcompanion", "groupassist"])
+def test_a_release_carrying_every_required_resource_passes_the_rule_that_names_one_missing(cls, source, capsys):
+    """The near miss: the specimen carries every required resource (and leaves none out), so the rule passes."""
+    rule = {"realcompanion": "TRK1", "groupassist": "GT1"}[cls.BLOCK]
+    assert main(["validate", str(source), "--rules", rule, "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["failures"] == []
 
 
 def cites_by(nested: dict):

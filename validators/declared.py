@@ -304,7 +304,7 @@ def _check_names(release, path: Path, rules: list[dict]) -> None:
             raise ReadError(path, f"kind '{rule['kind']}'{' with same_participant' if rule.get('same_participant') else ''}"
                             f" reads the {streams} message stream; not available to this format", field=where)
         for resource, field in [(rule["resource"], None), *_fields_named(rule)]:
-            if resource not in release.resources and resource not in release.absent:
+            if resource not in (*release.resources, *release.absent, *release.missing):
                 raise ReadError(path, f"no resource '{resource}' in datapackage.json", field=f"{where}.resource")
             if field is not None and not _has_field(_typed(release, resource), field):
                 raise ReadError(path, f"resource '{resource}' has no field '{field}'", field=where)
@@ -317,8 +317,10 @@ def _check_names(release, path: Path, rules: list[dict]) -> None:
 
 def _typed(release, resource: str) -> pa.Schema:
     """The resource's Arrow schema; of one the release leaves out, the format's (a format's declared rule on it
-    stays declared, and judges nothing: `tracks.applies`)."""
-    return release.table(resource).schema if resource in release.absent else release.arrow_schema(resource)
+    stays declared, and judges nothing: `tracks.applies`; of a required one it leaves out, the run judges only
+    that: TRK1, GT1)."""
+    left_out = (*release.absent, *release.missing)
+    return release.table(resource).schema if resource in left_out else release.arrow_schema(resource)
 
 
 def _has_field(schema: pa.Schema, dotted: str) -> bool:

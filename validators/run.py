@@ -290,9 +290,11 @@ def planned(rules: str | None, declared: list[Rule] = (), runner: Runner | None 
             release: Release | None = None) -> list[Rule]:
     """The rules a run evaluates: the chosen ones (among the catalogue and the release's declared rules), and the
     structure rules always (they decide what is set aside); of `release`'s, those that judge a resource it carries
-    (`tracks.applies`)."""
+    (`tracks.applies`), and only the one naming it where it leaves out a required resource."""
     runner = _first(runner)
     every, chosen = runner.select(None, declared), {r.id for r in runner.select(rules, declared)}
+    if release is not None and release.missing:  # every other rule reads a required resource
+        return [r for r in every if r.id == runner.tracks]
     every = judged_by(every, release)
     return [r for r in every if r.id in runner.structure] + [r for r in every if r.id in chosen
                                                              and r.id not in runner.structure]
@@ -357,6 +359,9 @@ def _validate(ctx: Context, rules: str | None, progress, judgement: speed.Judgem
     chosen, every = runner.select(rules, declared), runner.select(None, declared)
     if release.escapes():
         report.outcomes = _execute(ctx, _units([r for r in every if r.id == runner.contained]), progress)
+        return report
+    if release.missing:
+        report.outcomes = _execute(ctx, _units(planned(rules, declared, runner, release)), progress)
         return report
     ctx.vocab  # noqa: B018 - read and typed once it is known to lie inside; unreadable: exit 2
     rows = speed.rows(ctx)

@@ -1,6 +1,7 @@
 """What needs a resource the release leaves out: one line per need, naming both (`realcompanion.tracks`).
 
-A format's optional resources may be left out whole; what needs one (a chat row citing a profile claim, an L2
+A required resource left out is the report's one line and the only rule run (every other rule reads it): `validate`
+judges such a release INVALID (exit 1), where every other command refuses to open it (exit 2). A format's optional resources may be left out whole; what needs one (a chat row citing a profile claim, an L2
 instance scored against its rubric) is an error only where the release holds it. The rule reports each need once,
 with how many rows have it and the first of them; the rules that read the absent resource leave those rows to it
 (`needing_rows`), as every rule leaves a set-aside row to its structure failure: a citation of a claim in a
@@ -13,7 +14,8 @@ import pyarrow.compute as pc
 
 from .catalogue import as_text, failure_rows
 
-STATEMENT = "nothing the release holds needs a resource it leaves out (each need one line, naming both)"
+STATEMENT = ("the release carries every resource its format requires, and nothing it holds needs a resource "
+             "it leaves out (each need one line, naming both)")
 
 
 def needing_rows(ctx) -> dict:
@@ -33,8 +35,11 @@ def needing_rows(ctx) -> dict:
 
 
 def absent_needed(ctx):
-    """One line per need of a resource the release leaves out: each format's rule (TRK1, GT1)."""
-    rows = []
+    """One line per required resource the release leaves out (then nothing else is judged), or per need of an
+    optional one it leaves out: each format's rule (TRK1, GT1)."""
+    release = ctx.release
+    rows = [(name, "", "resources", ", ".join(release.resources), f"the release carries no '{name}' resource: {release.carries()}")
+            for name in release.missing]
     for need, at in needing_rows(ctx).items():
         first = int(at[0])
         rows.append((need.resource, ctx.row_ids(need.resource).iloc[first], need.field,

@@ -263,8 +263,8 @@ class Release:
     calls `check_descriptor` beside the table reads, where its Python work costs no wall time.
     A descriptor without one of the format's required resources (`TRACKS`) is refused, naming
     it; an optional one may be left out (`absent`: its table is empty, `absent_table`);
-    `partial=True` opens it all the same, for `diff`, which compares such a work in progress
-    with the release before it.
+    `partial=True` opens it all the same (`missing`), for `diff`, which compares such a work in
+    progress with the release before it, and for `validate`, which reports it (TRK1, GT1).
     """
 
     BLOCK = "realcompanion"
@@ -293,12 +293,8 @@ class Release:
             if not isinstance(res, dict) or not isinstance(res.get("path"), str):
                 raise ReadError(descriptor, f"resource '{res.get('name') if isinstance(res, dict) else res}' must have "
                                 "one file as its path (a string)", field="path")
-        names = {res.get("name") for res in self.descriptor.get("resources", [])}
-        missing = [name for name in self.TRACKS.required if name not in names]
-        if missing and not partial:
-            raise ReadError(descriptor, f"no resource '{missing[0]}': a {self.BLOCK} release carries "
-                                        f"{', '.join(self.TRACKS.required)} (and may carry "
-                                        f"{', '.join(self.TRACKS.optional)})", field="resources")
+        if self.missing and not partial:
+            raise ReadError(descriptor, f"no resource '{self.missing[0]}': {self.carries()}", field="resources")
         self._table_schemas: dict[str, dict] = {}
         if check:
             self.check_descriptor()
@@ -400,6 +396,17 @@ class Release:
         """The format's optional resources this release leaves out."""
         return [name for name in self.TRACKS.optional if name not in self.resources]
 
+    @property
+    def missing(self) -> list[str]:
+        """The format's required resources this release leaves out (opened `partial` only)."""
+        names = {res.get("name") for res in self.descriptor.get("resources", []) if isinstance(res, dict)}
+        return [name for name in self.TRACKS.required if name not in names]
+
+    def carries(self) -> str:
+        """What a release of the format carries, as a refusal names it."""
+        return (f"a {self.BLOCK} release carries {', '.join(self.TRACKS.required)} (and may carry "
+                f"{', '.join(self.TRACKS.optional)})")
+
     def resource(self, name: str) -> dict:
         for res in self.descriptor.get("resources", []):
             if res["name"] == name:
@@ -499,7 +506,7 @@ class Release:
 
     def table(self, name: str) -> pa.Table:
         self._settle()
-        if name not in self._tables and name in self.absent:
+        if name not in self._tables and (name in self.absent or name in self.missing):  # as the format types it
             self._tables[name] = absent_table(self, name)
         if name not in self._tables:
             if self._stopped and self._stopped[0] == name:

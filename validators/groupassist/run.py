@@ -24,7 +24,7 @@ def _declared(release: GroupAssistRelease) -> dict:
     return declared(release)
 
 
-GROUPASSIST = run.Runner(select, STRUCTURE_RULES, "GS1", "GI3", "GS2", lambda path: GroupAssistRelease(path, check=False),
+GROUPASSIST = run.Runner(select, STRUCTURE_RULES, "GS1", "GI3", "GS2", lambda path: GroupAssistRelease(path, check=False, partial=True),
                          Context, _declared, "GT1")
 
 

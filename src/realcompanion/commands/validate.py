@@ -78,7 +78,7 @@ def _run(args) -> int:
     from ..writing import write_text
 
     fmt = format_of(args.path)
-    release = part(fmt, "release")(args.path, check=False)
+    release = part(fmt, "release")(args.path, check=False, partial=True)
     with release.reading_ahead():  # the tables are read while the validator's libraries are imported
         runner = part(fmt, "runner")
         try:

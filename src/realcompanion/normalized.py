@@ -20,7 +20,9 @@ _PUNCTUATION_AS_SPACE = _PunctuationAsSpace()
 # Han (with its extensions and compatibility ideographs) and kana: Chinese and Japanese write no space between words,
 # so a space beside one of their characters says nothing (Korean writes spaces between words, and keeps them)
 UNSPACED = "\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-_SPACE_BESIDE_UNSPACED = re.compile(f"(?<=[{UNSPACED}]) | (?=[{UNSPACED}])")
+# a space, then whether a Chinese or Japanese character is before or after it: beginning with the space, the pattern is
+# tried only at spaces (a lookbehind first was tried at every character: 3x slower)
+_SPACE_BESIDE_UNSPACED = re.compile(f" (?:(?<=[{UNSPACED}] )|(?=[{UNSPACED}]))")
 
 
 def normalize(text: str) -> str:

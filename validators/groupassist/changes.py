@@ -15,7 +15,7 @@ from ..catalogue import failures
 from ..screen import search
 from .catalogue import rule
 from .context import among
-from .gates import elsewhere, every_written, stated, word_pattern
+from .gates import elsewhere, stated, word_pattern
 
 # where a release declares no `still_current`, the format's default (descriptor.schema.json, declared there once)
 STILL_CURRENT = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))["properties"]["still_current"]["default"]
@@ -58,6 +58,7 @@ def changed_again(ctx) -> pd.DataFrame:
     value is GC5's (the old one) or no change (the new one)."""
     a = ctx.anchors.loc[~among(ctx.anchors["instance_id"], set(ctx.anchors.loc[elsewhere(ctx.anchors), "instance_id"]))]
     texts = [f"{column}_{lang}" for lang in ctx.languages for column in ("span", "fact")]
+    a = a.assign(**{c: ctx.written_anchors(c).loc[a.index] for c in texts})  # as written, normalized once per run
     sup = a[a["m3_role"] == "superseded"].drop_duplicates("instance_id").set_index("instance_id")[texts]
     cur = a[a["m3_role"] == "current"].drop_duplicates("instance_id").set_index("instance_id")
     pairs = cur[["group_id", "seq", "cutoff_turn", *texts]].join(sup.add_suffix("_old"), how="inner").dropna(
@@ -81,7 +82,7 @@ def changed_again(ctx) -> pd.DataFrame:
     a_, b_ = np.searchsorted(hinted, lo), np.searchsorted(hinted, hi)
     pairs, lo, hi, a_, b_ = pairs[b_ > a_], lo[b_ > a_], hi[b_ > a_], a_[b_ > a_], b_[b_ > a_]  # with a candidate
     share = ctx.params.get("still_current", STILL_CURRENT)["matter_share"]
-    written = {c: every_written(pairs[c].tolist(), "zh" if "_zh" in c else "en") for c in (*texts, *(f"{t}_old" for t in texts))}
+    written = {c: pairs[c].tolist() for c in (*texts, *(f"{t}_old" for t in texts))}
     message_ids = ctx.frame("messages")["message_id"].to_numpy()[order]
     said = {}  # a message's words, once
     rows = []

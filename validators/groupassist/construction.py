@@ -21,10 +21,10 @@ from .invariants import _in_windows, stated_in_windows
 
 def _superseded(ctx) -> pd.DataFrame:
     """Per instance (index) with a superseded anchor: its message and its span in each declared language, as
-    written."""
+    written (the shared view's, normalized once per run)."""
     a = ctx.anchors.loc[ctx.anchors["m3_role"] == "superseded", ["instance_id", "message_id", "span_zh", "span_en"]]
-    a = a.drop_duplicates("instance_id").set_index("instance_id")
-    return a.assign(**{f"span_{lang}": every_written(a[f"span_{lang}"].tolist(), lang) for lang in ctx.languages})
+    a = a.assign(**{f"span_{lang}": ctx.written_anchors(f"span_{lang}").loc[a.index] for lang in ctx.languages})
+    return a.drop_duplicates("instance_id").set_index("instance_id")
 
 
 def _states_superseded(ids: pd.Series, texts: dict[str, pd.Series], sup: pd.DataFrame) -> dict[str, np.ndarray]:

@@ -44,8 +44,10 @@ def english_copied_into_chinese(ctx) -> pd.DataFrame:
         for zh in [c for c in frame.columns if c.endswith("_zh") and c[:-3] + "_en" in frame.columns]:
             text, english = frame[zh].astype(object), frame[zh[:-3] + "_en"].astype(object)
             copied = text.notna() & (text == english).fillna(False)
-            copied &= ~text.where(copied, "").str.contains(_HAN, regex=True).fillna(False)
-            copied &= text.where(copied, "").str.count(r"[A-Za-z]{2,}").fillna(0) >= MIN_WORDS
+            # only the texts equal to their English twin are read as words (a pass over every row: 0.2 s a release)
+            equal = text[copied]
+            copied[equal.index] = ~equal.str.contains(_HAN, regex=True).fillna(False) & (
+                equal.str.count(r"[A-Za-z]{2,}").fillna(0) >= MIN_WORDS)
             if copied.any():
                 parts.append(failures(name, ctx.row_ids(name)[copied.to_numpy()], zh, text[copied].str.slice(0, 80),
                                       f"{zh} is {zh[:-3]}_en copied: English, not a Chinese text; a translation "

@@ -17,6 +17,31 @@ from ...errors import ReadError
 from ...scoring.verdicts import one_judge
 
 
+class Shared:
+    """Each verdict row as it is read, its repeated values made one object: the instance id the release's, the
+    condition and the judge stamp those of an earlier row. A 100,000-row file held 185 MB of rows, of them a stamp,
+    an instance id and a condition a row (70 MB). The values are equal, of the same types, so every check reads the
+    same rows (a stamp is shared only when each of its values is a string or a number of the same type as the other's:
+    0, 0.0 and false are equal to Python, not to the checks)."""
+
+    def __init__(self, instances):
+        self.names = {i: i for i in instances.rows}
+        self.stamps: list[dict] = []
+
+    def __call__(self, row: dict) -> dict:
+        for key in ("instance_id", "condition"):
+            value = row.get(key)
+            if type(value) is str:
+                row[key] = self.names.setdefault(value, value)
+        stamp = row.get("judge")
+        if type(stamp) is dict and all(type(v) in (str, int, float) for v in stamp.values()):
+            row["judge"] = next((s for s in self.stamps if s == stamp and all(type(s[k]) is type(v)
+                                                                             for k, v in stamp.items())), stamp)
+            if row["judge"] is stamp and len(self.stamps) < 8:
+                self.stamps.append(stamp)
+        return row
+
+
 def _types(values) -> set:
     return set(map(type, values))
 

@@ -26,7 +26,7 @@ class Shared:
 
     def __init__(self, instances):
         self.names = {i: i for i in instances.rows}
-        self.stamps: list[dict] = []
+        self.stamps: list[tuple[dict, tuple, tuple]] = []  # (stamp, its keys, the types of its values), a few
 
     def __call__(self, row: dict) -> dict:
         for key in ("instance_id", "condition"):
@@ -34,11 +34,14 @@ class Shared:
             if type(value) is str:
                 row[key] = self.names.setdefault(value, value)
         stamp = row.get("judge")
-        if type(stamp) is dict and all(type(v) in (str, int, float) for v in stamp.values()):
-            row["judge"] = next((s for s in self.stamps if s == stamp and all(type(s[k]) is type(v)
-                                                                             for k, v in stamp.items())), stamp)
-            if row["judge"] is stamp and len(self.stamps) < 8:
-                self.stamps.append(stamp)
+        if type(stamp) is dict:
+            for shared, keys, types in self.stamps:
+                if shared == stamp and tuple(stamp) == keys and tuple(map(type, stamp.values())) == types:
+                    row["judge"] = shared
+                    return row
+            types = tuple(map(type, stamp.values()))
+            if len(self.stamps) < 8 and set(types) <= {str, int, float}:
+                self.stamps.append((stamp, tuple(stamp), types))
         return row
 
 

@@ -34,7 +34,8 @@ def test_pieces_join_to_jsons_own_indented_text(name):
         assert handle.getvalue() == dump_json(inner)
 
 
-@pytest.mark.parametrize("columns", [{"a": [1, None], "b": ["x", 0.5]}, {"a": []}, {}])
+@pytest.mark.parametrize("columns", [{"a": [1, None], "b": ["x", 0.5]}, {"a": []}, {}, {"a": [[1], {"b": []}]},
+                                     {3: [1, 2]}])
 def test_rows_are_laid_out_as_the_list_of_their_objects(columns):
     rows = Rows(columns)
     listed = [dict(zip(columns, row)) for row in zip(*columns.values())]

@@ -19,10 +19,11 @@ from ...scoring.verdicts import one_judge
 
 class Shared:
     """Each verdict row as it is read, its repeated values made one object: the instance id the release's, the
-    condition and the judge stamp those of an earlier row. A 100,000-row file held 185 MB of rows, of them a stamp,
-    an instance id and a condition a row (70 MB). The values are equal, of the same types, so every check reads the
-    same rows (a stamp is shared only when each of its values is a string or a number of the same type as the other's:
-    0, 0.0 and false are equal to Python, not to the checks)."""
+    condition, the judge stamp, the criterion ids (keys of `criteria`) and the atom ids facts name those of an earlier
+    row. A 100,000-row file held 185 MB of rows, of them a stamp, an instance id and a condition a row (70 MB) and the
+    criterion ids (20 MB). The values are equal, of the same types, so every check reads the same rows (a stamp is
+    shared only when each of its values is a string or a number of the same type as the other's: 0, 0.0 and false are
+    equal to Python, not to the checks)."""
 
     def __init__(self, instances):
         self.names = {i: i for i in instances.rows}
@@ -33,6 +34,13 @@ class Shared:
             value = row.get(key)
             if type(value) is str:
                 row[key] = self.names.setdefault(value, value)
+        criteria, facts, names = row.get("criteria"), row.get("facts"), self.names
+        if type(criteria) is dict:  # the same ids in the same order
+            row["criteria"] = {names.setdefault(key, key): met for key, met in criteria.items()}
+        if type(facts) is list:
+            for fact in facts:
+                if type(fact) is dict and type(atom := fact.get("atom")) is str:
+                    fact["atom"] = names.setdefault(atom, atom)
         stamp = row.get("judge")
         if type(stamp) is dict:
             for shared, keys, types in self.stamps:

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from realcompanion.json_layout import pieces
+from realcompanion.json_layout import Rows, pieces
 from realcompanion.schemas import dump_json, write_json
 
 CASES = {
@@ -32,3 +32,15 @@ def test_pieces_join_to_jsons_own_indented_text(name):
         handle = io.StringIO()
         write_json(inner, handle)
         assert handle.getvalue() == dump_json(inner)
+
+
+@pytest.mark.parametrize("columns", [{"a": [1, None], "b": ["x", 0.5]}, {"a": []}, {}, {"a": [[1], {"b": []}]},
+                                     {3: [1, 2]}])
+def test_rows_are_laid_out_as_the_list_of_their_objects(columns):
+    rows = Rows(columns)
+    listed = [dict(zip(columns, row)) for row in zip(*columns.values())]
+    assert list(rows) == listed and rows[:] == listed and len(rows) == len(listed)
+    for inner in (rows, {"x": {"y": rows}}):
+        handle = io.StringIO()
+        write_json(inner, handle)
+        assert handle.getvalue() == dump_json(listed if inner is rows else {"x": {"y": listed}})

@@ -81,6 +81,20 @@ def test_groupassist_baselines_refuse_a_release_failing_gs2(tmp_path, capsys):
     assert main(["baselines", str(build_groupassist(tmp_path / "valid"))]) == 0  # the near miss
 
 
+def test_groupassist_score_validates_apart_and_refuses_in_the_same_line(tmp_path, capsys):
+    """`score` validates in a forked process: its refusal is the line `baselines` prints, validating in its own."""
+    from realcompanion.formats.groupassist.synth import stamp
+
+    folder = build_groupassist(tmp_path / "release")
+    path = folder / "data" / "instances.jsonl"
+    path.write_text(path.read_text(encoding="utf-8").replace('"level": "L2"', '"level": "L3"', 1), encoding="utf-8")
+    stamp(folder)
+    assert main(["baselines", str(folder)]) == 2
+    refused = capsys.readouterr().err
+    assert main(["score", str(folder), "--verdicts", str(tmp_path / "v.jsonl")]) == 2
+    assert capsys.readouterr().err == refused and "GS2" in refused
+
+
 CHAT_VERDICT = {"item_id": "U01:C0001", "condition": "C1", "content_match": 2, "used_memory": False,
                 "judge": {"model": "m", "prompt_sha256": "0" * 64, "temperature": 0}}
 QA_VERDICT = {"item_id": "U01:Q0001", "condition": "system", "answer_correct": True, "abstained": False,

@@ -32,3 +32,12 @@ class ReadError(Exception):
         if len(text) > LONGEST:
             text = f"{text[:LONGEST // 2]} ... {text[-LONGEST // 2:]}"
         super().__init__(text)
+
+    def __reduce__(self):  # the line as made, rebuilt as it is: the error of a forked process (`checked.apart`)
+        return _as_made, (type(self), str(self))
+
+
+def _as_made(kind: type, text: str) -> ReadError:
+    exc = kind.__new__(kind)
+    Exception.__init__(exc, text)
+    return exc

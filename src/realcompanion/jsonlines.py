@@ -7,19 +7,18 @@ from .errors import ReadError
 from .files import decode, loads, read_bytes, strict_json
 
 
-def objects(path, blank_lines_allowed: bool = False, data: bytes | None = None, first: int = 1) -> list[tuple[int, dict]]:
+def objects(path, blank_lines_allowed: bool = False, data: bytes | None = None, first: int = 1,
+            kept=None) -> list[tuple[int, dict]]:
     """(line number, object) for every line of `path` (or of `data`, its bytes already read, whose first line is line
-    `first` of the file).
+    `first` of the file); with `kept`, (line number, `kept(object)`), each object passed to it as it is read (a
+    reader of 100,000 rows that keeps less of each than the object holds).
 
     A blank line is skipped only when allowed; each line is strict JSON (`files.loads`).
     """
     path = Path(path)
     text = decode(read_bytes(path) if data is None else data, path)
-    lines = text.split("\n")  # not splitlines(): U+2028 and friends may stand inside a JSON string
-    if lines[-1] == "":
-        lines.pop()
     out = []
-    for number, line in enumerate(lines, first):
+    for number, line in enumerate(_lines(text), first):
         if not line.strip():
             if blank_lines_allowed:
                 continue
@@ -27,8 +26,19 @@ def objects(path, blank_lines_allowed: bool = False, data: bytes | None = None, 
         row = loads(line, path, line=number)
         if not isinstance(row, dict):
             raise ReadError(path, "a line must hold one JSON object", line=number)
-        out.append((number, row))
+        out.append((number, row if kept is None else kept(row)))
     return out
+
+
+def _lines(text: str):
+    """The lines of `text` as `text.split("\\n")` gives them, without a last empty one, cut one at a time (the list of
+    a file's lines held a copy of its text). Not splitlines(): U+2028 and friends may stand inside a JSON string."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    if start < len(text):
+        yield text[start:]
 
 
 def whole_lines(path) -> tuple[bytes, int | None]:

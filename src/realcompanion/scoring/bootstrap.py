@@ -15,6 +15,10 @@ import numpy as np
 
 from ..formats.realcompanion.scoring.settings import CONFIDENCE_LEVEL
 
+# blocks resampled in one call of `table_intervals`: each call holds two rows of `resamples` statistics a block, and
+# copies of them (720 blocks at 2,000 resamples took 66 MB at once)
+TOGETHER = 100
+
 
 def participant_interval(n_participants: int, statistic, seed: int, resamples: int) -> dict | None:
     """Interval of `statistic(idx, axis)`, vectorized over resampled participant indices `idx`."""
@@ -73,13 +77,16 @@ def table_intervals(tables, seed: int, resamples: int) -> list[dict]:
     tables = [(sums, counts, sums / counts) for sums, counts in ((s, c.astype(float)) for s, c in tables)]
     out: list[dict] = [{} for _ in tables]
     for size in sorted({len(sums) for sums, _, _ in tables}):
-        chosen = [tables[k] for k in range(len(tables)) if len(tables[k][0]) == size]
+        positions = [k for k in range(len(tables)) if len(tables[k][0]) == size]
+        for at in range(0, len(positions), TOGETHER):  # each draws the same participants: the same intervals
+            taken = positions[at:at + TOGETHER]
+            chosen = [tables[k] for k in taken]
 
-        def both(idx, axis=-1, chosen=chosen):  # block by block: the very sums `mean_intervals` of one block makes
-            return np.stack([sums[idx].sum(axis) / counts[idx].sum(axis) for sums, counts, _ in chosen] +
-                            [means[idx].mean(axis) for _, _, means in chosen])
+            def both(idx, axis=-1, chosen=chosen):  # block by block: the very sums `mean_intervals` of one block makes
+                return np.stack([sums[idx].sum(axis) / counts[idx].sum(axis) for sums, counts, _ in chosen] +
+                                [means[idx].mean(axis) for _, _, means in chosen])
 
-        found = participant_intervals(size, both, 2 * len(chosen), seed, resamples)
-        for j, k in enumerate(k for k in range(len(tables)) if len(tables[k][0]) == size):
-            out[k] = {"pooled": found[j], "macro": found[len(chosen) + j]}
+            found = participant_intervals(size, both, 2 * len(chosen), seed, resamples)
+            for j, k in enumerate(taken):
+                out[k] = {"pooled": found[j], "macro": found[len(chosen) + j]}
     return out

@@ -30,8 +30,12 @@ def add_unvalidated(p) -> None:
                         "opens with a warning)")
 
 
-def opened(release_class, args):
-    """The release at `args.path`, validated unless `args.unvalidated` (a failing one is a `ReadError`, exit 2)."""
+def opened(release_class, args, apart: bool = False):
+    """The release at `args.path`, validated unless `args.unvalidated` (a failing one is a `ReadError`, exit 2).
+
+    `apart`: the validation runs in a forked process, whose memory (every table read, the validator's libraries and
+    what its rules built) is given back when it ends, for a scorer that reads a few of the tables itself; what it
+    then reads is checked to be the bytes validated (`unchanged`)."""
     if getattr(args, "unvalidated", False):
         import sys
 
@@ -41,9 +45,63 @@ def opened(release_class, args):
         return release
     release = release_class(args.path, check=False)  # the validator judges the descriptor, beside its reads
     _contained(release)
-    refuse_invalid(release)
+    if apart:
+        release.validated_sha256 = _apart(release)
+    else:
+        refuse_invalid(release)
     release.validated = True
     return release
+
+
+def _apart(release) -> dict[str, str]:
+    """`refuse_invalid(release)` in a forked process; the sha256 of each file it validated. Its error, or any
+    exception, is raised here as it was raised there; an interrupt ends both once the validation has ended."""
+    import multiprocessing
+
+    forking = multiprocessing.get_context("fork")
+    results, sender = forking.Pipe(duplex=False)
+    process = forking.Process(target=_validated, args=(release, sender))
+    process.start()
+    sender.close()
+    try:
+        outcome, value = results.recv()
+    except EOFError:
+        from ..validators.speed import ended
+
+        raise ReadError(release.root, f"the validating process ended {ended(process.exitcode or 0)}") from None
+    finally:
+        process.join()
+        results.close()
+    if outcome == "raised":
+        raise value
+    key, digests = value
+    if key:
+        _PASSED.add(key)
+    return digests
+
+
+def _validated(release, sender) -> None:
+    """The forked process of `_apart`: ("passed", (the release's fingerprint, its files' sha256)), or ("raised", the
+    exception), sent back."""
+    with sender:
+        try:
+            refuse_invalid(release)
+            sender.send(("passed", (_fingerprint(release), dict(release.sha256))))
+        except BaseException as exc:  # noqa: BLE001 - raised by the scoring process
+            try:
+                sender.send(("raised", exc))
+            except Exception:  # noqa: BLE001 - an exception that does not pickle: its line
+                sender.send(("raised", RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+def unchanged(release, names) -> None:
+    """The tables `names` were read from the bytes a validation `apart` judged; a file changed since is a
+    `ReadError`."""
+    for name in names:
+        validated = getattr(release, "validated_sha256", {}).get(name)
+        if validated and release.sha256.get(name) != validated:
+            raise ReadError(release.path(name), "changed while the release was validated; not scored (score it "
+                                                "again)")
 
 
 def refuse_invalid(release) -> None:

@@ -13,9 +13,10 @@ from ..jsonlines import objects
 from ..release import ReadError
 
 
-def rows(path, data: bytes | None = None) -> list[tuple[int, dict]]:
-    """(line number, object) for every non-blank line of `path` (of `data`, its bytes, when given)."""
-    return objects(path, blank_lines_allowed=True, data=data)
+def rows(path, data: bytes | None = None, kept=None) -> list[tuple[int, dict]]:
+    """(line number, object) for every non-blank line of `path` (of `data`, its bytes, when given); with `kept`, each
+    object as `kept(object)` returns it (`jsonlines.objects`)."""
+    return objects(path, blank_lines_allowed=True, data=data, kept=kept)
 
 
 def problem(value, kinds: tuple, choices=None) -> str | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...json_layout import Rows
 from ...scoring.verdicts import Verdicts
 from .judging import Instances, read_verdicts
 from .scoring import Rubric, factual_f1, reference_atoms, share_found
@@ -136,7 +137,7 @@ def judged_report(instances: Instances, verdicts: Verdicts, seed: int, resamples
     # JSON), as `report.records` makes it of the frame
     nulled = [[None if null else v for v, null in zip(values, scores[name].isna().to_numpy())]
               if scores[name].hasnans else values for name, values in columns.items()]
-    per_instance = [dict(zip(columns, row)) for row in zip(*nulled)]
+    per_instance = Rows(dict(zip(columns, nulled)))
     unscored = scores.loc[scores.reindex(columns=QUANTITY_NAMES).isna().all(axis=1), "instance_id"].unique().tolist()
     return {"judge": verdicts.judge, "conditions": by_condition(instances, scores, seed, resamples, progress),
             "per_instance": per_instance, "unscored": unscored}
@@ -159,16 +160,15 @@ def run(args) -> int:
 def _scored(args) -> int:
     from tqdm import tqdm
 
-    from ...allocator import trimmed
     from ...scoring import report as R
-    from ...scoring.checked import opened
+    from ...scoring.checked import opened, unchanged
     from ..realcompanion.scoring.settings import CONFIDENCE_LEVEL
     from . import GroupAssistRelease
 
-    release = opened(GroupAssistRelease, args)
-    trimmed()  # what the validation freed, returned before the verdicts are read (about 100 MB at paper scale)
+    release = opened(GroupAssistRelease, args, apart=True)  # its memory given back before any table is read here
     plot = R.checked_outputs(release, args, (args.verdicts,))
     instances = Instances(release)
+    unchanged(release, ("instances", "atoms", "criteria"))
     verdicts = read_verdicts(args.verdicts, instances)
     conditions = verdicts.frame["condition"].nunique()
     with tqdm(total=conditions, unit="condition", desc="judged", disable=None) as bar:

@@ -204,9 +204,9 @@ def read_verdicts(path, instances: Instances, data: bytes | None = None) -> Verd
     import pandas as pd
 
     from ...stamp import sha256_of
-    from .verdict_columns import judges_if_all_pass
+    from .verdict_columns import Shared, judges_if_all_pass
 
-    lines = rows(path, data)
+    lines = rows(path, data, kept=Shared(instances))
     judge = judges_if_all_pass(lines, instances, path) if lines else None
     if judge is not None:  # every row passes every check below: proved column by column
         return Verdicts(str(path), sha256_of(path), judge, _frame(lines, instances.judgeable))

@@ -76,7 +76,8 @@ def rubric_score(criteria: pd.DataFrame, met: set[str]) -> tuple[float, float]:
 class Rubric:
     """An instance's criteria read once into arrays, scored for each response's criteria judged met: reading the
     frame again for each of 100,000 verdicts was most of `score`'s time. Weights sum as pandas sums them (a
-    missing weight counts 0)."""
+    missing weight counts 0). The figures of each pattern of criteria met are computed once: an instance's
+    verdicts (one a system) repeat a few patterns."""
 
     def __init__(self, criteria: pd.DataFrame):
         self.ids = criteria["criterion_id"].tolist()
@@ -84,11 +85,17 @@ class Rubric:
         self.mandatory = criteria["mandatory"].fillna(False).to_numpy(dtype=bool) & ~self.penalty
         self.weight = np.nan_to_num(criteria["weight"].to_numpy(dtype=float), nan=0.0)
         self.positive_total = self.weight[~self.penalty].sum()
+        self.scores: dict[tuple[bool, ...], tuple[float, float]] = {}
 
     def score(self, met: set[str]) -> tuple[float, float]:
         if not self.positive_total > 0:
             return float("nan"), float("nan")
-        is_met = np.array([c in met for c in self.ids], dtype=bool)
+        pattern = tuple(map(met.__contains__, self.ids))
+        if pattern not in self.scores:
+            self.scores[pattern] = self._score(np.array(pattern, dtype=bool))
+        return self.scores[pattern]
+
+    def _score(self, is_met: np.ndarray) -> tuple[float, float]:
         gained = self.weight[is_met & ~self.penalty].sum() + self.weight[is_met & self.penalty].sum()
         passed = bool(is_met[self.mandatory].all() and not is_met[self.penalty].any())
         return float(np.clip(gained / self.positive_total, 0.0, 1.0)), float(passed)

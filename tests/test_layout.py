@@ -19,7 +19,6 @@ REGISTRY = "realcompanion.formats"
 # one (the entry goes) as when another starts (it must not)
 STILL_NAMING = {
     "realcompanion": "the package's docstring: the package bears the first format's name",
-    "realcompanion.cli": "the command's name, which is the first format's",
     "realcompanion.release": "`Release` opens the first format's releases; another format's class extends it",
     "realcompanion.schemas": "the first format's resources, and its block as the default where a vocabulary is named",
     "realcompanion.descriptor": "the first format's block is typed by the engine's descriptor schema, beside the "
@@ -29,15 +28,6 @@ STILL_NAMING = {
     "realcompanion.scoring.judge_client": "shared scoring that reads RealCompanion's method settings",
     "realcompanion.scoring.verdicts": "shared scoring that reads RealCompanion's method settings",
     "realcompanion.scoring.report": "shared scoring that reads RealCompanion's method settings and metric names",
-    "realcompanion.scoring.options": "the scoring commands' options, whose help names the format each applies to",
-    "realcompanion.scoring.embeddings": "its default model is the one the second format's paper names",
-    "realcompanion.commands.score": "RealCompanion's scoring commands (another format's run through the registry)",
-    "realcompanion.commands.judge": "RealCompanion's scoring commands (another format's run through the registry)",
-    "realcompanion.commands.baselines": "RealCompanion's scoring commands (another format's run through the registry)",
-    "realcompanion.commands.respond": "RealCompanion's scoring commands (another format's run through the registry)",
-    "realcompanion.commands.contexts": "RealCompanion's scoring commands",
-    "realcompanion.commands.windows": "RealCompanion's scoring commands",
-    "realcompanion.commands.score_reconstruction": "RealCompanion's scoring commands",
 }
 
 

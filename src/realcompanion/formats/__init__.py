@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import ReadError
-from ..schemas import read_json
+from ..files import read_json
 
 FORMATS = ("realcompanion", "groupassist")
 DEFAULT = FORMATS[0]  # the format the package is named after: the engine's where it must assume one
@@ -30,10 +30,12 @@ GENERIC = "`frictionless validate datapackage.json` checks a generic data packag
 # only when asked for (`release`: the class that opens one; `runner`: what the one validation pass needs of it
 # (validators/run.py); `stamp`: its declared counts and hashes; `renderers`: its datasheet's generated blocks;
 # `status`: the card's opening notice; `catalogue`: its coded rules; `format_rules`, `format_schemas`: the declared
-# rules and core definitions every release of it keeps; `synth`: its generator's command; `score`, `judge`,
-# `baselines`, `respond`: its part of the scoring commands of those names; `options`: its pieces of those commands'
-# options, their help and defaults (`said`); `settings`: its scorer's fixed settings; `commands`: the package of its
-# own subcommands, one module each (`cli.py`); `view`: what the explorer shows)
+# rules and core definitions every release of it keeps; `tracks`: the resources of the default format, which
+# `schemas.TRACKS` names; `block_schema`: the JSON Schema of its descriptor block, where `Release.check_block` reads
+# it; `synth`: its generator's command; `score`, `judge`, `baselines`, `respond`: its part of the scoring commands
+# of those names; `options`: its pieces of those commands' options, their help and defaults (`said`); `settings`:
+# its scorer's fixed settings; `commands`: the package of its own subcommands, one module each (`cli.py`); `view`:
+# what the explorer shows)
 PARTS = {
     "realcompanion": {"release": "realcompanion.release:Release", "stamp": "realcompanion.stamp:stamp",
                       "renderers": "realcompanion.datasheet:renderers",
@@ -42,6 +44,8 @@ PARTS = {
                       "catalogue": "realcompanion.validators.realcompanion.catalogue:CATALOGUE",
                       "format_rules": "realcompanion.validators.realcompanion:FORMAT_RULES",
                       "format_schemas": "realcompanion.validators.realcompanion:FORMAT_SCHEMAS",
+                      "block_schema": "realcompanion.formats.realcompanion:SCHEMA_FILE",
+                      "tracks": "realcompanion.formats.realcompanion:TRACKS",
                       "synth": "realcompanion.formats.realcompanion.synth.command:run",
                       "score": "realcompanion.formats.realcompanion.score:run",
                       "judge": "realcompanion.formats.realcompanion.judge:run",

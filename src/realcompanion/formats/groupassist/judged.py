@@ -161,8 +161,8 @@ def _scored(args) -> int:
 
     from ...allocator import trimmed
     from ...scoring import report as R
+    from ...scoring.bootstrap import CONFIDENCE_LEVEL
     from ...scoring.checked import opened
-    from ..realcompanion.scoring.settings import CONFIDENCE_LEVEL
     from . import GroupAssistRelease
 
     release = opened(GroupAssistRelease, args)

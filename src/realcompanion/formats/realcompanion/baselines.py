@@ -19,6 +19,7 @@ def run(args) -> int:
     from .scoring.baselines import METHODS, baselines_report
     from .scoring.controls import GOLD_SETS
     from .scoring.gold import POPULATIONS, load_track
+    from .scoring.retrieval import retrieval_tables
 
     release = opened(Release, args)
     reading = check_reading(release, args.reading)
@@ -35,7 +36,7 @@ def run(args) -> int:
     populations = POPULATIONS[args.track]
     distant_populations = [p for p in populations if p.startswith("distant")]
     text = [R.exclusions_line(track), R.pool_line(result["pool"]), "",
-            R.retrieval_tables({s["label"]: s["actual"] for s in summaries.values()}, populations, "Baselines"),
+            retrieval_tables({s["label"]: s["actual"] for s in summaries.values()}, populations, "Baselines"),
             R.grid({s["label"]: {f"{p} {stat}": s["actual"][p]["hit@5"][stat] for p in distant_populations
                                  for stat in ("pooled", "macro")} for s in summaries.values()},
                    "Table 4: hit@5 on distant items, pooled and averaged by participant"),

@@ -12,7 +12,7 @@ def _retrieval(track, run, seed, resamples) -> tuple[dict, list[str], dict]:
     from ...scoring import report as R
     from .scoring.auroc import auroc_summary
     from .scoring.gold import POPULATIONS
-    from .scoring.retrieval import evaluate_all, summarize
+    from .scoring.retrieval import evaluate_all, retrieval_tables, summarize
 
     items = track.retrievable()
     missing = [i.item_id for i in items if i.item_id not in run.rankings]
@@ -25,7 +25,7 @@ def _retrieval(track, run, seed, resamples) -> tuple[dict, list[str], dict]:
     text = [f"run: {len(run.rankings)} rows; {len(missing)} of {len(items)} retrieval-scoreable items missing "
             f"(each counted as a miss); {len(ignored)} rows for items not retrieval-scored (ignored)"]
     if summary:
-        text.append(R.retrieval_tables({"run": summary}, POPULATIONS[track.name], "Run"))
+        text.append(retrieval_tables({"run": summary}, POPULATIONS[track.name], "Run"))
     if track.name == "chat" and run.top_scores:
         population = track.detectability_items()
         chosen = [i for i in population if i.item_id in run.top_scores]

@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from .errors import ReadError
+from .formats import DEFAULT, part
 
 SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
 
@@ -114,10 +115,10 @@ def _check(instance, path, where: str, ref: str = "", schema_file: Path = SCHEMA
         raise ReadError(path, message, field=field or None)
 
 
-def check_block(block, path, name: str, schema_file: Path) -> None:
-    """The format block `name` of the descriptor at `path` meets its JSON Schema (`schema_file`, in the format's
-    folder)."""
-    _check(block, path, name, schema_file=schema_file)
+def check_block(block, path, name: str = DEFAULT, schema_file: Path | None = None) -> None:
+    """The format block `name` of the descriptor at `path` meets its JSON Schema (`schema_file`; by default the
+    format's `block_schema`, in its folder)."""
+    _check(block, path, name, schema_file=schema_file or part(name, "block_schema"))
 
 
 def check_vocabulary(vocabulary, path) -> None:

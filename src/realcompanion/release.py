@@ -316,7 +316,7 @@ class Release:
 
     def check_block(self, block: dict, path: Path) -> None:
         """The format block meets the JSON Schema shipped in the format's folder, so a release cannot loosen it."""
-        check_block(block, path, self.BLOCK, part(self.BLOCK, "block_schema"))
+        check_block(block, path, self.BLOCK)
 
     def format_field(self, field: dict) -> dict:
         """A core field of the format's definitions as this release keeps it (GI8, INT7): as written, unless a

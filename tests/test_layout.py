@@ -16,29 +16,9 @@ from realcompanion.paths import REPO_ROOT
 FOLDERS = {"realcompanion": REPO_ROOT / "src" / "realcompanion", "realcompanion.validators": REPO_ROOT / "validators"}
 REGISTRY = "realcompanion.formats"
 # Engine modules that still name a format, each for the reason given; the test fails when one of them stops naming
-# one (the entry goes) as when another starts (it must not)
-STILL_NAMING = {
-    "realcompanion": "the package's docstring: the package bears the first format's name",
-    "realcompanion.cli": "the command's name, which is the first format's",
-    "realcompanion.release": "`Release` opens the first format's releases; another format's class extends it",
-    "realcompanion.schemas": "the first format's resources, and its block as the default where a vocabulary is named",
-    "realcompanion.descriptor": "the first format's block is typed by the engine's descriptor schema, beside the "
-                                "definitions every format shares",
-    "realcompanion.scoring.bm25": "shared scoring that reads RealCompanion's method settings",
-    "realcompanion.scoring.bootstrap": "shared scoring that reads RealCompanion's method settings",
-    "realcompanion.scoring.judge_client": "shared scoring that reads RealCompanion's method settings",
-    "realcompanion.scoring.verdicts": "shared scoring that reads RealCompanion's method settings",
-    "realcompanion.scoring.report": "shared scoring that reads RealCompanion's method settings and metric names",
-    "realcompanion.scoring.options": "the scoring commands' options, whose help names the format each applies to",
-    "realcompanion.scoring.embeddings": "its default model is the one the second format's paper names",
-    "realcompanion.commands.score": "RealCompanion's scoring commands (another format's run through the registry)",
-    "realcompanion.commands.judge": "RealCompanion's scoring commands (another format's run through the registry)",
-    "realcompanion.commands.baselines": "RealCompanion's scoring commands (another format's run through the registry)",
-    "realcompanion.commands.respond": "RealCompanion's scoring commands (another format's run through the registry)",
-    "realcompanion.commands.contexts": "RealCompanion's scoring commands",
-    "realcompanion.commands.windows": "RealCompanion's scoring commands",
-    "realcompanion.commands.score_reconstruction": "RealCompanion's scoring commands",
-}
+# one (the entry goes) as when another starts (it must not). None does: where the engine must assume a format, it
+# takes the registry's default (`formats.DEFAULT`)
+STILL_NAMING: dict[str, str] = {}
 
 
 def modules() -> dict[str, Path]:
@@ -147,10 +127,7 @@ def test_format_names_are_found():
 
 
 # A format's modules that import another format's, each for the reason given
-ACROSS_FORMATS = {
-    ("realcompanion.formats.groupassist.judged", "realcompanion.formats.realcompanion.scoring.settings"):
-        "the confidence level of the intervals (Table 36), RealCompanion's",
-}
+ACROSS_FORMATS: dict[tuple[str, str], str] = {}
 
 
 def format_of_module(name: str) -> str | None:

@@ -1,4 +1,5 @@
-"""RealCompanion: the release format, its validator, loader, generator and reference scorer."""
+"""Benchmark data releases in the formats of the registry (`formats`): their validator, loader, generators and
+reference scorers; the package bears its first format's name."""
 __version__ = "0.1.0"
 
 _LAZY = {"load": "loader", "frames": "loader"}

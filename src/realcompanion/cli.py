@@ -1,7 +1,8 @@
 """`realcompanion` command line.
 
-Each subcommand lives in its own module under `realcompanion.commands` with a
-`register(subparsers)` function that adds its parser and sets `run`; this file
+Each subcommand lives in its own module, under `realcompanion.commands` when
+every format has it, else in its format's `commands` part (formats.PARTS), with
+a `register(subparsers)` function that adds its parser and sets `run`; this file
 only discovers them, so start-up imports nothing a command does not need.
 Exit codes: 0 done / valid, 1 checked and found wanting, 2 could not read or
 bad usage. A `ReadError`, an operating-system refusal to open or write a
@@ -16,20 +17,29 @@ import os
 import pkgutil
 import sys
 
-from . import __version__, commands
+from . import __version__, commands, formats
 from .errors import ReadError
+
+
+def command_modules() -> dict[str, str]:
+    """Every subcommand's module by its name: the shared ones, then each format's own, in the order of names."""
+    packages = [commands] + [formats.part(name, "commands") for name in formats.FORMATS
+                             if "commands" in formats.PARTS[name]]
+    found = {info.name: f"{package.__name__}.{info.name}" for package in packages
+             for info in pkgutil.iter_modules(package.__path__)}
+    return dict(sorted(found.items()))
 
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line; given the `command` a run names, only that command's module is imported (every other
     module's imports cost a run about 0.05 s), else every command's, for the help and the list of choices."""
-    top = argparse.ArgumentParser(prog="realcompanion", description=__doc__.splitlines()[0])
+    top = argparse.ArgumentParser(prog=__package__, description=__doc__.splitlines()[0])
     top.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__))
+    modules = command_modules()
     own = (command or "").replace("-", "_")
-    for name in [own] if own in names else names:
-        importlib.import_module(f"{commands.__name__}.{name}").register(sub)
+    for name in [own] if own in modules else modules:
+        importlib.import_module(modules[name]).register(sub)
     return top
 
 

@@ -1,9 +1,10 @@
-"""The JSON Schema of the `realcompanion` block and of the vocabulary, checked before anything else is read.
+"""The JSON Schemas of a format's block and of the vocabulary, checked before anything else is read.
 
 A parameter of the wrong type or range (a NaN or negative window, a digit run
 given as text) would not fail a rule: it would quietly turn one off. So the
-block is typed by `descriptor.schema.json`, which ships with the package (a
-release cannot loosen it), and a release whose block breaks it is unreadable.
+block is typed by its format's `descriptor.schema.json`, which ships with the
+package (a release cannot loosen it), and a release whose block breaks it is
+unreadable; the definitions every format shares are this folder's.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from .errors import ReadError
+from .formats import DEFAULT, part
 
 SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
 
@@ -113,10 +115,10 @@ def _check(instance, path, where: str, ref: str = "", schema_file: Path = SCHEMA
         raise ReadError(path, message, field=field or None)
 
 
-def check_block(block, path, name: str = "realcompanion", schema_file: Path = SCHEMA_FILE) -> None:
-    """The format block `name` of the descriptor at `path` meets its JSON Schema (descriptor.schema.json for the
-    `realcompanion` block)."""
-    _check(block, path, name, schema_file=schema_file)
+def check_block(block, path, name: str = DEFAULT, schema_file: Path | None = None) -> None:
+    """The format block `name` of the descriptor at `path` meets its JSON Schema (`schema_file`; by default the
+    format's `block_schema`, in its folder)."""
+    _check(block, path, name, schema_file=schema_file or part(name, "block_schema"))
 
 
 def check_vocabulary(vocabulary, path) -> None:

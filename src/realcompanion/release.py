@@ -24,7 +24,7 @@ import pyarrow.json as pajson
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
 from .files import decode, open_regular, read_bytes
-from .formats import FORMATS, no_block, part
+from .formats import DEFAULT, FORMATS, TITLES, no_block, part
 from .jsonlines import objects
 from .paths import leaves, own_file
 from .schemas import RESOURCES, TRACKS, Schemas, check_read_alike, names, read_descriptor, read_json, schema_reason
@@ -267,8 +267,8 @@ class Release:
     progress with the release before it, and for `validate`, which reports it (TRK1, GT1).
     """
 
-    BLOCK = "realcompanion"
-    TITLE = "RealCompanion"  # the format's name, as the card's and datasheet's opening notice gives it
+    BLOCK = DEFAULT  # `Release` opens the default format's releases; another format's class extends it
+    TITLE = TITLES[BLOCK]  # the format's name, as the card's and datasheet's opening notice gives it
     RESOURCES = RESOURCES  # the format's resources, required and optional (a fork may add more)
     TRACKS = TRACKS
     OWNER = ("participant_id", "participants")  # the field naming whose records a row holds, and what they are called
@@ -311,8 +311,8 @@ class Release:
         self._stop, self._stopped = threading.Event(), None  # asked to stop; (name, exception) where it stopped
 
     def check_block(self, block: dict, path: Path) -> None:
-        """The format block meets the JSON Schema shipped in the package, so a release cannot loosen it."""
-        check_block(block, path)
+        """The format block meets the JSON Schema shipped in the format's folder, so a release cannot loosen it."""
+        check_block(block, path, self.BLOCK)
 
     def format_field(self, field: dict) -> dict:
         """A core field of the format's definitions as this release keeps it (GI8, INT7): as written, unless a

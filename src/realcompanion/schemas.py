@@ -19,16 +19,11 @@ from urllib.parse import unquote, urldefrag, urljoin
 from .descriptor import check_vocabulary
 from .errors import ReadError
 from .files import read_json
+from .formats import DEFAULT, part
 from .paths import own_file
-from .tracks import Need, Tracks
 from .writing import write_text
 
-# the first format's resources: what every release of it carries, what one may leave out, and what needs those
-TRACKS = Tracks(
-    required=("source",),
-    optional=("profile", "persona", "chat", "qa"),
-    needs=(Need("profile", "chat", "required_context.profile_refs", what="cite a profile claim"),),
-)
+TRACKS = part(DEFAULT, "tracks")  # the default format's resources, which `Release` opens (and `RESOURCES` names)
 RESOURCES = TRACKS.resources
 BASE = "https://realcompanion.dataset/schemas/"  # the URI a nested schema's path gives, when it has no `$id`
 # RFC 3339 with an explicit offset; Table Schema has no pattern for datetime fields, so the format carries it.
@@ -222,7 +217,7 @@ class Schemas:
     """Vocabulary, Table Schemas and nested JSON Schemas of one release folder."""
 
     root: Path
-    block: str = "realcompanion"  # the descriptor block that names the vocabulary file
+    block: str = DEFAULT  # the descriptor block that names the vocabulary file
 
     def __post_init__(self):
         object.__setattr__(self, "root", Path(self.root))

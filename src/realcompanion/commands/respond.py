@@ -5,14 +5,14 @@ from __future__ import annotations
 def add_respond(p, out_help: str) -> None:
     """The options `respond` and `evaluate` share: what to ask, and the system that answers."""
     from ..argtypes import whole
+    from ..formats import said
     from ..scoring import options
 
     options.add_release(p)
-    options.add_track(p, required=False)  # a GroupAssistBench release has no tracks
+    options.add_track(p, required=False)  # a format without tracks takes none
     p.add_argument("--condition", action="append", metavar="C",
-                   help="a condition to answer under (repeat for several; default every one): C0-C4, C3m "
-                        "(RealCompanion; the question track has no C2); full_context, bm25, dense (GroupAssistBench: "
-                        "dense needs --dense-endpoint)")
+                   help="a condition to answer under (repeat for several; default every one): "
+                        + "; ".join(said("conditions")))
     options.add_bm25_fallback(p)
     options.add_embeddings(p, timeout=False)  # the system's --timeout bounds its requests too
     options.add_judge(p, timeout=True, who="the system")
@@ -34,27 +34,6 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..scoring.options import before_realcompanion, dense_refused
+    from ..scoring.options import by_format
 
-    code = before_realcompanion(args, ("track", "bm25_fallback"), "respond")
-    if code is not None:
-        return code
-    if dense_refused(args):
-        return 2
-
-    from ..files import output_file
-    from ..formats.realcompanion.scoring.gold import load_track
-    from ..formats.realcompanion.scoring.respond import realcompanion_replies
-    from ..release import Release
-    from ..scoring.report import exclusions_line, invalid_rows
-
-    release = Release(args.path)
-    track = load_track(release, args.track)
-    out = output_file(args.out, release.root)
-    _, warning = invalid_rows(release)
-    file, failures = realcompanion_replies(track, args, out)
-    if file is None:
-        return 2
-    print("\n".join(filter(None, [warning, exclusions_line(track)])))
-    print(f"wrote {out}: {file.summary()} by {args.model}; {len(failures)} unanswered")
-    return 1 if failures else 0
+    return by_format(args, "respond", ("track", "bm25_fallback"))

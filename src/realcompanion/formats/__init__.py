@@ -20,18 +20,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import ReadError
-from ..schemas import read_json
+from ..files import read_json
 
 FORMATS = ("realcompanion", "groupassist")
+DEFAULT = FORMATS[0]  # the format the package is named after: the engine's where it must assume one
 TITLES = {"realcompanion": "RealCompanion", "groupassist": "GroupAssistBench"}  # as the cards and messages name them
 GENERIC = "`frictionless validate datapackage.json` checks a generic data package"
-# Where each format keeps the parts the commands share, as module:attribute, imported only when asked for
-# (`release`: the class that opens one; `runner`: what the one validation pass needs of it (validators/run.py);
-# `stamp`: its declared counts and hashes; `renderers`: its datasheet's generated blocks; `status`: the card's
-# opening notice; `catalogue`: its coded rules; `format_rules`, `format_schemas`:
-# the declared rules and core definitions every release of it keeps; `synth`: its generator's command; `score`,
-# `judge`, `baselines`, `respond`: its own scoring commands, where they are not RealCompanion's; `view`: what the
-# explorer shows)
+# Where each format keeps the parts the commands share, as module:attribute (or a module, or a JSON file), imported
+# only when asked for (`release`: the class that opens one; `runner`: what the one validation pass needs of it
+# (validators/run.py); `stamp`: its declared counts and hashes; `renderers`: its datasheet's generated blocks;
+# `status`: the card's opening notice; `catalogue`: its coded rules; `format_rules`, `format_schemas`: the declared
+# rules and core definitions every release of it keeps; `tracks`: the resources of the default format, which
+# `schemas.TRACKS` names; `block_schema`: the JSON Schema of its descriptor block, where `Release.check_block` reads
+# it; `synth`: its generator's command; `score`, `judge`, `baselines`, `respond`: its part of the scoring commands
+# of those names; `options`: its pieces of those commands' options, their help and defaults (`said`); `settings`:
+# its scorer's fixed settings; `commands`: the package of its own subcommands, one module each (`cli.py`); `view`:
+# what the explorer shows)
 PARTS = {
     "realcompanion": {"release": "realcompanion.release:Release", "stamp": "realcompanion.stamp:stamp",
                       "renderers": "realcompanion.datasheet:renderers",
@@ -40,7 +44,16 @@ PARTS = {
                       "catalogue": "realcompanion.validators.realcompanion.catalogue:CATALOGUE",
                       "format_rules": "realcompanion.validators.realcompanion:FORMAT_RULES",
                       "format_schemas": "realcompanion.validators.realcompanion:FORMAT_SCHEMAS",
+                      "block_schema": "realcompanion.formats.realcompanion:SCHEMA_FILE",
+                      "tracks": "realcompanion.formats.realcompanion:TRACKS",
                       "synth": "realcompanion.formats.realcompanion.synth.command:run",
+                      "score": "realcompanion.formats.realcompanion.score:run",
+                      "judge": "realcompanion.formats.realcompanion.judge:run",
+                      "baselines": "realcompanion.formats.realcompanion.baselines:run",
+                      "respond": "realcompanion.formats.realcompanion.respond:run",
+                      "options": "realcompanion.formats.realcompanion.options:OPTIONS",
+                      "settings": "realcompanion.formats.realcompanion.scoring.settings",
+                      "commands": "realcompanion.formats.realcompanion.commands",
                       "view": "realcompanion.formats.realcompanion.view:VIEW"},
     "groupassist": {"release": "realcompanion.formats.groupassist:GroupAssistRelease",
                     "stamp": "realcompanion.formats.groupassist.synth:stamp",
@@ -55,6 +68,7 @@ PARTS = {
                     "judge": "realcompanion.formats.groupassist.judging:run",
                     "baselines": "realcompanion.formats.groupassist.baselines:run",
                     "respond": "realcompanion.formats.groupassist.respond:run",
+                    "options": "groupassist/options.json",
                     "view": "realcompanion.formats.groupassist.view:VIEW"},
 }
 # Formats whose releases carry a participant's message stream, which declared rules of the stream kinds read
@@ -77,11 +91,22 @@ def constants(format_version) -> dict:
 
 
 def part(format_name: str, name: str):
-    """The part `name` of a format (PARTS), imported on first use."""
+    """The part `name` of a format (PARTS), imported on first use: `module:attribute`, a whole module, or a JSON
+    file of the formats' folder (`<format>/<file>.json`), read without importing the format."""
     from importlib import import_module
 
-    module, attribute = PARTS[format_name][name].split(":")
-    return getattr(import_module(module), attribute)
+    entry = PARTS[format_name][name]
+    if entry.endswith(".json"):
+        return read_json(Path(__file__).parent / entry)
+    module, _, attribute = entry.partition(":")
+    found = import_module(module)
+    return getattr(found, attribute) if attribute else found
+
+
+def said(key: str) -> list:
+    """What each format's `options` part says of `key`, in the order of FORMATS; a format that says nothing of it
+    is left out."""
+    return [found[key] for name in FORMATS if "options" in PARTS[name] and key in (found := part(name, "options"))]
 
 
 def open_release(root, **options):

@@ -29,8 +29,9 @@ import unicodedata
 
 import numpy as np
 
-from ..formats.realcompanion.scoring.settings import BM25
+from ..formats import DEFAULT, part
 
+BM25 = part(DEFAULT, "settings").BM25  # the method's variant and parameters, which every format's BM25 keeps
 _RUNS = re.compile(r"(?u)\w+")  # on ASCII text, runs of two or more are bm25s's default splitter (\b\w\w+\b)
 _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 
@@ -79,7 +80,7 @@ def terms(text: str) -> list[str]:
 
 
 def tokenizer():
-    """The bm25s tokenizer of every RealCompanion BM25 ranking (settings.BM25: stopwords, `terms`)."""
+    """The bm25s tokenizer of every BM25 ranking of messages (settings.BM25: stopwords, `terms`)."""
     import bm25s
 
     return bm25s.tokenization.Tokenizer(stopwords=list(stopwords()), splitter=terms)
@@ -95,8 +96,8 @@ class ParticipantIndex:
 
     @classmethod
     def from_terms(cls, docs: list[list[str]]) -> "ParticipantIndex":
-        """The index of documents already cut into terms (a GroupAssistBench group's records, `groupassist.scoring.
-        Terms`); query it with `term_scores`, its terms given as `vocabulary` ids."""
+        """The index of documents already cut into terms (a group's records, as a format's scorer cuts them); query
+        it with `term_scores`, its terms given as `vocabulary` ids."""
         index = cls.__new__(cls)
         index.vocabulary = {}
         ids = [[index.vocabulary.setdefault(term, len(index.vocabulary)) for term in doc] for doc in docs]

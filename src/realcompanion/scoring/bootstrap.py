@@ -3,7 +3,7 @@
 Items of one participant are not independent (same person, same stream), so
 the unit resampled is the participant: each resample draws participants with
 replacement and recomputes the statistic on all their items. Intervals are
-scipy's percentile bootstrap at `settings.CONFIDENCE_LEVEL`. A statistic that
+scipy's percentile bootstrap at the method's CONFIDENCE_LEVEL. A statistic that
 is undefined on some resamples (an AUROC whose resample lacks a class) gets
 the percentile interval of the defined resamples, and the report says how
 many were undefined (scipy's own warning about them, which names the BCa method, is
@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..formats.realcompanion.scoring.settings import CONFIDENCE_LEVEL
+from ..formats import DEFAULT, part
+
+CONFIDENCE_LEVEL = part(DEFAULT, "settings").CONFIDENCE_LEVEL  # Table 36, which every format's intervals keep
 
 # blocks resampled in one call of `table_intervals`: each call holds two rows of `resamples` statistics a block, and
 # copies of them (720 blocks at 2,000 resamples took 66 MB at once)

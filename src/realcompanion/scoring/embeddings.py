@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from ..errors import ReadError
 from ..files import strict_json
+from ..formats import said
 from .endpoint import api_key, body
 
-DEFAULT_MODEL = "text-embedding-3-small"  # GroupAssistBench §4.1: "All embedding matching uses text-embedding-3-small"
+DEFAULT_MODEL = said("dense_model")[0]  # the model the first format that embeds names
 DEFAULT_BATCH = 64
 TIMEOUT = 60.0  # seconds a whole request may take
 VECTOR_BYTES = 1 << 17  # the most bytes of an answer per text embedded: a vector of 4,096 numbers of 32 characters

@@ -17,13 +17,16 @@ from pathlib import Path
 from string import Template
 
 from ..files import decode, read_bytes, strict_json
-from ..formats.realcompanion.scoring.settings import JUDGE_PROMPTS, JUDGE_TEMPERATURE
+from ..formats import DEFAULT, part
 from ..paths import REPO_ROOT
 from ..release import ReadError
 from .endpoint import RETRIES, Chat, Unreadable, api_key
 from .jsonl import problem
 
 PROMPTS_DIR = REPO_ROOT / "prompts"
+_SETTINGS = part(DEFAULT, "settings")
+JUDGE_TEMPERATURE = _SETTINGS.JUDGE_TEMPERATURE  # Table 31: every format's judge answers at the method's temperature
+JUDGE_PROMPTS = _SETTINGS.JUDGE_PROMPTS  # the prompt files `load_prompt` names by use: the default format's
 
 
 class JudgeError(Unreadable):

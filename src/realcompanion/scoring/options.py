@@ -4,12 +4,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..argtypes import endpoint, seconds, whole
-from ..formats.realcompanion.scoring.settings import BOOTSTRAP_RESAMPLES, TRACKS
+from ..formats import DEFAULT, part, said
 
 JUDGE_TIMEOUT = 60.0  # seconds a whole request to the judge's endpoint may take
-# options whose default is a value, not None: given at that value they change nothing, so `realcompanion_only`
-# lets them pass
-VALUE_DEFAULTS = {"seed": 0, "resamples": BOOTSTRAP_RESAMPLES}
+# options whose default is a value, not None: given at that value they change nothing, so `refused` lets them pass
+VALUE_DEFAULTS = {"seed": 0, "resamples": part(DEFAULT, "settings").BOOTSTRAP_RESAMPLES}
 
 
 def add_release(p) -> None:
@@ -21,52 +20,36 @@ def add_release(p) -> None:
 
 
 def add_track(p, required: bool = True) -> None:
-    p.add_argument("--track", choices=TRACKS, required=required)
+    """--track, among the tracks of the formats that have them (`said("tracks")`)."""
+    p.add_argument("--track", choices=tuple(track for tracks in said("tracks") for track in tracks),
+                   required=required)
 
 
-def track_missing(args) -> bool:
-    """True (after the usage line argparse would print) when a RealCompanion command got no --track."""
+def refused(args, names, owner: str, found: str) -> bool:
+    """True (after one usage line) when a command on a release of format `found` got any of the options `names`
+    (argparse dests), which belong to format `owner`'s releases, at a value other than its default."""
     import sys
 
-    if args.track is None:
-        print("error: the following arguments are required: --track", file=sys.stderr)
-    return args.track is None
-
-
-def realcompanion_only(args, names) -> bool:
-    """True (after one usage line) when a command on a GroupAssistBench release got any of the options
-    `names` (argparse dests), which belong to RealCompanion releases, at a value other than its default."""
-    import sys
+    from ..formats import TITLES
 
     given = [f"--{n.replace('_', '-')}" for n in names
              if getattr(args, n, None) not in (None, False, VALUE_DEFAULTS.get(n))]
     if given:
-        print(f"error: {', '.join(given)}: RealCompanion releases only (this is a GroupAssistBench release)",
+        print(f"error: {', '.join(given)}: {TITLES[owner]} releases only (this is a {TITLES[found]} release)",
               file=sys.stderr)
     return bool(given)
 
 
-def before_realcompanion(args, realcompanion_options, command):
-    """The exit code of a scoring command that ends before its RealCompanion path, else None: a release of a
-    format that has its own `command` (`score`, `judge`, `baselines` in formats.PARTS) runs it (refusing the
-    RealCompanion-only `realcompanion_options`); a RealCompanion release needs --track."""
-    from ..formats import PARTS, format_of, part
+def by_format(args, command: str, default_options) -> int:
+    """Run `command` on the release at args.path as its format does (its part `command`, formats.PARTS); a release
+    of a format other than the default one is refused the options `default_options` (argparse dests), which only
+    the default format's part reads."""
+    from ..formats import format_of
 
     found = format_of(args.path)
-    if command in PARTS[found]:
-        if realcompanion_only(args, realcompanion_options):
-            return 2
-        return part(found, command)(args)
-    return 2 if track_missing(args) else None
-
-
-def dense_refused(args) -> bool:
-    """True (after one usage line) when a RealCompanion command got --dense-endpoint."""
-    import sys
-
-    if args.dense_endpoint:
-        print("error: --dense-endpoint applies to GroupAssistBench releases only", file=sys.stderr)
-    return bool(args.dense_endpoint)
+    if found != DEFAULT and refused(args, default_options, DEFAULT, found):
+        return 2
+    return part(found, command)(args)
 
 
 def add_seed(p) -> None:
@@ -85,9 +68,7 @@ def add_dependent_reading(p) -> None:
 
 
 def add_bm25_fallback(p) -> None:
-    from ..formats.realcompanion.scoring.settings import BM25_FALLBACKS
-
-    p.add_argument("--bm25-fallback", choices=BM25_FALLBACKS,
+    p.add_argument("--bm25-fallback", choices=part(DEFAULT, "settings").BM25_FALLBACKS,
                    help="messages sharing no word with the probe (or query): not retrieved (none, default), or "
                         "appended most recent first (recency); applies to the BM25 baseline of both formats, C3 "
                         "and C3m")
@@ -99,9 +80,9 @@ def bm25_fallback(args) -> str:
 
 
 def add_resamples(p) -> None:
-    p.add_argument("--resamples", type=whole(2), default=VALUE_DEFAULTS["resamples"],  # one resample has no spread
-                   help=f"bootstrap resamples, over participants (groups on a GroupAssistBench release; "
-                        f"default {VALUE_DEFAULTS['resamples']}; at least 2)")
+    default = VALUE_DEFAULTS["resamples"]
+    p.add_argument("--resamples", type=whole(2), default=default,  # one resample has no spread
+                   help=f"bootstrap resamples, over participants ({'; '.join([*said('resamples'), f'default {default}', 'at least 2'])})")
 
 
 def add_outputs(p, plot_help: str) -> None:
@@ -159,18 +140,3 @@ def add_embeddings(p, timeout: bool = True) -> None:
                    help="environment variable holding the embeddings API key (default OPENAI_API_KEY; unset: none sent)")
     p.add_argument("--dense-batch", type=whole(1), default=DEFAULT_BATCH, metavar="N",
                    help=f"texts per embeddings request (default {DEFAULT_BATCH})")
-
-
-def check_reading(release, reading: str | None, default_index: int = 0) -> str:
-    """`reading`, or the release's declared reading at `default_index` (the last one when fewer are declared)
-    when None; an undeclared one is a one-line error."""
-    from ..formats.realcompanion.scoring.gold import readings
-    from ..release import ReadError
-
-    declared = readings(release)
-    if reading is None:
-        return declared[min(default_index, len(declared) - 1)]
-    if reading not in declared:
-        raise ReadError(release.root / "schemas" / "nested" / "memory_bearing.schema.json",
-                        f"unknown reading '{reading}' (declared: {', '.join(declared)})", field="reading")
-    return reading

@@ -14,14 +14,14 @@ from pathlib import Path
 from .. import __version__
 from ..errors import ReadError, visible
 from ..files import output_file
-from ..formats.realcompanion.scoring import settings
+from ..formats import DEFAULT, part
 from ..schemas import write_json
 from ..writing import Replacing
 
 
 def envelope(release, command: str, release_parameters=("recent_window",), scoring=None, **parameters) -> dict:
     """The report's head: the release scored, the release parameters named, the method's settings
-    (`scoring`, by default the RealCompanion scorer's) and the run's own parameters."""
+    (`scoring`, by default the default format's scorer's, formats.DEFAULT) and the run's own parameters."""
     params = release.params
     return {
         "command": command,
@@ -30,7 +30,7 @@ def envelope(release, command: str, release_parameters=("recent_window",), scori
                     "format_version": params.get("format_version"), "synthetic": params.get("synthetic"),
                     "sha256": read_hashes(release)},
         "parameters": {"release": {name: params[name] for name in release_parameters},
-                       "scoring": settings.as_dict() if scoring is None else scoring, **parameters},
+                       "scoring": part(DEFAULT, "settings").as_dict() if scoring is None else scoring, **parameters},
     }
 
 
@@ -125,19 +125,6 @@ def grid(rows: dict[str, dict], title: str, counts: tuple[str, ...] = ()) -> str
     whole = {c: (lambda v: "-" if v != v else str(int(v)) if float(v).is_integer() else fixed(v)) for c in counts}
     body = frame.to_string(float_format=fixed, na_rep="-", formatters=whole) if frame.size else "(no rows)"
     return f"{title}\n{body}\n"
-
-
-def retrieval_tables(summaries: dict[str, dict], populations, what: str) -> str:
-    """Pooled and macro metrics of several rankers (keys of `summaries`), one block per population."""
-    from ..formats.realcompanion.scoring.metrics import metric_names
-
-    out = []
-    for population in populations:
-        n = next(iter(summaries.values()))[population]["n"] if summaries else 0
-        rows = {name: {m: s[population][m]["pooled"] for m in metric_names()} | {
-            "hit@5 macro": s[population]["hit@5"]["macro"]} for name, s in summaries.items()}
-        out.append(grid(rows, f"{what}, {population} items (n={n}), pooled"))
-    return "\n".join(out)
 
 
 def with_ci(block: dict) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import visible
-from ..formats.realcompanion.scoring.settings import JUDGE_TEMPERATURE, TRACK_CONDITIONS
+from ..formats import DEFAULT, part
 from ..jsonlines import objects, whole_lines
 from ..release import ReadError
 from ..stamp import sha256_of
@@ -39,6 +39,7 @@ OPTIONAL_FIELDS = {
     "qa": {},
 }
 JUDGE_FIELDS = {"model": (str,), "prompt_sha256": (str,), "temperature": (int, float)}
+JUDGE_TEMPERATURE = part(DEFAULT, "settings").JUDGE_TEMPERATURE  # Table 31, at which every format's judge answers
 
 
 @dataclass
@@ -178,7 +179,7 @@ def read_verdicts(path, track, data: bytes | None = None) -> Verdicts:
     vocabulary = track.vocabulary
     for line, row in lines:
         item_id = known_item(row, track, path, line).item_id
-        condition = condition_of(row, path, line, TRACK_CONDITIONS[track.name])
+        condition = condition_of(row, path, line, track.conditions)
         judged_once(seen, item_id, condition, path, line)
         judge = one_judge(judges, track.name, row, path, line)
         records.append({"item_id": item_id, "condition": condition, **{

@@ -161,8 +161,8 @@ def _scored(args) -> int:
     from tqdm import tqdm
 
     from ...scoring import report as R
+    from ...scoring.bootstrap import CONFIDENCE_LEVEL
     from ...scoring.checked import opened, unchanged
-    from ..realcompanion.scoring.settings import CONFIDENCE_LEVEL
     from . import GroupAssistRelease
 
     release = opened(GroupAssistRelease, args, apart=True)  # its memory given back before any table is read here

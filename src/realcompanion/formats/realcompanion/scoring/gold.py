@@ -57,6 +57,7 @@ import numpy as np
 from realcompanion.errors import ReadError
 from realcompanion.release import Release
 
+from .settings import TRACK_CONDITIONS
 from .streams import Stream, load_streams
 
 COLD_OPEN = "cold_open"
@@ -120,6 +121,11 @@ class Track:
     @cached_property
     def by_id(self) -> dict[str, Item]:
         return {item.item_id: item for item in self.items}
+
+    @property
+    def conditions(self) -> tuple[str, ...] | None:
+        """The conditions its replies and verdicts may name (settings.TRACK_CONDITIONS; None: any)."""
+        return TRACK_CONDITIONS[self.name]
 
     def scored(self) -> list[Item]:
         return [i for i in self.items if i.scored]

@@ -53,3 +53,18 @@ def pool_report(items) -> dict:
         "max": int(sizes.max()),
         "k_at_least_pool": {str(k): [i.item_id for i in items if i.pool_end <= k] for k in CUTOFFS},
     }
+
+
+def retrieval_tables(summaries: dict[str, dict], populations, what: str) -> str:
+    """Pooled and macro metrics of several rankers (keys of `summaries`), one block per population."""
+    from realcompanion.scoring.report import grid
+
+    from .metrics import metric_names
+
+    out = []
+    for population in populations:
+        n = next(iter(summaries.values()))[population]["n"] if summaries else 0
+        rows = {name: {m: s[population][m]["pooled"] for m in metric_names()} | {
+            "hit@5 macro": s[population]["hit@5"]["macro"]} for name, s in summaries.items()}
+        out.append(grid(rows, f"{what}, {population} items (n={n}), pooled"))
+    return "\n".join(out)

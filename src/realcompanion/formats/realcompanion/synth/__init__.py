@@ -26,7 +26,7 @@ from .plan import ParticipantPlan
 
 @lru_cache(maxsize=4)
 def _template(template: str) -> tuple[dict, Schemas]:
-    return read_json(Path(template) / "datapackage.json")["realcompanion"], Schemas(template)
+    return read_json(Path(template) / "datapackage.json")["realcompanion"], Schemas(template, "realcompanion")
 
 
 def _render(job) -> dict[str, str]:

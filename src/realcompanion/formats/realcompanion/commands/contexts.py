@@ -3,8 +3,8 @@ from __future__ import annotations
 
 
 def register(sub):
-    from ..formats.realcompanion.scoring.settings import CONDITIONS
-    from ..scoring import options
+    from ....scoring import options
+    from ..scoring.settings import CONDITIONS
 
     p = sub.add_parser("contexts", help="write the context each chat item gets under condition C0-C4 or C3m")
     options.add_release(p)
@@ -20,14 +20,14 @@ def run(args) -> int:
 
     from tqdm import tqdm
 
-    from ..files import output_file
-    from ..formats.realcompanion.scoring.contexts import build_contexts, skipped
-    from ..formats.realcompanion.scoring.gold import load_track
-    from ..release import Release
-    from ..scoring.checked import opened
-    from ..scoring.options import bm25_fallback
-    from ..scoring.report import exclusions_line, invalid_rows, read_hashes, unstamped_line
-    from ..writing import Replacing
+    from ....files import output_file
+    from ....release import Release
+    from ....scoring.checked import opened
+    from ....scoring.options import bm25_fallback
+    from ....scoring.report import exclusions_line, invalid_rows, read_hashes, unstamped_line
+    from ....writing import Replacing
+    from ..scoring.contexts import build_contexts, skipped
+    from ..scoring.gold import load_track
 
     release = opened(Release, args)
     track = load_track(release, "chat")

@@ -5,7 +5,7 @@ MATCH_RULES = ("normalized", "judge")
 
 
 def register(sub):
-    from ..scoring import options
+    from ....scoring import options
 
     p = sub.add_parser("score-reconstruction",
                        help="score predicted persona / profile files against PATH (Tables 6, 42, 43)")
@@ -24,15 +24,15 @@ def run(args) -> int:
 
     from tqdm import tqdm
 
-    from ..formats.realcompanion.scoring.reconstruction import (
+    from ....release import Release
+    from ....scoring import report as R
+    from ....scoring.checked import opened
+    from ..scoring.reconstruction import (
         judge_match,
         normalized_match,
         prediction_inputs,
         score_runs,
     )
-    from ..release import Release
-    from ..scoring import report as R
-    from ..scoring.checked import opened
 
     release = opened(Release, args)
     plot = R.checked_outputs(release, args, [path for folder in args.pred for path in prediction_inputs(folder)])
@@ -41,7 +41,7 @@ def run(args) -> int:
         if not (args.endpoint and args.model):
             print("error: --match judge needs --endpoint and --model", file=sys.stderr)
             return 2
-        from ..scoring.judge_client import judge_from, load_prompt
+        from ....scoring.judge_client import judge_from, load_prompt
 
         judge, prompt = judge_from(args), load_prompt("match")
         same, judge_stamp = judge_match(judge, prompt, failures), judge.stamp(prompt)
@@ -75,7 +75,7 @@ def run(args) -> int:
         text.append(f"{len(failures)} judge answers unreadable (counted as no match)")
     R.emit(release, "\n".join(text), out, args.json)
     if plot:
-        from ..scoring.plot import per_participant
+        from ....scoring.plot import per_participant
 
         per_participant({layer: {p: v["f1"] for p, v in s["by_participant"].items()} for layer, s in first.items()},
                         "reconstruction F1 by participant (first run)", "F1", plot)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 def register(sub):
-    from ..scoring import options
+    from ....scoring import options
 
     p = sub.add_parser("windows", help="coverage of memory-bearing probes by message windows and token budgets")
     options.add_release(p)
@@ -14,12 +14,12 @@ def register(sub):
 def run(args) -> int:
     from tqdm import tqdm
 
-    from ..formats.realcompanion.scoring.gold import load_track, readings
-    from ..formats.realcompanion.scoring.settings import TOKEN_ENCODING
-    from ..formats.realcompanion.scoring.windows import coverage, curve, token_prefix_sums
-    from ..release import Release
-    from ..scoring import report as R
-    from ..scoring.checked import opened
+    from ....release import Release
+    from ....scoring import report as R
+    from ....scoring.checked import opened
+    from ..scoring.gold import load_track, readings
+    from ..scoring.settings import TOKEN_ENCODING
+    from ..scoring.windows import coverage, curve, token_prefix_sums
 
     release = opened(Release, args)
     plot = R.checked_outputs(release, args)
@@ -40,8 +40,8 @@ def run(args) -> int:
             + ", ".join(f"{r} {result[r]['memory_bearing_without_gold']}" for r in names)]
     R.emit(release, "\n".join(text), out, args.json)
     if plot:
-        from ..formats.realcompanion.scoring.settings import TOKEN_BUDGETS
-        from ..scoring.plot import coverage_by_budget
+        from ....scoring.plot import coverage_by_budget
+        from ..scoring.settings import TOKEN_BUDGETS
 
         coverage_by_budget({r: curve(result[r]["tokens_back"]) for r in names}, TOKEN_BUDGETS,
                            "Evidence coverage by context budget", f"tokens preceding the probe ({TOKEN_ENCODING})",

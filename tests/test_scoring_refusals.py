@@ -67,14 +67,20 @@ def test_a_valid_release_is_scored_and_says_it_was_validated(tiny, tmp_path):
     assert json.loads(out.read_text(encoding="utf-8"))["release"]["validated"] is True
 
 
-def test_groupassist_baselines_refuse_a_release_failing_gs2(tmp_path, capsys):
-    """An instance at level L3 (outside the vocabulary): `baselines` used to print an L3 cell."""
+def _failing_gs2(folder):
+    """A tiny GroupAssistBench release with one instance at level L3 (outside the vocabulary), stamped."""
     from realcompanion.formats.groupassist.synth import stamp
 
-    folder = build_groupassist(tmp_path / "release")
+    folder = build_groupassist(folder)
     path = folder / "data" / "instances.jsonl"
     path.write_text(path.read_text(encoding="utf-8").replace('"level": "L2"', '"level": "L3"', 1), encoding="utf-8")
     stamp(folder)
+    return folder
+
+
+def test_groupassist_baselines_refuse_a_release_failing_gs2(tmp_path, capsys):
+    """An instance at level L3 (outside the vocabulary): `baselines` used to print an L3 cell."""
+    folder = _failing_gs2(tmp_path / "release")
     assert main(["baselines", str(folder)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "GS2" in err and "fails validation" in err
@@ -83,12 +89,7 @@ def test_groupassist_baselines_refuse_a_release_failing_gs2(tmp_path, capsys):
 
 def test_groupassist_score_validates_apart_and_refuses_in_the_same_line(tmp_path, capsys):
     """`score` validates in a forked process: its refusal is the line `baselines` prints, validating in its own."""
-    from realcompanion.formats.groupassist.synth import stamp
-
-    folder = build_groupassist(tmp_path / "release")
-    path = folder / "data" / "instances.jsonl"
-    path.write_text(path.read_text(encoding="utf-8").replace('"level": "L2"', '"level": "L3"', 1), encoding="utf-8")
-    stamp(folder)
+    folder = _failing_gs2(tmp_path / "release")
     assert main(["baselines", str(folder)]) == 2
     refused = capsys.readouterr().err
     assert main(["score", str(folder), "--verdicts", str(tmp_path / "v.jsonl")]) == 2

@@ -96,6 +96,30 @@ def test_groupassist_score_validates_apart_and_refuses_in_the_same_line(tmp_path
     assert capsys.readouterr().err == refused and "GS2" in refused
 
 
+
+@pytest.mark.parametrize("edited", [True, False], ids=["edited", "near-miss"])
+def test_groupassist_score_refuses_a_table_changed_after_its_validation(tmp_path, capsys, monkeypatch, edited):
+    """`score` validates in a forked process and reads the tables again itself: a file edited in between (one
+    character of an instance's query) is named, not scored; left as validated, the run goes on past the check
+    (to the verdict file, which does not exist here)."""
+    from realcompanion.scoring import checked
+
+    folder = build_groupassist(tmp_path / "release")
+    path, validate = folder / "data" / "instances.jsonl", checked._apart
+
+    def then_edited(release):
+        validated = validate(release)
+        if edited:
+            path.write_bytes(path.read_bytes().replace(b'"query_en": "', b'"query_en": " ', 1))
+        return validated
+
+    monkeypatch.setattr(checked, "_apart", then_edited)
+    capsys.readouterr()
+    assert main(["score", str(folder), "--verdicts", str(tmp_path / "v.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert ("changed while the release was validated" in err) is edited and (str(path) in err) is edited, err
+
 CHAT_VERDICT = {"item_id": "U01:C0001", "condition": "C1", "content_match": 2, "used_memory": False,
                 "judge": {"model": "m", "prompt_sha256": "0" * 64, "temperature": 0}}
 QA_VERDICT = {"item_id": "U01:Q0001", "condition": "system", "answer_correct": True, "abstained": False,

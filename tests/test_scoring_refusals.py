@@ -120,6 +120,22 @@ def test_groupassist_score_refuses_a_table_changed_after_its_validation(tmp_path
     assert err.count("\n") == 1
     assert ("changed while the release was validated" in err) is edited and (str(path) in err) is edited, err
 
+
+def test_groupassist_score_names_a_validating_process_that_ended_without_answering(tmp_path, capsys, monkeypatch):
+    """The forked validation killed (out of memory, say) is one line saying how it ended, not a hang or a
+    traceback."""
+    import os
+    import signal
+
+    from realcompanion.scoring import checked
+
+    monkeypatch.setattr(checked, "_validated", lambda release: os.kill(os.getpid(), signal.SIGKILL))
+    folder = build_groupassist(tmp_path / "release")
+    capsys.readouterr()
+    assert main(["score", str(folder), "--verdicts", str(tmp_path / "v.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {folder}: the validating process ended on signal SIGKILL (out of memory?)\n", err
+
 CHAT_VERDICT = {"item_id": "U01:C0001", "condition": "C1", "content_match": 2, "used_memory": False,
                 "judge": {"model": "m", "prompt_sha256": "0" * 64, "temperature": 0}}
 QA_VERDICT = {"item_id": "U01:Q0001", "condition": "system", "answer_correct": True, "abstained": False,

@@ -16,6 +16,8 @@ below is checked by running the same release with and without it (tests/test_par
   objects that form no cycles.
 * Imports: pandera imported without hypothesis (`import_pandera`); the command line reads the tables while the
   validator's libraries are imported (commands/validate.py, `Release.reading_ahead`).
+* Work whose memory is given back when it ends (`in_a_fork`): a scorer's validation (scoring/checked.py), whose
+  tables and libraries the scorer does not hold afterwards.
 * Ctrl-C taken once processes are forked (`uninterrupted`), so that a run ends with exit 130 and nothing more.
 
 Measured in benchmarks/RESULTS.md (benchmarks/run.py: validate at 1x, 10x and 100x paper size, as ratios to the
@@ -75,6 +77,44 @@ def given_back_after(work: Callable, ctx, unit) -> list:
         return work(unit)
     finally:
         given_back(ctx)
+
+
+class Unanswered(Exception):
+    """A forked process of `in_a_fork` ended without sending its answer (killed, out of memory)."""
+
+
+def in_a_fork(work: Callable, *args):
+    """`work(*args)` in a forked process, whose memory (what it read, imported and built) is given back to the system
+    when it ends: its result, or the exception it raised, raised here (one that does not pickle as a RuntimeError
+    naming it); a process that ends without answering is `Unanswered`, saying how (`ended`). An interrupt ends
+    both once the work has ended."""
+    forking = multiprocessing.get_context("fork")
+    results, sender = forking.Pipe(duplex=False)
+    process = forking.Process(target=_answered, args=(work, args, sender))
+    process.start()
+    sender.close()
+    try:
+        outcome, value = results.recv()
+    except EOFError:
+        raise Unanswered(ended(process.exitcode or 0)) from None
+    finally:
+        process.join()
+        results.close()
+    if outcome == "raised":
+        raise value
+    return value
+
+
+def _answered(work: Callable, args: tuple, sender) -> None:
+    """The forked process of `in_a_fork`: ("passed", the result) or ("raised", the exception), sent back."""
+    with sender:
+        try:
+            sender.send(("passed", work(*args)))
+        except BaseException as exc:  # noqa: BLE001 - raised by the process that forked this one
+            try:
+                sender.send(("raised", exc))
+            except Exception:  # noqa: BLE001 - an exception that does not pickle: its line
+                sender.send(("raised", RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
 def ended(code: int) -> str:

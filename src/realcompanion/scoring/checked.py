@@ -54,44 +54,22 @@ def opened(release_class, args, apart: bool = False):
 
 
 def _apart(release) -> dict[str, str]:
-    """`refuse_invalid(release)` in a forked process; the sha256 of each file it validated. Its error, or any
-    exception, is raised here as it was raised there; an interrupt ends both once the validation has ended."""
-    import multiprocessing
+    """`refuse_invalid(release)` in a forked process (`speed.in_a_fork`); the sha256 of each file it validated. Its
+    error, or any exception, is raised here as it was raised there."""
+    from ..validators.speed import Unanswered, in_a_fork
 
-    forking = multiprocessing.get_context("fork")
-    results, sender = forking.Pipe(duplex=False)
-    process = forking.Process(target=_validated, args=(release, sender))
-    process.start()
-    sender.close()
     try:
-        outcome, value = results.recv()
-    except EOFError:
-        from ..validators.speed import ended
-
-        raise ReadError(release.root, f"the validating process ended {ended(process.exitcode or 0)}") from None
-    finally:
-        process.join()
-        results.close()
-    if outcome == "raised":
-        raise value
-    key, digests = value
+        key, digests = in_a_fork(_validated, release)
+    except Unanswered as exc:
+        raise ReadError(release.root, f"the validating process ended {exc}") from None
     if key:
         _PASSED.add(key)
     return digests
 
 
-def _validated(release, sender) -> None:
-    """The forked process of `_apart`: ("passed", (the release's fingerprint, its files' sha256)), or ("raised", the
-    exception), sent back."""
-    with sender:
-        try:
-            refuse_invalid(release)
-            sender.send(("passed", (_fingerprint(release), dict(release.sha256))))
-        except BaseException as exc:  # noqa: BLE001 - raised by the scoring process
-            try:
-                sender.send(("raised", exc))
-            except Exception:  # noqa: BLE001 - an exception that does not pickle: its line
-                sender.send(("raised", RuntimeError(f"{type(exc).__name__}: {exc}")))
+def _validated(release) -> tuple[str | None, dict[str, str]]:
+    """The work of `_apart`'s process: the release's fingerprint and its files' sha256, once it passed."""
+    return refuse_invalid(release), dict(release.sha256)
 
 
 def unchanged(release, names) -> None:
@@ -104,13 +82,14 @@ def unchanged(release, names) -> None:
                                                 "again)")
 
 
-def refuse_invalid(release) -> None:
+def refuse_invalid(release) -> str | None:
     """Validate `release` (reading its tables, which the scorer then reads from memory); raise a one-line
-    `ReadError` naming each failing error rule and its failure count."""
+    `ReadError` naming each failing error rule and its failure count. Its fingerprint once it passed (None: one
+    of its files is not a regular file)."""
     from ..formats import part
 
-    if _PASSED and _fingerprint(release) in _PASSED:  # a first validation in this process hashes nothing twice
-        return
+    if _PASSED and (key := _fingerprint(release)) in _PASSED:  # a first validation in this process hashes nothing
+        return key  # twice
     report = part(release.BLOCK, "runner").validate(release.root, opened=release)
     if report.errors:
         counts = Counter()
@@ -123,6 +102,7 @@ def refuse_invalid(release) -> None:
     key = _fingerprint(release)
     if key:
         _PASSED.add(key)
+    return key
 
 
 def _contained(release) -> None:

@@ -1,8 +1,9 @@
 """What needs a resource the release leaves out: one line per need, naming both (`realcompanion.tracks`).
 
 A required resource left out is the report's one line and the only rule run (every other rule reads it): `validate`
-judges such a release INVALID (exit 1), where every other command refuses to open it (exit 2). A format's optional resources may be left out whole; what needs one (a chat row citing a profile claim, an L2
-instance scored against its rubric) is an error only where the release holds it. The rule reports each need once,
+judges such a release INVALID (exit 1), where every other command refuses to open it (exit 2). A format's optional
+resources may be left out whole; what needs one (a chat row citing a profile claim, an L2 instance scored against its
+rubric) is an error only where the release holds it. The rule reports each need once,
 with how many rows have it and the first of them; the rules that read the absent resource leave those rows to it
 (`needing_rows`), as every rule leaves a set-aside row to its structure failure: a citation of a claim in a
 profile the release does not carry is one defect, not one per rule that looks the claim up.

@@ -24,8 +24,8 @@ def _declared(release: GroupAssistRelease) -> dict:
     return declared(release)
 
 
-GROUPASSIST = run.Runner(select, STRUCTURE_RULES, "GS1", "GI3", "GS2", lambda path: GroupAssistRelease(path, check=False, partial=True),
-                         Context, _declared, "GT1")
+GROUPASSIST = run.Runner(select, STRUCTURE_RULES, "GS1", "GI3", "GS2",
+                         lambda path: GroupAssistRelease(path, check=False, partial=True), Context, _declared, "GT1")
 
 
 def planned(rules: str | None, declared: list[Rule] = (), release: GroupAssistRelease | None = None) -> list[Rule]:

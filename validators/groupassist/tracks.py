@@ -7,4 +7,5 @@ from ..tracks import STATEMENT, absent_needed
 from .catalogue import rule
 
 rule("GT1", "error", "integrity", RESOURCES, STATEMENT,
-     "GROUPASSIST.md §1: messages, members, instances and anchors are required; atoms (without L1), criteria and feedback (without L2) and audit may be left out")(absent_needed)
+     "GROUPASSIST.md §1: messages, members, instances and anchors are required; atoms (without L1), criteria and "
+     "feedback (without L2) and audit may be left out")(absent_needed)

@@ -19,5 +19,5 @@ def _declared(release: Release) -> dict:
     return declared(release)
 
 
-REALCOMPANION = Runner(select, STRUCTURE_RULES, "SCH1", "INT3", "SCH2", lambda path: Release(path, check=False, partial=True), Context,
-                       _declared, "TRK1")
+REALCOMPANION = Runner(select, STRUCTURE_RULES, "SCH1", "INT3", "SCH2", lambda path: Release(path, check=False, partial=True),
+                       Context, _declared, "TRK1")

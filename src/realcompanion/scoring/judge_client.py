@@ -22,11 +22,10 @@ from ..paths import REPO_ROOT
 from ..release import ReadError
 from .endpoint import RETRIES, Chat, Unreadable, api_key
 from .jsonl import problem
+from .verdicts import JUDGE_TEMPERATURE
 
 PROMPTS_DIR = REPO_ROOT / "prompts"
-_SETTINGS = part(DEFAULT, "settings")
-JUDGE_TEMPERATURE = _SETTINGS.JUDGE_TEMPERATURE  # Table 31: every format's judge answers at the method's temperature
-JUDGE_PROMPTS = _SETTINGS.JUDGE_PROMPTS  # the prompt files `load_prompt` names by use: the default format's
+JUDGE_PROMPTS = part(DEFAULT, "settings").JUDGE_PROMPTS  # the prompt files `load_prompt` names by use: the default format's
 
 
 class JudgeError(Unreadable):

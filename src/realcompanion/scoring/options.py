@@ -82,7 +82,8 @@ def bm25_fallback(args) -> str:
 def add_resamples(p) -> None:
     default = VALUE_DEFAULTS["resamples"]
     p.add_argument("--resamples", type=whole(2), default=default,  # one resample has no spread
-                   help=f"bootstrap resamples, over participants ({'; '.join([*said('resamples'), f'default {default}', 'at least 2'])})")
+                   help=f"bootstrap resamples, over participants "
+                        f"({'; '.join([*said('resamples'), f'default {default}', 'at least 2'])})")
 
 
 def add_outputs(p, plot_help: str) -> None:

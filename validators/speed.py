@@ -95,8 +95,9 @@ def in_a_fork(work: Callable, *args):
     sender.close()
     try:
         outcome, value = results.recv()
-    except EOFError:
-        raise Unanswered(ended(process.exitcode or 0)) from None
+    except EOFError:  # its exit code is known once it is joined (before, it was read as None, "with code 0")
+        process.join()
+        raise Unanswered(ended(process.exitcode)) from None
     finally:
         process.join()
         results.close()

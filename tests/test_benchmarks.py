@@ -42,3 +42,16 @@ def test_the_table_states_the_ceiling_of_frictionless_over_validate():
     header, _, row = bench_run.table([result]).splitlines()
     cells = dict(zip(header.strip("|").split(" | "), row.strip("|").split(" | ")))
     assert cells["frictionless ÷ validate"].strip() == "6.0" and cells["frictionless ÷ floor"].strip() == "15.0"
+
+
+def test_the_suite_benchmark_counts_each_whole_validation_of_a_test(tmp_path):
+    """`benchmarks/suite.py` over one test that validates the shipped release once and one that validates nothing."""
+    out = tmp_path / "suite.json"
+    chosen = ["tests/test_rules.py::test_the_shipped_release_passes_with_zero_errors",
+              "tests/test_benchmarks.py::test_the_table_states_the_ceiling_of_frictionless_over_validate"]
+    subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "suite.py"), "--json", str(out), "--", "-n", "0",
+                    "--basetemp", str(tmp_path / "run"), *chosen], check=True, capture_output=True)
+    found = json.loads(out.read_text(encoding="utf-8"))
+    assert (found["tests"], found["validations"], found["tests_validating"], found["exit"]) == (2, 1, 1, 0)
+    assert 0 < found["validations_cpu_s"] <= found["tests_cpu_s"]
+    assert found["floor_s"] == found["validations_cpu_s"] / found["cores"]

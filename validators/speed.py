@@ -18,7 +18,8 @@ below is checked by running the same release with and without it (tests/test_par
 * The cyclic garbage collector paused for the run (realcompanion/collector.py): a run allocates millions of
   objects that form no cycles.
 * Markdown parsed as blocks only (generated.py, `_parser`): a generated block's markers are HTML blocks, so the
-  documents rule (DOC1) has markdown-it leave the text inside paragraphs and table cells unparsed.
+  documents rule (DOC1) has markdown-it leave the text inside paragraphs and table cells unparsed (the markers
+  found against those of the whole parse: tests/test_generated_blocks.py).
 * Imports: pandera imported without hypothesis (`import_pandera`); the command line reads the tables while the
   validator's libraries are imported (commands/validate.py, `Release.reading_ahead`).
 * Work whose memory is given back when it ends (`in_a_fork`): a scorer's validation (scoring/checked.py), whose

@@ -51,9 +51,9 @@ def built_once(tmp_path_factory, name: str, build) -> tuple[Path, object]:
 @pytest.fixture(scope="session", autouse=True)
 def judging_libraries_imported() -> None:
     """Frictionless (with its plugins) and pandera imported once in each test process: `validate` forks the process
-    that judges the descriptor and runs the pandera rules (validators/speed.py, `Judgement`), and a fork of a process
-    that holds them imports nothing again, where a fresh one paid about 0.5 s of CPU each validation, hundreds of
-    times a run. The judging process runs the same code either way (`import_pandera` keeps pandera's
+    that judges the descriptor and runs the pandera rules (validators/speed.py, `Judgement`), where a fresh one paid
+    about 0.5 s of CPU each validation, hundreds of times a run; a process that holds them judges a small release
+    itself, without forking (`judged_here`). The judgement runs the same code either way (`import_pandera` keeps pandera's
     strategies in a process that imported hypothesis, as every test process has); that the validating process of
     the command line imports neither is checked in processes of their own (tests/test_parallel.py)."""
     from frictionless import system

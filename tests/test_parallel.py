@@ -90,6 +90,26 @@ def test_the_judging_process_checks_the_constraints_beside_the_workers(specimen,
         (rows[4]["dayid"], "sender")]
 
 
+def test_a_process_that_imported_the_judging_libraries_judges_a_small_release_itself_and_finds_the_same(specimen,
+                                                                                                          monkeypatch):
+    """`speed.judged_here`: a test process has imported Frictionless and pandera, so it judges the specimen and runs
+    the pandera rules (SCH2, the frame rules) itself; the report is the forked judging process's."""
+    for resource, change in (("source", lambda rows: rows[4].update(sender="narrator")),
+                             ("chat", lambda rows: rows[5]["trace"]["C"].update(rule="by intuition"))):
+        path = specimen / "data" / f"{resource}.jsonl"
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        change(rows)
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    stamp(specimen)
+    forks, fork = [], speed.os.fork
+    monkeypatch.setattr(speed.os, "fork", lambda: forks.append(1) or fork())
+    here = run.validate(specimen).to_json()
+    assert forks == []
+    monkeypatch.setattr(speed, "judged_here", lambda ctx: False)
+    assert run.validate(specimen).to_json() == here and forks == [1]
+    assert {"SCH2", "CAT2"} <= {r["id"] for r in here["rules"] if not r["passed"]}
+
+
 def licence_without_a_name(specimen) -> Path:
     """A descriptor only Frictionless rejects (a licence's name must be a string)."""
     path = specimen / "datapackage.json"
@@ -171,11 +191,13 @@ def test_the_validating_process_imports_neither_frictionless_nor_pandera(repo, f
 
 
 def test_a_judging_process_that_was_killed_is_one_line_naming_the_signal(specimen, monkeypatch, capsys):
-    """The process that judges the descriptor also runs the pandera rules, which hold the most memory."""
+    """The process that judges the descriptor also runs the pandera rules, which hold the most memory. Forked as the
+    command line forks it: a test process has imported the judging libraries, and would judge a specimen itself."""
     def killed(release, ctx, units):
         os.kill(os.getpid(), signal.SIGKILL)
 
     monkeypatch.setattr(run, "_judged", killed)
+    monkeypatch.setattr(speed, "judged_here", lambda ctx: False)
     assert main(["validate", str(specimen)]) == 2
     assert capsys.readouterr().err == (f"error: {specimen / 'datapackage.json'}: Frictionless could not judge it: the "
                                        "process judging it and running the pandera rules ended on signal SIGKILL "

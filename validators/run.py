@@ -311,8 +311,11 @@ def _judged(release: Release, ctx: Context | None, units: list) -> dict:
     if not verdict["problem"] and units:
         speed.import_pandera()
         _CTX = ctx
-        verdict["outcomes"] = [(o.rule.id, o.failures, o.skipped, o.crashed) for unit in units
-                               for o in speed.given_back_after(_run_unit, ctx, unit)]
+        try:  # the validating process's own, when it judges (`speed.judged_here`)
+            verdict["outcomes"] = [(o.rule.id, o.failures, o.skipped, o.crashed) for unit in units
+                                   for o in speed.given_back_after(_run_unit, ctx, unit)]
+        finally:
+            _CTX = None
     return verdict
 
 

@@ -9,7 +9,9 @@ below is checked by running the same release with and without it (tests/test_par
 * Forked workers (`execute`): from PARALLEL_MIN_ROWS rows, a worker per other core takes the next unit of rules
   none has taken, inheriting the read tables and views; below it, forking costs more than the core saves. The units
   are taken heaviest first (`heaviest_first`, by the rows they read), so that the run does not end on one process
-  running a large unit alone.
+  running a large unit alone. The views computed before the fork (`Context.warm`) are those several rules read: a
+  view one rule reads is that rule's, in the process that runs it (GroupAssistBench's normalized queries, GA3's),
+  off the validating process's path before the workers start.
 * Memory given back (`given_back`): from LARGE_MIN_ROWS rows, what Arrow's pool and C malloc keep of freed
   memory is returned before each fork and after each unit (Arrow's buffers come from C malloc:
   realcompanion/allocator.py); and from that size the frame rules run in the validating process beside the

@@ -83,7 +83,6 @@ def changed_again(ctx) -> pd.DataFrame:
     pairs, lo, hi, a_, b_ = pairs[b_ > a_], lo[b_ > a_], hi[b_ > a_], a_[b_ > a_], b_[b_ > a_]  # with a candidate
     share = ctx.params.get("still_current", STILL_CURRENT)["matter_share"]
     written = {c: pairs[c].tolist() for c in (*texts, *(f"{t}_old" for t in texts))}
-    message_ids = ctx.frame("messages")["message_id"].to_numpy()[order]
     said = {}  # a message's words, once
 
     def short(k: int, i: int, lang: str, text: str, ask: dict, shared: dict) -> bool:
@@ -115,9 +114,9 @@ def changed_again(ctx) -> pd.DataFrame:
             judged = [lang for lang in ctx.languages if lang in shared]
             if any(stated(text[lang], written[f"span_{lang}{old}"][k], lang) for lang in ctx.languages for old in ("", "_old")):
                 continue  # the new value restated, or the old one (GC5's)
-            rows.append((iid, pairs.at[iid, "cutoff_turn"], message_ids[i], hint[judged[0]][i], shared[judged[0]],
-                         len(ask[judged[0]])))
+            rows.append((iid, pairs.at[iid, "cutoff_turn"], i, hint[judged[0]][i], shared[judged[0]], len(ask[judged[0]])))
             break
+    said_by = ctx.in_group_order("message_id", [r[2] for r in rows])
     return failures("instances", [r[0] for r in rows], "cutoff_turn", [int(r[1]) for r in rows],
                     [f"{m}, after the update and before the cutoff, names a change ({w!r}) and shares {n} of the "
-                     f"matter's {t} words: the matter may have changed again" for _, _, m, w, n, t in rows])
+                     f"matter's {t} words: the matter may have changed again" for m, (_, _, _, w, n, t) in zip(said_by, rows)])

@@ -239,3 +239,21 @@ def test_a_worker_that_ended_early_is_its_units_not_evaluated_and_the_run_ends(s
     assert (done.returncode, done.stderr, len(lost)) == (1, "", 1)
     assert lost[0]["skipped"] == f"could not be evaluated: the process evaluating it ended {code}"
     assert json.loads(done.stdout)["errors"] == 1  # the unit not evaluated; the specimen has no other error
+
+
+def test_the_units_are_taken_heaviest_first():
+    """A parallel run's units are taken by the rows their rules read, most first (`speed.heaviest_first`), each
+    once: in the catalogue's order the personal-data screen of every resource came last, and one process ran it
+    alone."""
+    from realcompanion.formats import part
+    from realcompanion.validators.declared import declared_rules
+
+    specimen = Path(__file__).resolve().parent.parent / "specimens" / "groupassist"
+    runner = part("groupassist", "runner")
+    ctx = runner.context(runner.release(specimen))
+    units = run._units(runner.planned(None, declared_rules(ctx.release), ctx.release))
+    taken = speed.heaviest_first(ctx, units)
+    read = [sum(ctx.table(name).num_rows for name in {n for rule in rules for n in rule.reads}) for _, rules in taken]
+    assert sorted(map(id, taken)) == sorted(map(id, units)) and read == sorted(read, reverse=True)
+    ids = [rules[0].id for _, rules in taken]
+    assert ids.index("GI5") < len(ids) // 4 < [rules[0].id for _, rules in units].index("GI5")

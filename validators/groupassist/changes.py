@@ -83,29 +83,40 @@ def changed_again(ctx) -> pd.DataFrame:
     pairs, lo, hi, a_, b_ = pairs[b_ > a_], lo[b_ > a_], hi[b_ > a_], a_[b_ > a_], b_[b_ > a_]  # with a candidate
     share = ctx.params.get("still_current", STILL_CURRENT)["matter_share"]
     written = {c: pairs[c].tolist() for c in (*texts, *(f"{t}_old" for t in texts))}
-    message_ids = ctx.frame("messages")["message_id"].to_numpy()[order]
     said = {}  # a message's words, once
+
+    def short(k: int, i: int, lang: str, text: str, ask: dict, shared: dict) -> bool:
+        """Whether message i (group order), judged in `lang` (where it has text and pair k's matter words), shares
+        too few of the matter's words (`shared[lang]`: how many); the matter's words and the message's built once."""
+        if not text.strip():
+            return False
+        if lang not in ask:
+            ask[lang] = matter((written[f"fact_{lang}_old"][k], written[f"fact_{lang}"][k]),
+                               (written[f"span_{lang}_old"][k], written[f"span_{lang}"][k]), lang)
+        if not ask[lang]:
+            return False
+        if (i, lang) not in said:
+            said[i, lang] = words(text, lang)
+        shared[lang] = len(said[i, lang] & ask[lang])
+        return shared[lang] < share * len(ask[lang])
+
+    # a message shares the matter in every language it is judged in: English is asked first, its words split in C
+    # where Chinese bigrams are built in Python, and a language is asked only once the message passes in those before
+    # it (on the paper-scale release 61 of 7,307 candidates pass in English, none in Chinese)
+    tried = sorted(ctx.languages, key=lambda lang: lang != "en")
     rows = []
     for k, (iid, first_, last_) in enumerate(zip(pairs.index, a_.tolist(), b_.tolist())):
-        ask = {lang: matter((written[f"fact_{lang}_old"][k], written[f"fact_{lang}"][k]),
-                            (written[f"span_{lang}_old"][k], written[f"span_{lang}"][k]), lang) for lang in ctx.languages}
+        ask = {}  # the matter's words in a language, once one of the pair's messages is judged in it
         for i in hinted[first_:last_].tolist():
-            text = {lang: ctx.written(lang)[order[i]] for lang in ctx.languages}
-            judged = [lang for lang in ctx.languages if ask[lang] and text[lang].strip()]
-            if not judged:
+            text, shared = {lang: ctx.written(lang)[order[i]] for lang in ctx.languages}, {}
+            if any(short(k, i, lang, text[lang], ask, shared) for lang in tried) or not shared:
                 continue
-            shared = {}
-            for lang in judged:
-                if (i, lang) not in said:
-                    said[i, lang] = words(text[lang], lang)
-                shared[lang] = len(said[i, lang] & ask[lang])
-            if not all(shared[lang] >= share * len(ask[lang]) for lang in judged):
-                continue
+            judged = [lang for lang in ctx.languages if lang in shared]
             if any(stated(text[lang], written[f"span_{lang}{old}"][k], lang) for lang in ctx.languages for old in ("", "_old")):
                 continue  # the new value restated, or the old one (GC5's)
-            rows.append((iid, pairs.at[iid, "cutoff_turn"], message_ids[i], hint[judged[0]][i], shared[judged[0]],
-                         len(ask[judged[0]])))
+            rows.append((iid, pairs.at[iid, "cutoff_turn"], i, hint[judged[0]][i], shared[judged[0]], len(ask[judged[0]])))
             break
+    said_by = ctx.in_group_order("message_id", [r[2] for r in rows])
     return failures("instances", [r[0] for r in rows], "cutoff_turn", [int(r[1]) for r in rows],
                     [f"{m}, after the update and before the cutoff, names a change ({w!r}) and shares {n} of the "
-                     f"matter's {t} words: the matter may have changed again" for _, _, m, w, n, t in rows])
+                     f"matter's {t} words: the matter may have changed again" for m, (_, _, _, w, n, t) in zip(said_by, rows)])

@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 from ..catalogue import combined, failure_rows, failures
 from .catalogue import rule
 from .context import among, position_in, taken
-from .gates import elsewhere, every_written, stated
+from .gates import elsewhere, every_written, stated_each
 from .invariants import _in_windows, stated_in_windows
 
 
@@ -34,8 +34,7 @@ def _states_superseded(ids: pd.Series, texts: dict[str, pd.Series], sup: pd.Data
     for lang in texts:
         span = [t if isinstance(t, str) else "" for t in ids[rows].map(sup[f"span_{lang}"]).tolist()]
         out[lang] = np.zeros(len(ids), dtype=bool)
-        out[lang][rows] = np.fromiter((bool(s) and stated(t, s, lang) for t, s in zip(
-            every_written(texts[lang][rows].tolist(), lang), span)), bool, len(span))
+        out[lang][rows] = stated_each(every_written(texts[lang][rows].tolist(), lang), span, lang)
     return out
 
 

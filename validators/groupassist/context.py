@@ -47,6 +47,18 @@ def taken(column: pd.Series, positions: np.ndarray) -> np.ndarray:
     return np.where(positions >= 0, out, np.nan)
 
 
+def written_column(values: pa.Array | pa.ChunkedArray, lang: str) -> np.ndarray:
+    """`every_written` of a column of texts, as numpy: only its distinct texts become Python strings, once each (Arrow
+    encodes the column by them), each row taking its text's by position; a column not of strings (null throughout,
+    say) row by row."""
+    if not pa.types.is_string(values.type):
+        return np.array(every_written(values.to_pylist(), lang), dtype=object)
+    encoded = (values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values).dictionary_encode()
+    distinct = encoded.dictionary.to_pylist()
+    done = np.array([*every_written(distinct, lang), ""], dtype=object)  # the last: a null's
+    return done[pc.fill_null(encoded.indices, len(distinct)).to_numpy(zero_copy_only=False)]
+
+
 def unrequired(release, lang: str) -> list[str]:
     """The text fields of `lang` the format requires (format_schemas.json) that the release's Table Schemas leave
     optional, as `resource.field`: all of them in a release that does not carry the language."""
@@ -110,16 +122,17 @@ class Context(CoreContext):
         (`gates.written`; "" for a null), in file order: normalized once per run, whichever rules and instances
         read it."""
         if lang not in self._written:
-            column = self.table("messages").column(f"text_{lang}").to_pylist()
-            self._written[lang] = np.array(every_written(column, lang), dtype=object)
+            self._written[lang] = written_column(self.table("messages").column(f"text_{lang}"), lang)
         return self._written[lang]
 
     @cached_property
     def _normalized(self) -> bool:
-        """Every text the rules compare, `written` once before the run forks (`VIEWS`): each process reads them."""
+        """The texts several rules compare, `written` once before the run forks (`VIEWS`): each process reads them.
+        The queries are left to the one rule that reads them (GA3), in the process that runs it: normalized here,
+        0.08 s of CPU a paper-scale release, they held the workers back on the validating process's path."""
         for lang in ("zh", "en"):
             self.written(lang)
-            for column in ("span", "fact", "query"):
+            for column in ("span", "fact"):
                 self.written_anchors(f"{column}_{lang}")
         return True
 
@@ -127,8 +140,8 @@ class Context(CoreContext):
         """A text column of the `anchors` view (`span_zh`, `fact_en`, `query_zh`, ...) `written`, aligned with the
         view: normalized once per run, whichever rules read it."""
         if column not in self._written:
-            self._written[column] = pd.Series(every_written(self.anchors[column].tolist(), column[-2:]),
-                                              index=self.anchors.index)
+            self._written[column] = pd.Series(written_column(pa.array(self.anchors[column], from_pandas=True),
+                                                             column[-2:]), index=self.anchors.index)
         return self._written[column]
 
     @cached_property
@@ -140,6 +153,13 @@ class Context(CoreContext):
         code = codes.get_indexer(groups)
         order = np.argsort(code, kind="stable")
         return codes, order, np.searchsorted(code[order], np.arange(len(codes)))
+
+    def in_group_order(self, column: str, at) -> np.ndarray:
+        """The messages' `column` at positions `at` of group order (`by_group`), as numpy as the frame's column gives
+        it (a null string as NaN): only the values read become Python objects, where a rule converted the whole
+        column (80,299 strings in a paper-scale release, 5 ms each time) to read a few of them."""
+        _, order, _ = self.by_group
+        return self.frame("messages")[column].take(order[at]).to_numpy()
 
     @cached_property
     def _turn_keys(self) -> tuple[pd.Index, np.ndarray, int, np.ndarray]:

@@ -1,6 +1,7 @@
 """The deterministic gates (i)-(v) of App. A.6, over every eval and pool instance."""
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 
@@ -93,6 +94,16 @@ def stated(text: str, span: str, lang: str) -> bool:
     return span in text if lang == "en" else stated_in_chinese(text, span)
 
 
+def stated_each(texts: list[str], spans: list[str], lang: str) -> np.ndarray:
+    """Row by row, whether the `written` span is `stated` in the `written` text, as numpy: a span is stated only where
+    `str.__contains__` finds it, which one `map` asks of every row in C, so `stated` decides only those rows (called
+    row by row, it cost GA3 0.17 s of CPU on a paper-size release)."""
+    found = np.fromiter(map(operator.contains, texts, spans), bool, len(texts))
+    for k in np.flatnonzero(found).tolist():
+        found[k] = stated(texts[k], spans[k], lang)
+    return found
+
+
 def elsewhere(a: pd.DataFrame) -> pd.Series:
     """Anchors citing a message of another group than their instance's: outside its history (gate i names them),
     so the construction invariants judge no position or speaker of theirs."""
@@ -142,8 +153,7 @@ def query_reveals(ctx) -> pd.DataFrame:
         # each text normalized once per run (`written_anchors`), though a query is on each of its instance's anchors
         spans, facts, queries = (ctx.written_anchors(f"{c}_{lang}").loc[a.index].tolist()
                                  for c in ("span", "fact", "query"))
-        leak = np.fromiter((stated(q, s, lang) or stated(q, f, lang) for s, f, q in zip(spans, facts, queries)), bool,
-                           len(a))
+        leak = stated_each(queries, spans, lang) | stated_each(queries, facts, lang)
         parts.append(failures("instances", a["instance_id"][leak], f"query_{lang}", a[f"query_{lang}"][leak],
                               "query states a required memory (anchor " + a["anchor_id"][leak] + ")"))
     inst, words = ctx.frame("instances"), ctx.params["words"]

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from realcompanion.formats.groupassist import FORMAT, RESOURCES, language_of
 
@@ -40,20 +43,29 @@ _HAN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 def english_copied_into_chinese(ctx) -> pd.DataFrame:
     parts = []
     for name in ctx.release.resources if {"zh", "en"} <= set(ctx.languages) else ():
-        frame = ctx.frame(name)
+        frame, table = ctx.frame(name), ctx.table(name)
         for zh in [c for c in frame.columns if c.endswith("_zh") and c[:-3] + "_en" in frame.columns]:
-            text, english = frame[zh].astype(object), frame[zh[:-3] + "_en"].astype(object)
-            copied = text.notna() & (text == english).fillna(False)
+            copied = pd.Series(_equal(table.column(zh), table.column(zh[:-3] + "_en")), index=frame.index)
             # only the texts equal to their English twin are read as words (a pass over every row: 0.2 s a release)
-            equal = text[copied]
+            equal = frame.loc[copied, zh].astype(object)
             copied[equal.index] = ~equal.str.contains(_HAN, regex=True).fillna(False) & (
                 equal.str.count(r"[A-Za-z]{2,}").fillna(0) >= MIN_WORDS)
             if copied.any():
-                parts.append(failures(name, ctx.row_ids(name)[copied.to_numpy()], zh, text[copied].str.slice(0, 80),
+                parts.append(failures(name, ctx.row_ids(name)[copied.to_numpy()], zh,
+                                      equal[copied[equal.index]].str.slice(0, 80),
                                       f"{zh} is {zh[:-3]}_en copied: English, not a Chinese text; a translation "
                                       "belongs here, stated in the provenance, or null in a release declaring "
                                       f"{FORMAT}.languages [\"en\"]"))
     return combined(parts)
+
+
+def _equal(text: pa.ChunkedArray, english: pa.ChunkedArray) -> np.ndarray:
+    """Row by row, whether a Chinese text is present and equal to its English twin: by Arrow where both are strings
+    (compared as Python objects, the 80,299 messages' texts of a paper-scale release cost 0.05 s to become them)."""
+    if pa.types.is_string(text.type) and pa.types.is_string(english.type):
+        return pc.fill_null(pc.equal(text, english), False).to_numpy(zero_copy_only=False)
+    text, english = text.to_pandas().astype(object), english.to_pandas().astype(object)
+    return (text.notna() & (text == english).fillna(False)).to_numpy(dtype=bool)
 
 
 @rule("GL2", "error", "provenance", RESOURCES,

@@ -63,8 +63,7 @@ class Statements:
             ok[r] = stated(texts[found["i"].iat[r]], found["span"].iat[r], lang)
         owned = found["who"].notna().to_numpy()
         if owned.any():
-            speaker = ctx.frame("messages")["speaker"].to_numpy()[order]
-            ok &= ~owned | (found["who"].to_numpy() == speaker[found["i"].to_numpy()])
+            ok[owned] &= found["who"].to_numpy()[owned] == ctx.in_group_order("speaker", found["i"].to_numpy()[owned])
         self.found = np.unique(found["key"].to_numpy()[ok].astype(np.int64) * self.width + found["i"].to_numpy()[ok])
 
     def _bounds(self, keys: list[tuple], lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -98,7 +97,7 @@ def earliest_statement(ctx) -> pd.DataFrame:
     (GC15)."""
     a = ctx.anchors[["anchor_id", "instance_id", "message_id", "group_id", "message_group", "seq", "turn",
                      "cutoff_turn", "role", "placeholder", "m3_role", "profile_only"]]
-    codes, order, starts = ctx.by_group
+    codes, _, starts = ctx.by_group
     code = codes.get_indexer(a["group_id"])
     # after the cutoff or in another group (or unplaced): gate i's; on a safety placeholder, which states nothing: GC10's
     placed = (a["seq"].notna() & (a["role"] == "member") & ~elsewhere(a) & (code >= 0) & (a["placeholder"] != "safety")
@@ -112,9 +111,10 @@ def earliest_statement(ctx) -> pd.DataFrame:
     lo = np.where((a["m3_role"] == "current").to_numpy(),
                   a["instance_id"].map(superseded).fillna(pd.Series(first - 1, index=a.index)).to_numpy() + 1, first)
     a, lo, at = a[placed].assign(profile=a["profile_only"][placed].eq(True)), lo[placed].astype(np.int64), at[placed]
-    speaker = ctx.frame("messages")["speaker"].to_numpy()[order]
     # a profile is its member's: another member's words state another's
-    who = np.where(a["profile"].to_numpy(), speaker[np.maximum(at, 0)], None).tolist()
+    who = np.full(len(a), None, dtype=object)
+    who[a["profile"].to_numpy()] = ctx.in_group_order("speaker", at[a["profile"].to_numpy()])
+    who = who.tolist()
     keys = {lang: list(zip(code[placed].tolist(), who, ctx.written_anchors(f"span_{lang}")[placed].tolist()))
             for lang in ctx.languages}
     member = (ctx.frame("messages")["role"] == "member").to_numpy()
@@ -124,7 +124,6 @@ def earliest_statement(ctx) -> pd.DataFrame:
         found[lang] = Statements(ctx, lang, keys[lang], member)
         known = np.array([bool(key[2].strip()) for key in keys[lang]], dtype=bool)
         maybe &= ~known | (found[lang].count(keys[lang], lo, at) > 0)
-    message_ids = ctx.frame("messages")["message_id"].to_numpy()[order]
     rows = []
     for k, row in zip(np.flatnonzero(maybe), a[["anchor_id", "instance_id", "message_id"]][maybe].itertuples(index=False)):
         earlier = None
@@ -134,7 +133,8 @@ def earliest_statement(ctx) -> pd.DataFrame:
                 earlier = hits if earlier is None else earlier & hits
         earlier = sorted(i for i in earlier or () if (row.instance_id, i) not in cited)
         if earlier:
-            rows.append((row.anchor_id, row.message_id, message_ids[earlier[0]]))
+            rows.append((row.anchor_id, row.message_id, earlier[0]))
+    earlier_ids = ctx.in_group_order("message_id", [r[2] for r in rows])
     return failures("anchors", [r[0] for r in rows], "message_id", [r[1] for r in rows],
-                    [f"{r[2]}, an earlier member message, states its span: a fact is anchored at the earliest message "
-                     "that establishes it (flagged: a lexical match may state another fact)" for r in rows])
+                    [f"{m}, an earlier member message, states its span: a fact is anchored at the earliest message "
+                     "that establishes it (flagged: a lexical match may state another fact)" for m in earlier_ids])

@@ -176,3 +176,25 @@ def test_a_screen_that_could_not_run_is_an_error(documented):
     report = validate(documented, rules="PII1")
     outcome = next(o for o in report.outcomes if o.rule.id == "PII1")
     assert outcome.crashed and report.errors == 1, outcome.skipped
+
+
+def test_a_screens_findings_come_in_one_order_whatever_the_hash_seed(tmp_path):
+    """A resource's free-text fields are read in the table's order, not a set's: Python orders a set of names by a
+    hash seeded anew in each process, and the report must be the same bytes from run to run."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    c = Copy(tmp_path / "release")
+    first, second = c.rows["messages"][:2]
+    first["text_zh"], second["text_en"] = "写信到ana@example.org吧", "mail bo@example.org today"
+    c.save()
+    reports = set()
+    for seed in range(4):
+        out = tmp_path / f"report-{seed}.json"
+        subprocess.run([str(Path(sys.executable).parent / "realcompanion"), "validate", str(c.root), "--rules", "GI5",
+                        "--json", str(out)], env={**os.environ, "PYTHONHASHSEED": str(seed)}, capture_output=True)
+        reports.add(json.dumps([f for f in json.loads(out.read_text(encoding="utf-8"))["failures"] if f["rule"] == "GI5"]))
+    assert len(reports) == 1
+    assert [f["field"] for f in json.loads(reports.pop())] == ["text_zh", "text_en"]

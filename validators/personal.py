@@ -117,7 +117,8 @@ def _texts(ctx):
     for name in ctx.release.resources:
         paths = free_paths(ctx.release, name)
         table = ctx.table(name)
-        for column in {p[0] for p in paths} & set(table.column_names):
+        read = {p[0] for p in paths}
+        for column in [column for column in table.column_names if column in read]:  # the table's order, not a set's
             for path, rows, values in scalars(table.column(column), [column]):
                 if tuple(path) in paths and (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
                     yield name, ".".join(str(k) for k in path if k != 0), rows.to_numpy(), values.cast(pa.string())

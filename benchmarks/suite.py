@@ -9,8 +9,12 @@ starts (the command line) is counted in the test's CPU, not as a validation.
 
 It prints the suite's wall time, its tests' CPU, the validations' count and CPU, the CPU of the rest, and the
 floor: the validations' CPU spread over the cores, the least wall time of a suite that keeps every case.
+`--validation RELEASE` times instead what one such validation costs: in a process that imported Frictionless and
+pandera as a test process does (tests/conftest.py), one validation, then `--repeats` more, each timed (wall; CPU of
+the process and the processes it waited for).
 
     python benchmarks/suite.py [--json OUT] [-- PYTEST ARGS]
+    python benchmarks/suite.py --validation specimens/groupassist [--repeats 5]
 
 Nothing here asserts a time.
 """
@@ -92,11 +96,35 @@ def summary(records: list[dict], wall: float, cores: int) -> dict:
             "floor_s": floor, "wall_over_floor": wall / floor if floor else None}
 
 
+def one_validation(release: Path, repeats: int) -> dict:
+    """Wall and CPU seconds of each of `repeats` validations of `release` in this process, after a first."""
+    from frictionless import system
+
+    from realcompanion.formats import format_of, part
+    from realcompanion.validators.speed import import_pandera
+
+    system.methods  # noqa: B018 - loads the plugins, as tests/conftest.py does
+    import_pandera()
+    runner = part(format_of(release), "runner")
+    runner.validate(release)
+    runs = []
+    for _ in range(repeats):
+        start, cpu = time.perf_counter(), _cpu()
+        runner.validate(release)
+        runs.append({"wall": time.perf_counter() - start, "cpu": _cpu() - cpu})
+    return {"release": str(release), "repeats": repeats, "wall_median_s": statistics.median(r["wall"] for r in runs),
+            "cpu_median_s": statistics.median(r["cpu"] for r in runs), "load_average": os.getloadavg()}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write the figures here too")
+    parser.add_argument("--validation", type=Path, metavar="RELEASE", help="time one validation of RELEASE instead")
+    parser.add_argument("--repeats", type=int, default=5, help="with --validation: how many (default 5)")
     parser.add_argument("pytest_args", nargs="*", help="after --: what pytest is given besides this plugin")
     args = parser.parse_args(argv)
+    if args.validation:
+        return _said(one_validation(args.validation, args.repeats), args.json, 0)
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, RECORDS: folder, "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE),
                                                                                           os.environ.get("PYTHONPATH")]))}
@@ -106,10 +134,14 @@ def main(argv=None) -> int:
         wall = time.perf_counter() - start
         records = [r for path in Path(folder).glob("*.json") for r in json.loads(path.read_text(encoding="utf-8"))]
     found = {**summary(records, wall, os.cpu_count() or 1), "exit": ended.returncode, "load_average": os.getloadavg()}
-    print("\n".join(f"{key}: {round(value, 2) if isinstance(value, float) else value}" for key, value in found.items()))
-    if args.json:
-        args.json.write_text(json.dumps(found, indent=2), encoding="utf-8")
-    return ended.returncode
+    return _said(found, args.json, ended.returncode)
+
+
+def _said(found: dict, out: Path | None, code: int) -> int:
+    print("\n".join(f"{key}: {round(value, 3) if isinstance(value, float) else value}" for key, value in found.items()))
+    if out:
+        out.write_text(json.dumps(found, indent=2), encoding="utf-8")
+    return code
 
 
 if __name__ == "__main__":

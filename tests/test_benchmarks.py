@@ -55,3 +55,12 @@ def test_the_suite_benchmark_counts_each_whole_validation_of_a_test(tmp_path):
     assert (found["tests"], found["validations"], found["tests_validating"], found["exit"]) == (2, 1, 1, 0)
     assert 0 < found["validations_cpu_s"] <= found["tests_cpu_s"]
     assert found["floor_s"] == found["validations_cpu_s"] / found["cores"]
+
+
+def test_the_suite_benchmark_times_one_validation_as_a_test_process_runs_it(tmp_path):
+    out = tmp_path / "one.json"
+    subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "suite.py"), "--validation",
+                    str(REPO_ROOT / "specimens" / "groupassist"), "--repeats", "1", "--json", str(out)],
+                   check=True, capture_output=True)
+    found = json.loads(out.read_text(encoding="utf-8"))
+    assert found["repeats"] == 1 and found["cpu_median_s"] > 0 and found["wall_median_s"] > 0

@@ -14,7 +14,7 @@ below is checked by running the same release with and without it (tests/test_par
   are taken heaviest first (`heaviest_first`, by the rows they read), so that the run does not end on one process
   running a large unit alone (below LARGE_MIN_ROWS rows: above, the largest units would hold their memory at
   once). The views computed before the fork (`Context.warm`) are those several rules read: a view one rule reads
-  is that rule's, in the process that runs it (GroupAssistBench's normalized queries, GA3's), off the validating
+  is that rule's, in the process that runs it (the second format's normalized queries, read by one rule), off the validating
   process's path before the workers start.
 * Memory given back (`given_back`): from LARGE_MIN_ROWS rows, what Arrow's pool and C malloc keep of freed
   memory is returned before each fork and after each unit (Arrow's buffers come from C malloc:
@@ -196,7 +196,7 @@ def execute(ctx, units: list, work: Callable, crashed: Callable, progress, paral
 def heaviest_first(ctx, units: list) -> list:
     """The units, those whose rules read the most rows first (the rows of the resources they read, a unit's cost as
     far as it is known before it runs): taken in the catalogue's order, the personal-data screen of every resource
-    (GI5, 0.25 s of 2.0 s on the paper-scale GroupAssistBench release) came last, and one process ran it alone while
+    (0.25 s of 2.0 s on the second format's paper-scale release) came last, and one process ran it alone while
     the other had ended; taken largest first, what is left at the end is small units, which even out. From
     LARGE_MIN_ROWS rows they keep the catalogue's order: there memory is what a run spares, and the largest units
     taken first would run side by side, each holding what it builds (at 100x paper size gate B took 460 MB)."""

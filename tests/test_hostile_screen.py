@@ -191,7 +191,7 @@ def test_a_screens_findings_come_in_one_order_whatever_the_hash_seed(tmp_path):
     first["text_zh"], second["text_en"] = "写信到ana@example.org吧", "mail bo@example.org today"
     c.save()
     reports = set()
-    for seed in range(4):
+    for seed in (0, 3):  # two seeds that ordered the fields apart when a set did
         out = tmp_path / f"report-{seed}.json"
         subprocess.run([str(Path(sys.executable).parent / "realcompanion"), "validate", str(c.root), "--rules", "GI5",
                         "--json", str(out)], env={**os.environ, "PYTHONHASHSEED": str(seed)}, capture_output=True)

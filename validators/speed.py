@@ -200,10 +200,10 @@ def heaviest_first(ctx, units: list) -> list:
     the other had ended; taken largest first, what is left at the end is small units, which even out. From
     LARGE_MIN_ROWS rows they keep the catalogue's order: there memory is what a run spares, and the largest units
     taken first would run side by side, each holding what it builds (at 100x paper size gate B took 460 MB)."""
-    rows = {name: ctx.table(name).num_rows for name in ctx.release.resources}
-    if sum(rows.values()) >= LARGE_MIN_ROWS:
+    if rows(ctx) >= LARGE_MIN_ROWS:
         return units
-    return sorted(units, key=lambda unit: -sum(rows.get(name, 0) for name in {n for rule in unit[1] for n in rule.reads}))
+    counts = {name: ctx.table(name).num_rows for name in ctx.release.resources}
+    return sorted(units, key=lambda unit: -sum(counts.get(name, 0) for name in {n for rule in unit[1] for n in rule.reads}))
 
 
 def _take(taken, count: int) -> int | None:

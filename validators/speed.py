@@ -25,6 +25,9 @@ below is checked by running the same release with and without it (tests/test_par
 * Markdown parsed as blocks only (generated.py, `_parser`): a generated block's markers are HTML blocks, so the
   documents rule (DOC1) has markdown-it leave the text inside paragraphs and table cells unparsed (the markers
   found against those of the whole parse: tests/test_generated_blocks.py).
+* A resource's pandera model built once a process for each Table Schema (structure.py, `_model`, keyed by the
+  schema's JSON text): a process that validates copy after copy of a release (a test, a scorer, the explorer)
+  built the same models each time, about a tenth of a specimen's validation.
 * Imports: pandera imported without hypothesis (`import_pandera`); the command line reads the tables while the
   validator's libraries are imported (commands/validate.py, `Release.reading_ahead`).
 * Work whose memory is given back when it ends (`in_a_fork`): a scorer's validation (scoring/checked.py), whose

@@ -30,6 +30,8 @@ def normalize(text: str) -> str:
     ι + U+0308 + U+0301), each punctuation character (Unicode category P) a space, white space collapsed, and no
     space kept beside a Chinese or Japanese character (`UNSPACED`: 达·芬奇 is 达芬奇, 喜欢 Python is 喜欢Python). Only
     punctuation goes: vowel signs and other combining marks are part of a word (दिल and दाल differ only in one),
-    and symbols carry meaning (C++ is not C)."""
+    and symbols carry meaning (C++ is not C). An ASCII text holds no such character, and is not searched for one
+    (a paper-size history's English side: 0.03 s of 0.14 s)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    return _SPACE_BESIDE_UNSPACED.sub("", " ".join(folded.translate(_PUNCTUATION_AS_SPACE).split()))
+    spaced = " ".join(folded.translate(_PUNCTUATION_AS_SPACE).split())
+    return spaced if spaced.isascii() else _SPACE_BESIDE_UNSPACED.sub("", spaced)

@@ -1,4 +1,5 @@
-"""`score --run` on the hand-built release of `tiny_release`, every figure worked out by hand from the run below.
+"""`score` on unusual but legal runs and verdicts over the hand-built release of `tiny_release`, every figure
+worked out by hand.
 
 Pools and gold sets (positions are turns; `tiny_release` lists the items): the chat items scored for retrieval are
 U01:C0001 (pool 8, required {6, 7}), U01:C0002 (pool 14, required {2, 13}, reference {2}: distant and distant
@@ -137,3 +138,74 @@ def test_a_gold_set_larger_than_k_and_a_pool_smaller_than_k(release, tmp_path):
     expected = random_expectation(2, 1)
     assert (expected["hit@1"], expected["mrr"], expected["recall@5"]) == (0.5, 0.75, 1.0)
     assert random_expectation(22, 22)["hit@1"] == 1.0 and random_expectation(22, 22)["recall@20"] == 20 / 22
+
+
+JUDGE = {"model": "hand", "prompt_sha256": "0" * 64, "temperature": 0}
+SCORED = ["U01:C0001", "U01:C0002", "U01:C0003", "U01:C0004", "U02:C0001", "U02:C0002", "U02:C0003", "U02:C0004"]
+VERDICTS = (  # (condition, item, content match, used memory)
+    [("C0", "U01:C0005", 2, False)]  # only the cold open: every scored population empty
+    + [("C1", i, 2, i in ("U01:C0002", "U01:C0003")) for i in SCORED[:4]]  # one participant, all correct
+    + [("C2", i, 0, True) for i in SCORED])  # all wrong, memory used everywhere
+
+
+@pytest.fixture(scope="module")
+def judged(release, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("judged")
+    verdicts = write_jsonl(folder / "v.jsonl", [{"item_id": i, "condition": c, "content_match": m, "used_memory": u,
+                                                 "judge": JUDGE} for c, i, m, u in VERDICTS])
+    assert main(["score", str(release), "--track", "chat", "--verdicts", str(verdicts), "--resamples", "500",
+                 "--json", str(folder / "s.json")]) == 0
+    return json.loads((folder / "s.json").read_text(encoding="utf-8"))["judged"]
+
+
+@pytest.mark.parametrize("condition, name, pooled, n, missing", [
+    ("C0", "content_match_judged", 2.0, 1, 8),
+    ("C0", "content_match", None, 0, 8),  # a population without a verdict: no number, all missing
+    ("C0", "cold_open_restraint", 1.0, 1, 0),
+    ("C1", "content_match", 2.0, 4, 4),
+    ("C1", "restraint", 2 / 4, 4, 4),  # memory used on U01:C0002 and U01:C0003
+    ("C1", "misfire_rate", 0.0, 2, 3),  # empty reference set: U01:C0001, U01:C0004 (+ U02:C0001, C0003, C0004)
+    ("C1", "appropriate_application", 1.0, 2, 1),  # U01:C0002, U01:C0003 (U02:C0002 missing)
+    ("C2", "content_match", 0.0, 8, 0),
+    ("C2", "misfire_rate", 1.0, 5, 0),
+    ("C2", "restraint", 0.0, 8, 0),
+])
+def test_judged_shapes_by_hand(judged, condition, name, pooled, n, missing):
+    block = judged["conditions"][condition][name]
+    assert (block["pooled"], block["n"], block["missing"]) == (pooled if pooled is None else pytest.approx(pooled), n,
+                                                               missing)
+
+
+def test_intervals_of_one_participant_all_wrong_and_empty_classes_by_hand(judged):
+    """C1 holds U01 alone: no interval (one participant resampled is no spread). C2 is 0 on every item, so every
+    resample is 0; used memory everywhere ties every pair, AUROC 1/2 (U01:C0003 against the 5 other proportional
+    items). Wilson at z = 1.96: k = n gives [n / (n + z^2), 1], k = 0 gives [0, z^2 / (n + z^2)]: cold open 1/1
+[0.2065, 1], misfire 5/5 [0.5655, 1], restraint 0/8 [0, 0.3244]. Paired C2 - C1 on U01's four: -2 each."""
+    c1, c2 = judged["conditions"]["C1"], judged["conditions"]["C2"]
+    assert c1["content_match"]["ci"] == {"pooled": None, "macro": None}
+    assert (c1["used_memory_auroc"]["auroc"], c1["used_memory_auroc"]["ci"]) == (1.0, None)
+    assert c2["content_match"]["ci"]["pooled"] == {"low": 0.0, "high": 0.0, "undefined_resamples": 0}
+    assert (c2["used_memory_auroc"]["auroc"], c2["used_memory_auroc"]["n"]) == (0.5, 6)
+    assert judged["conditions"]["C0"]["cold_open_restraint"]["wilson"] == pytest.approx({"low": 0.2065, "high": 1.0},
+                                                                                          abs=1e-4)
+    assert c2["misfire_rate"]["wilson"] == pytest.approx({"low": 0.5655, "high": 1.0}, abs=1e-4)
+    assert c2["restraint"]["wilson"] == pytest.approx({"low": 0.0, "high": 0.3244}, abs=1e-4)
+    contrast = judged["contrasts"]["C2 - C1"]
+    assert (contrast["scored"]["pooled"], contrast["scored"]["n"], contrast["scored"]["missing"]) == (-2.0, 4, 4)
+    assert (contrast["dependent"]["n"], contrast["dependent"]["missing"]) == (2, 1)
+    assert judged["contrasts"]["C1 - C0"]["scored"] == {  # no item judged under both: nothing to compare
+        "population": "scored", "n": 0, "pooled": None, "macro": None, "by_participant": {}, "n_by_participant": {},
+        "missing": 8}
+
+
+def test_table_8_with_an_empty_class_by_hand(judged):
+    """C2 - C1 on U01's four items (-2 each). Both strata, recorded: 2 memory-bearing (U01:C0002, C0003), pi 1/2,
+    gain -2, half of it from no-memory rows. Proportional, strict: U01:C0001, C0003, C0004, none memory-bearing
+    under strict: gamma_1 undefined (null), pi 0, all the gain from no-memory rows."""
+    split = judged["decomposition"]["C2 - C1"]
+    assert split["both"]["recorded"] == pytest.approx({
+        "n": 4, "memory_bearing": 2, "pi": 0.5, "gamma_1": -2.0, "gamma_0": -2.0, "pi_gamma_1": -1.0,
+        "rest_gamma_0": -1.0, "gain": -2.0, "from_no_memory_rows": 0.5})
+    assert split["proportional"]["strict"] == {
+        "n": 3, "memory_bearing": 0, "pi": 0.0, "gamma_1": None, "gamma_0": -2.0, "pi_gamma_1": 0.0,
+        "rest_gamma_0": -2.0, "gain": -2.0, "from_no_memory_rows": 1.0}

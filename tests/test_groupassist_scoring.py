@@ -103,6 +103,20 @@ def test_rubric_score_and_pass_by_hand():
     assert rubric_score(CRITERIA, {"p1", "p2"}) == (0.0, False)  # clipped at 0
 
 
+def test_rubrics_of_equal_weights_one_or_no_mandatory_criterion_by_hand():
+    """Pass is the declared formula read literally: with no mandatory criterion nothing is required, so only a
+    penalty fails it (docs/scoring.md, Scoring verdicts)."""
+    optional = pd.DataFrame({"criterion_id": ["o1", "o2", "o3", "p"], "kind": ["service"] * 3 + ["penalty"],
+                             "mandatory": [False] * 4, "weight": [1.0, 1.0, 1.0, -1.0]})  # positive total 3
+    assert rubric_score(optional, set()) == (0.0, True)
+    assert rubric_score(optional, {"o1"}) == (pytest.approx(1 / 3), True)
+    assert rubric_score(optional, {"o1", "p"}) == (0.0, False)  # (1 - 1) / 3
+    one = pd.DataFrame({"criterion_id": ["g", "o1", "o2"], "kind": ["grounding", "service", "service"],
+                        "mandatory": [True, False, False], "weight": [3.0, 1.0, 1.0]})  # positive total 5
+    assert rubric_score(one, {"o1", "o2"}) == (pytest.approx(2 / 5), False)
+    assert rubric_score(one, {"g"}) == (pytest.approx(3 / 5), True)
+
+
 def test_recall_at_k_by_hand():
     assert recall_at_k(["m1", "m2", "m3", "m4"], {1: {"m2"}, 2: {"m4"}}, 2) == 0.5
     assert recall_at_k(["m1", "m2", "m3", "m4"], {1: {"m2"}, 2: {"m4"}}, 4) == 1.0

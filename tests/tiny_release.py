@@ -165,11 +165,11 @@ def profile_rows() -> list[dict]:
              "temporality": "stable", "audit_verdict": "supported"} for claim, field, text, turns in CLAIMS]
 
 
-def qa_rows() -> list[dict]:
+def qa_rows(questions=QUESTIONS) -> list[dict]:
     return [{"item_id": item, "participant_id": item[:3], "question": question, "answer": answer,
              "answerable": answer is not None, "category": "basic_fact" if answer else "unanswerable",
              "evidence": [dayid(item[:3], t) for t in evidence], "asked_after": dayid(item[:3], after), "excluded": None}
-            for item, question, answer, evidence, after in QUESTIONS]
+            for item, question, answer, evidence, after in questions]
 
 
 def persona_rows() -> list[dict]:
@@ -184,8 +184,9 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
     return path
 
 
-def build(folder: Path) -> Path:
-    """Write the release into `folder` (the repository's descriptor and schemas, the rows above), stamped."""
+def build(folder: Path, questions=QUESTIONS) -> Path:
+    """Write the release into `folder` (the repository's descriptor and schemas, the rows above, `questions` for
+    QUESTIONS), stamped."""
     from realcompanion.stamp import stamp
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -196,6 +197,6 @@ def build(folder: Path) -> Path:
     write_jsonl(folder / "data" / "chat.jsonl", chat_rows({"U01": U01_TEXTS, "U02": U02_TEXTS}))
     write_jsonl(folder / "data" / "profile.jsonl", profile_rows())
     write_jsonl(folder / "data" / "persona.jsonl", persona_rows())
-    write_jsonl(folder / "data" / "qa.jsonl", qa_rows())
+    write_jsonl(folder / "data" / "qa.jsonl", qa_rows(questions))
     stamp(folder)
     return folder

@@ -46,9 +46,10 @@ def search_words(text: str) -> list[str]:
 
 
 def stopwords() -> tuple[str, ...]:
-    """The stopwords of both formats' BM25: the English and the Chinese lists bm25s ships (`bm25s.stopwords`, taken
-    from NLTK's stopwords corpus; the Chinese one, 841 words, holds the function words 的, 了, 在, 是 and the
-    pronouns 我, 你, 他, which otherwise rank unrelated messages first). Neither holds a word of the other language."""
+    """The stopwords of both formats' BM25: the English and the Chinese lists bm25s ships (`bm25s.stopwords`): the
+    English one its default, Lucene's 33 words (articles, conjunctions, "is", "the"; not "what" or "my"), the Chinese
+    one, 841 words from NLTK's stopwords corpus, holding the function words 的, 了, 在, 是 and the pronouns 我, 你, 他,
+    which otherwise rank unrelated messages first. Neither holds a word of the other language."""
     from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN
 
     return STOPWORDS_EN + STOPWORDS_CHINESE

@@ -23,7 +23,7 @@ def _retrieval(track, run, seed, resamples) -> tuple[dict, list[str], dict]:
     block = {"file": run.path, "missing_items": missing, "ignored_items": ignored, "summary": summary,
              "per_item": frame.to_dict("records")}
     text = [f"run: {len(run.rankings)} rows; {len(missing)} of {len(items)} retrieval-scoreable items missing "
-            f"(each counted as a miss); {len(ignored)} rows for items not retrieval-scored (ignored)"]
+            f"(each counted as a miss); {len(ignored)} rows for items not retrieval-scored (rankings ignored)"]
     if summary:
         text.append(retrieval_tables({"run": summary}, POPULATIONS[track.name], "Run"))
     if track.name == "chat" and run.top_scores:

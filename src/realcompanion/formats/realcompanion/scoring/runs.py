@@ -1,12 +1,18 @@
 """A system's run file: one JSON object per line, {"item_id", "ranking": [dayid, ...]}.
 
 Optional per row: "scores", one number per ranked message (the first is the
-system's top-1 confidence, used for detectability). A run is checked before
-anything is scored: an unknown item id, a repeated item, a ranked message that
-is not in the item's candidate pool (chat: before the probe; qa: at or before
-asked_after) or that is ranked twice makes the file unreadable (exit 2).
-Items the run leaves out are not an error: each counts as a miss (an empty
-ranking) and the count is reported.
+system's top-1 confidence, used for detectability). The ranking is the order
+the row lists, best first: messages of equal score keep that order, and the
+scores may not rise along it, since the first would then not be the system's
+best (a distance, lower for closer, read as a confidence inverts the AUROC).
+An empty ranking with its empty scores retrieves nothing: its top-1 is below
+every score (-inf), as BM25's 0 for a probe matching no message is; without
+"scores" the item has no top-1 and is counted as missing. A run is checked
+before anything is scored: an unknown item id, a repeated item, a ranked
+message that is not in the item's candidate pool (chat: before the probe; qa:
+at or before asked_after) or that is ranked twice, or scores that rise, make
+the file unreadable (exit 2). Items the run leaves out are not an error: each
+counts as a miss (an empty ranking) and the count is reported.
 """
 from __future__ import annotations
 
@@ -53,6 +59,11 @@ def read_run(path, track) -> Run:
             if len(scores) != len(ranking) or why:
                 raise ReadError(path, "must hold one number per ranked message" + (f" ({why})" if why else ""),
                                 line=line, field="scores")
-            run.top_scores[item_id] = float(scores[0]) if scores else 0.0
+            rise = next((k for k in range(1, len(scores)) if scores[k] > scores[k - 1]), None)
+            if rise is not None:
+                raise ReadError(path, f"scores[{rise}] {scores[rise]} exceeds scores[{rise - 1}] {scores[rise - 1]}: "
+                                "a ranking is best first, so its scores may not rise (a distance is not a score)",
+                                line=line, field="scores")
+            run.top_scores[item_id] = float(scores[0]) if scores else float("-inf")
         run.rankings[item_id] = np.array(positions, dtype=np.int64)
     return run

@@ -43,7 +43,7 @@ JUDGE_PROMPTS = {"chat": "judge-chat.v2.txt", "qa": "judge-qa.v1.txt", "match": 
 # BM25 (bm25s defaults: Lucene variant, k1 1.5, b 0.75), English and Chinese stopwords (`bm25.stopwords`), no
 # stemming, Chinese cut into words (`bm25.terms`); document frequencies and average length counted over the messages
 # before the probe only (`bm25`).
-BM25 = {"method": "lucene", "k1": 1.5, "b": 0.75, "stopwords": "en, zh (bm25s's lists, from NLTK's stopwords corpus)",
+BM25 = {"method": "lucene", "k1": 1.5, "b": 0.75, "stopwords": "en (bm25s's, Lucene's 33 words), zh (bm25s's, from NLTK's corpus)",
         "segmentation": "bm25s's words, a combining mark part of its word, non-ASCII text NFKC; Chinese by jieba "
                         "search mode", "statistics": "messages before the probe"}
 # What BM25 does with messages sharing no word with the probe (`bm25.ParticipantIndex.rank`)

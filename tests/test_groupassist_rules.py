@@ -463,6 +463,29 @@ def gc17(c):
     return "anchors", a["anchor_id"]
 
 
+def gm7(c):
+    """A member kept of a group whose history the release left out."""
+    c.rows["members"].append({"group_id": "G09", "member_id": "member_01", "profile": None})
+    return "members", "G09:member_01"
+
+
+def gc19(c):
+    """A premise its authored query no longer states: the query's premise clause dropped in both languages."""
+    p = c.one("anchors", premise=True)
+    i = c.instance(instance_id=p["instance_id"])
+    i["query_zh"] = i["query_zh"].replace(p["span_zh"] + "，", "")
+    i["query_en"] = i["query_en"].replace(f"Given that {p['span_en']}, ", "")
+    return "anchors", p["anchor_id"]
+
+
+def gc20(c):
+    """An L1 M2 instance's two scored atoms with their units swapped."""
+    i = c.instance(level="L1", dependency="M2")
+    first, second = [t for t in c.rows["atoms"] if t["instance_id"] == i["instance_id"]][:2]
+    first["unit"], second["unit"] = second["unit"], first["unit"]
+    return "atoms", first["atom_id"]
+
+
 def earlier_filler(c):
     """An M1 instance's memory anchor on a member message, and a filler member message before it."""
     for i in c.rows["instances"]:

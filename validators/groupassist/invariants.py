@@ -59,9 +59,13 @@ def one_message_one_unit(ctx) -> pd.DataFrame:
 
 
 @rule("GC3", "error", "invariant", ("anchors", "instances", "messages"),
-      "M3 has one superseded and one current anchor, the current one later; other instances have no m3_role",
-      "App. A.4 (M3: a superseded and a current value); GROUPASSIST.md §3")
+      "M3 has one superseded and one current anchor, the current one later and in another memory unit; other "
+      "instances have no m3_role",
+      "App. A.4 (M3: a superseded and a current value; a memory unit merges one message's anchors or near-duplicate "
+      "facts, never two values); GROUPASSIST.md §3")
 def m3_pair(ctx) -> pd.DataFrame:
+    """The two values of a pair are two memories: an instance that merged them into one unit counts the old value
+    toward its units and, in L1, scores the distractor's unit as a memory."""
     a, inst = ctx.anchors, ctx.frame("instances")
     sup = a.loc[a["m3_role"] == "superseded", ["instance_id", "seq"]].groupby("instance_id")["seq"].agg(["size", "max"])
     cur = a.loc[a["m3_role"] == "current", ["instance_id", "seq"]].groupby("instance_id")["seq"].agg(["size", "min"])
@@ -72,8 +76,14 @@ def m3_pair(ctx) -> pd.DataFrame:
     unplaced = set(a.loc[a["m3_role"].notna() & a["seq"].isna(), "instance_id"]) | _displaced(a)  # order unjudged
     bad = np.where(m3, ~ok.to_numpy() & ~among(inst["instance_id"], unplaced),
                    ((both["sup"] + both["cur"]) > 0).to_numpy())
-    return failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
-                    "M3 needs exactly one superseded and one later current anchor; others none")
+    paired = a.loc[a["m3_role"].notna() & a["unit"].notna(), ["anchor_id", "instance_id", "m3_role", "unit"]]
+    merged = paired.groupby(["instance_id", "unit"])["m3_role"].transform("nunique") > 1
+    merged &= paired["m3_role"] == "current"
+    return combined([failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
+                              "M3 needs exactly one superseded and one later current anchor; others none"),
+                     failures("anchors", paired["anchor_id"][merged], "unit", paired["unit"][merged].astype("Int64"),
+                              "the current value shares its memory unit with the superseded value: two values are two "
+                              "units")])
 
 
 @rule("GC4", "error", "invariant", ("anchors", "messages"),

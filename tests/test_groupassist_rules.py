@@ -723,9 +723,21 @@ def test_a_count_or_hash_the_block_declares_for_nothing_the_release_holds_is_nam
     assert main(["refresh", str(copy.root)]) == 0 and not validate(copy.root).fired()
 
 
-@pytest.mark.parametrize("text", ["OK", "G01 2024-05-01", "好的, see you soon"])
+def test_a_chinese_text_left_in_the_english_column_is_a_copy(tmp_path):
+    """GL1: a translation missing, the Chinese text copied into its English column."""
+    copy = Copy(tmp_path / "release")
+    m = copy.free_filler("G02")
+    m["text_en"] = m["text_zh"]
+    copy.save()
+    report = validate(copy.root)
+    assert report.fired() == {"GL1"}
+    assert report.failure_frame()[["row", "field"]].values.tolist() == [[m["message_id"], "text_en"]]
+
+
+@pytest.mark.parametrize("text", ["OK", "G01 2024-05-01", "好的, see you soon", "See you at 王府井 tomorrow evening"])
 def test_a_chinese_text_equal_to_its_english_that_does_not_read_as_english_is_no_copy(tmp_path, text):
-    """GL1's near misses: a short word, a name and a date, a text holding Chinese: the same in both languages."""
+    """GL1's near misses: a short word, a name and a date, a text holding Chinese, an English one keeping a Chinese
+    name: the same in both languages."""
     copy = Copy(tmp_path / "release")
     m = copy.free_filler("G01")
     m["text_zh"] = m["text_en"] = text

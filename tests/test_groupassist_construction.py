@@ -305,3 +305,27 @@ def test_a_span_with_the_space_before_it_is_verbatim(tmp_path):
     a = next(a for a in c.rows["anchors"] if a["unit"] and f" {a['span_en']}" in c.message(a["message_id"])["text_en"])
     a["span_en"] = f" {a['span_en']}"
     assert fired(c) == set()
+
+
+def test_a_native_request_the_safety_filter_replaced_fails(tmp_path):
+    """GC7: the query is the request's text verbatim, but that text is the filter's notice."""
+    c = Copy(tmp_path / "release")
+    i = c.instance(origin="native")
+    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
+                   and m["speaker"] == i["requester"])
+    notice = c.one("messages", placeholder="safety")
+    request.update(placeholder="safety", text_zh=notice["text_zh"], text_en=notice["text_en"])
+    i["query_zh"], i["query_en"] = notice["text_zh"], notice["text_en"]
+    report = (c.save(), validate(c.root))[1]
+    assert report.fired() == {"GC7"}
+    assert report.failure_frame()[["row", "field"]].values.tolist() == [[i["instance_id"], "query_zh"]]
+
+
+def test_a_native_request_naming_an_attachment_is_a_request(tmp_path):
+    """GC7's near-miss: a request sent with an attachment keeps its words; its placeholder names what was shared."""
+    c = Copy(tmp_path / "release")
+    i = c.instance(origin="native")
+    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
+                   and m["speaker"] == i["requester"])
+    request["placeholder"] = "attachment"
+    assert fired(c) == set()

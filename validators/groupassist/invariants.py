@@ -194,25 +194,33 @@ def authored(ctx) -> pd.DataFrame:
 
 @rule("GC7", "error", "invariant", ("instances", "messages"),
       "native: the cutoff is the requester's request message and the query is its text, verbatim in each language "
-      "the release declares",
-      "App. A.5 (native: the request is the cutoff, the query its text); App. D (records sharing a turn); "
-      "GROUPASSIST.md §3")
+      "the release declares; a safety-filter placeholder is no request",
+      "App. A.5 (native: the request is the cutoff, the query its text); App. A.1 (a safety filter replaced some "
+      "messages by placeholders); App. D (records sharing a turn); GROUPASSIST.md §3")
 def native(ctx) -> pd.DataFrame:
-    """The request is any record of the cutoff turn (records may share a turn): the one the requester sent."""
+    """The request is any record of the cutoff turn (records may share a turn): the one the requester sent. A
+    record the safety filter replaced holds the filter's notice, not the member's words: a query copied from it
+    asks nothing."""
     inst = ctx.frame("instances")
     # a field set aside, or a null requester (GS6's), leaves the request unjudged
     nat = inst[(inst["origin"] == "native") & inst[["group_id", "cutoff_turn", "requester"]].notna().all(axis=1)]
     m = ctx.messages[["group_id", "turn", "speaker", "text_zh", "text_en"]].reset_index(drop=True)
     at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh", "query_en"]].astype(
-        {"cutoff_turn": float}).merge(m.astype({"turn": float}), left_on=["group_id", "cutoff_turn"],
+        {"cutoff_turn": float}).merge(m.astype({"turn": float}).reset_index(names="at"), left_on=["group_id", "cutoff_turn"],
                                       right_on=["group_id", "turn"])
     langs = ctx.languages
-    asked = at.loc[np.logical_and.reduce([at["speaker"] == at["requester"], *(
-        at[f"text_{lang}"] == at[f"query_{lang}"] for lang in langs)]), "instance_id"]
-    bad, query = nat[~among(nat["instance_id"], asked)], f"query_{langs[0]}"
-    return failures("instances", bad["instance_id"], query, bad[query],
-                    [f"no record of the cutoff turn ({g}:m{int(t):06d}) is the requester's message holding the query"
-                     for g, t in zip(bad["group_id"], bad["cutoff_turn"])])
+    request = at[np.logical_and.reduce([at["speaker"] == at["requester"], *(
+        at[f"text_{lang}"] == at[f"query_{lang}"] for lang in langs)])]
+    notice = ctx.messages["placeholder"].to_numpy()[request["at"].to_numpy()] == "safety"
+    filtered = request[notice & ~among(request["instance_id"], request.loc[~notice, "instance_id"])].drop_duplicates(
+        "instance_id")
+    bad, query = nat[~among(nat["instance_id"], request["instance_id"])], f"query_{langs[0]}"
+    return combined([failures("instances", bad["instance_id"], query, bad[query],
+                              [f"no record of the cutoff turn ({g}:m{int(t):06d}) is the requester's message holding "
+                               "the query" for g, t in zip(bad["group_id"], bad["cutoff_turn"])]),
+                     failures("instances", filtered["instance_id"], query, filtered[query],
+                              [f"the request {r} is a safety-filter placeholder: its text is the filter's notice, not "
+                               "a member's request" for r in ctx.messages["message_id"].to_numpy()[filtered["at"]]])])
 
 
 @rule("GC8", "error", "invariant", ("atoms", "anchors", "instances", "criteria"),

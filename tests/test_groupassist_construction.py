@@ -22,6 +22,12 @@ def m3_pair(c, level=None, **where):
     return i, next(a for a in anchors if a["m3_role"] == "superseded"), next(a for a in anchors if a["m3_role"] == "current")
 
 
+def request_of(c, i):
+    """A native instance's request record: its requester's message at the cutoff turn holding its query."""
+    return next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
+                and m["speaker"] == i["requester"] and m["text_zh"] == i["query_zh"])
+
+
 def test_a_restated_fact_anchored_again_in_its_own_unit_is_valid(tmp_path):
     """GC12's near-miss: near-duplicate facts merged into one memory unit, the instance still M1."""
     c = Copy(tmp_path / "release")
@@ -86,8 +92,7 @@ def test_a_native_request_answered_later_by_a_reply_to_it_is_a_service_point(tmp
     c = Copy(tmp_path / "release")
     _, iid = gc16(c)
     i = c.instance(instance_id=iid)
-    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
-                   and m["text_zh"] == i["query_zh"])
+    request = request_of(c, i)
     later = next(m for m in c.rows["messages"][c.rows["messages"].index(request) + 2:]
                  if m["group_id"] == i["group_id"] and m["role"] == "assistant" and m["reply_to"] is None)
     later["reply_to"] = request["message_id"]
@@ -98,8 +103,7 @@ def test_a_native_request_mentioning_the_assistant_is_a_service_point(tmp_path):
     """GC16's near-miss: no assistant record follows or answers it, but it names `@assistant`."""
     c = Copy(tmp_path / "release")
     i = c.instance(origin="native")
-    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
-                   and m["text_zh"] == i["query_zh"])
+    request = request_of(c, i)
     reply = c.rows["messages"][c.rows["messages"].index(request) + 1]
     reply.update(role="member", speaker=request["speaker"], reply_to=None)
     assert fired(c) == set()
@@ -311,8 +315,7 @@ def test_a_native_request_the_safety_filter_replaced_fails(tmp_path):
     """GC7: the query is the request's text verbatim, but that text is the filter's notice."""
     c = Copy(tmp_path / "release")
     i = c.instance(origin="native")
-    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
-                   and m["speaker"] == i["requester"])
+    request = request_of(c, i)
     notice = c.one("messages", placeholder="safety")
     request.update(placeholder="safety", text_zh=notice["text_zh"], text_en=notice["text_en"])
     i["query_zh"], i["query_en"] = notice["text_zh"], notice["text_en"]
@@ -325,7 +328,6 @@ def test_a_native_request_naming_an_attachment_is_a_request(tmp_path):
     """GC7's near-miss: a request sent with an attachment keeps its words; its placeholder names what was shared."""
     c = Copy(tmp_path / "release")
     i = c.instance(origin="native")
-    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
-                   and m["speaker"] == i["requester"])
+    request = request_of(c, i)
     request["placeholder"] = "attachment"
     assert fired(c) == set()

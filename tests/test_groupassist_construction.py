@@ -22,6 +22,12 @@ def m3_pair(c, level=None, **where):
     return i, next(a for a in anchors if a["m3_role"] == "superseded"), next(a for a in anchors if a["m3_role"] == "current")
 
 
+def request_of(c, i):
+    """A native instance's request record: its requester's message at the cutoff turn holding its query."""
+    return next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
+                and m["speaker"] == i["requester"] and m["text_zh"] == i["query_zh"])
+
+
 def test_a_restated_fact_anchored_again_in_its_own_unit_is_valid(tmp_path):
     """GC12's near-miss: near-duplicate facts merged into one memory unit, the instance still M1."""
     c = Copy(tmp_path / "release")
@@ -86,8 +92,7 @@ def test_a_native_request_answered_later_by_a_reply_to_it_is_a_service_point(tmp
     c = Copy(tmp_path / "release")
     _, iid = gc16(c)
     i = c.instance(instance_id=iid)
-    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
-                   and m["text_zh"] == i["query_zh"])
+    request = request_of(c, i)
     later = next(m for m in c.rows["messages"][c.rows["messages"].index(request) + 2:]
                  if m["group_id"] == i["group_id"] and m["role"] == "assistant" and m["reply_to"] is None)
     later["reply_to"] = request["message_id"]
@@ -98,8 +103,7 @@ def test_a_native_request_mentioning_the_assistant_is_a_service_point(tmp_path):
     """GC16's near-miss: no assistant record follows or answers it, but it names `@assistant`."""
     c = Copy(tmp_path / "release")
     i = c.instance(origin="native")
-    request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
-                   and m["text_zh"] == i["query_zh"])
+    request = request_of(c, i)
     reply = c.rows["messages"][c.rows["messages"].index(request) + 1]
     reply.update(role="member", speaker=request["speaker"], reply_to=None)
     assert fired(c) == set()
@@ -226,4 +230,104 @@ def test_a_longer_number_after_the_update_leaves_the_value_current(tmp_path):
     m = c.free_filler(i["group_id"], after=c.message(new["message_id"])["turn"], before=i["cutoff_turn"])
     m["text_zh"] += old["span_zh"][:-1] + "7号"
     m["text_en"] += " " + old["span_en"] + "7"
+    assert fired(c) == set()
+
+
+def test_an_m3_pair_merged_into_one_memory_unit_fails(tmp_path):
+    """GC3: the two values of an L2 pair numbered one unit; the instance keeps two units, so only the pair shows it."""
+    c = Copy(tmp_path / "release")
+    _, old, new = m3_pair(c, "L2")
+    old["unit"] = new["unit"]
+    report = (c.save(), validate(c.root))[1]
+    found = report.failure_frame()
+    assert report.fired() == {"GC3"}
+    assert found[["resource", "row", "field"]].values.tolist() == [["anchors", new["anchor_id"], "unit"]]
+
+
+def test_an_m3_pair_beside_a_restatement_of_the_old_value_in_its_unit_is_valid(tmp_path):
+    """GC3's near-miss: a second anchor on the superseded value's message shares the old value's unit, not the new."""
+    c = Copy(tmp_path / "release")
+    i, old, _ = m3_pair(c, "L2")
+    again = old | {"anchor_id": f"{i['instance_id']}:A{len(c.anchors(i['instance_id'])) + 1:02d}", "m3_role": None}
+    c.rows["anchors"].insert(c.rows["anchors"].index(old) + 1, again)
+    assert fired(c) == set()
+
+
+def test_a_member_who_never_speaks_is_a_member(tmp_path):
+    """GM7's near-miss: a member of a group the release holds, with a profile, who wrote no message."""
+    c = Copy(tmp_path / "release")
+    c.rows["members"].append({"group_id": "G01", "member_id": "member_99", "profile": "喜欢读书 / likes reading"})
+    assert fired(c) == set()
+
+
+def test_a_member_named_assistant_fails(tmp_path):
+    """GM7: a conversion that lists every speaker as a member makes the assistant one."""
+    c = Copy(tmp_path / "release")
+    c.rows["members"].append({"group_id": "G02", "member_id": "assistant", "profile": None})
+    report = (c.save(), validate(c.root))[1]
+    assert report.fired() == {"GM7"}
+    assert report.failure_frame()[["row", "field"]].values.tolist() == [["G02:assistant", "member_id"]]
+
+
+def test_a_premise_the_query_states_in_another_case_is_its_query(tmp_path):
+    """GC19's near-miss: the query states its premise in capitals and full-width digits."""
+    c = Copy(tmp_path / "release")
+    p = c.one("anchors", premise=True)
+    i = c.instance(instance_id=p["instance_id"])
+    i["query_en"] = i["query_en"].replace(p["span_en"], p["span_en"].upper())
+    i["query_zh"] = i["query_zh"].translate(str.maketrans("0123456789", "０１２３４５６７８９"))
+    assert fired(c) == set()
+
+
+def test_an_atom_stating_another_fact_of_its_own_unit_is_valid(tmp_path):
+    """GC20's near-miss: a unit of two anchors on one message; its atom copies the second anchor's fact."""
+    c = Copy(tmp_path / "release")
+    a = next(a for a in c.rows["anchors"] if a["unit"] and sum(
+        b["instance_id"] == a["instance_id"] and b["unit"] == a["unit"] for b in c.rows["anchors"]) > 1
+        and c.instance(instance_id=a["instance_id"])["level"] == "L1" and a["anchor_id"] != next(
+            b for b in c.rows["anchors"] if b["instance_id"] == a["instance_id"] and b["unit"] == a["unit"])["anchor_id"])
+    atom = c.one("atoms", instance_id=a["instance_id"], unit=a["unit"])
+    assert atom["text_en"] != a["fact_en"]
+    atom["text_zh"], atom["text_en"] = a["fact_zh"], a["fact_en"]
+    assert fired(c) == set()
+
+
+def test_a_blank_span_is_found_nowhere(tmp_path):
+    """GA2: a span of whitespace passes minLength and is in nearly any message; it is evidence of nothing."""
+    c = Copy(tmp_path / "release")
+    a = next(a for a in c.rows["anchors"] if a["unit"] and not a["from_assistant"])
+    a["span_en"] = " "
+    report = (c.save(), validate(c.root))[1]
+    found = report.failure_frame()
+    assert report.fired() == {"GA2"}
+    assert found.loc[found["rule"] == "GA2", ["row", "field"]].values.tolist() == [[a["anchor_id"], "span_en"]]
+
+
+def test_a_span_with_the_space_before_it_is_verbatim(tmp_path):
+    """GA2's near-miss: a span that keeps the space before its words, as the message has it."""
+    c = Copy(tmp_path / "release")
+    a = next(a for a in c.rows["anchors"] if a["unit"] and f" {a['span_en']}" in c.message(a["message_id"])["text_en"])
+    a["span_en"] = f" {a['span_en']}"
+    assert fired(c) == set()
+
+
+def test_a_native_request_the_safety_filter_replaced_fails(tmp_path):
+    """GC7: the query is the request's text verbatim, but that text is the filter's notice."""
+    c = Copy(tmp_path / "release")
+    i = c.instance(origin="native")
+    request = request_of(c, i)
+    notice = c.one("messages", placeholder="safety")
+    request.update(placeholder="safety", text_zh=notice["text_zh"], text_en=notice["text_en"])
+    i["query_zh"], i["query_en"] = notice["text_zh"], notice["text_en"]
+    report = (c.save(), validate(c.root))[1]
+    assert report.fired() == {"GC7"}
+    assert report.failure_frame()[["row", "field"]].values.tolist() == [[i["instance_id"], "query_zh"]]
+
+
+def test_a_native_request_naming_an_attachment_is_a_request(tmp_path):
+    """GC7's near-miss: a request sent with an attachment keeps its words; its placeholder names what was shared."""
+    c = Copy(tmp_path / "release")
+    i = c.instance(origin="native")
+    request = request_of(c, i)
+    request["placeholder"] = "attachment"
     assert fired(c) == set()

@@ -463,6 +463,29 @@ def gc17(c):
     return "anchors", a["anchor_id"]
 
 
+def gm7(c):
+    """A member kept of a group whose history the release left out."""
+    c.rows["members"].append({"group_id": "G09", "member_id": "member_01", "profile": None})
+    return "members", "G09:member_01"
+
+
+def gc19(c):
+    """A premise its authored query no longer states: the query's premise clause dropped in both languages."""
+    p = c.one("anchors", premise=True)
+    i = c.instance(instance_id=p["instance_id"])
+    i["query_zh"] = i["query_zh"].replace(p["span_zh"] + "，", "")
+    i["query_en"] = i["query_en"].replace(f"Given that {p['span_en']}, ", "")
+    return "anchors", p["anchor_id"]
+
+
+def gc20(c):
+    """An L1 M2 instance's two scored atoms with their units swapped."""
+    i = c.instance(level="L1", dependency="M2")
+    first, second = [t for t in c.rows["atoms"] if t["instance_id"] == i["instance_id"]][:2]
+    first["unit"], second["unit"] = second["unit"], first["unit"]
+    return "atoms", first["atom_id"]
+
+
 def earlier_filler(c):
     """An M1 instance's memory anchor on a member message, and a filler member message before it."""
     for i in c.rows["instances"]:
@@ -700,9 +723,21 @@ def test_a_count_or_hash_the_block_declares_for_nothing_the_release_holds_is_nam
     assert main(["refresh", str(copy.root)]) == 0 and not validate(copy.root).fired()
 
 
-@pytest.mark.parametrize("text", ["OK", "G01 2024-05-01", "好的, see you soon"])
+def test_a_chinese_text_left_in_the_english_column_is_a_copy(tmp_path):
+    """GL1: a translation missing, the Chinese text copied into its English column."""
+    copy = Copy(tmp_path / "release")
+    m = copy.free_filler("G02")
+    m["text_en"] = m["text_zh"]
+    copy.save()
+    report = validate(copy.root)
+    assert report.fired() == {"GL1"}
+    assert report.failure_frame()[["row", "field"]].values.tolist() == [[m["message_id"], "text_en"]]
+
+
+@pytest.mark.parametrize("text", ["OK", "G01 2024-05-01", "好的, see you soon", "See you at 王府井 tomorrow evening"])
 def test_a_chinese_text_equal_to_its_english_that_does_not_read_as_english_is_no_copy(tmp_path, text):
-    """GL1's near misses: a short word, a name and a date, a text holding Chinese: the same in both languages."""
+    """GL1's near misses: a short word, a name and a date, a text holding Chinese, an English one keeping a Chinese
+    name: the same in both languages."""
     copy = Copy(tmp_path / "release")
     m = copy.free_filler("G01")
     m["text_zh"] = m["text_en"] = text

@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 from ..catalogue import combined, failure_rows, failures
 from .catalogue import rule
 from .context import among, position_in, taken
-from .gates import elsewhere, every_written, stated_each
+from .gates import _APART, elsewhere, every_written, stated_each
 from .invariants import _in_windows, stated_in_windows
 
 
@@ -151,6 +151,74 @@ def assistant_anchors(ctx) -> pd.DataFrame:
     bad = ~relayed & a[[f"span_{lang}" for lang in langs]].notna().any(axis=1).to_numpy()
     return failures("anchors", a["anchor_id"][bad], "message_id", a["message_id"][bad],
                     "an assistant message no earlier member message states: generated content, not a member's fact")
+
+
+@rule("GC19", "warning", "invariant", ("anchors", "instances"),
+      "a premise is its query's: the query states the premise's span or its fact, in each language it is judged in",
+      "App. A.5 (every factual premise in an authored query cites a source message and a matching span, verified "
+      "like an anchor); App. A.6, gate iii (a query may state its premises, never a required memory); declared "
+      "approximation, a warning: a query that words its premise otherwise is not read as stating it")
+def premises_in_query(ctx) -> pd.DataFrame:
+    """A memory marked as a premise escapes gate iii (GA3), the memory units (GC1) and the delta (GC6); a real
+    query may paraphrase its premise, so a premise it does not state word for word is a warning."""
+    a = ctx.anchors
+    # a native instance's premise is GC6's error; one whose instance is unknown (set aside) is not judged
+    a = a.loc[a["premise"].eq(True) & (a["origin"] == "authored"), ["anchor_id", "span_zh", "span_en"]]
+    parts = []
+    for lang in ctx.languages:
+        query, span, fact = (ctx.written_anchors(f"{c}_{lang}").loc[a.index].to_numpy() for c in ("query", "span", "fact"))
+        bad = (query != "") & ~stated_each(query.tolist(), span.tolist(), lang)  # a null query (set aside): unjudged
+        bad[bad] = ~stated_each(query[bad].tolist(), fact[bad].tolist(), lang)  # the fact read where the span is not
+        parts.append(failures("anchors", a["anchor_id"][bad], f"span_{lang}", a[f"span_{lang}"][bad],
+                              f"its instance's query_{lang} states neither this premise's span nor its fact: a memory "
+                              "marked as a premise?"))
+    return combined(parts)
+
+
+def _one_atom_a_unit(ctx, ids: set) -> tuple[dict, set]:
+    """Per instance of `ids`, whether its atoms are one a memory unit of its anchors, as GC8 counts them (where they
+    are not, GC8 names the units: an atom numbered another's unit is that count's error, not a second one); and the
+    (instance, unit) of their superseded values (GC13 judges the distractor's text and place)."""
+    at, a = ctx.frame("atoms"), ctx.anchors
+    atoms = at.loc[among(at["instance_id"], ids)].groupby("instance_id")["unit"].agg(lambda u: sorted(u.tolist()))
+    a = a.loc[among(a["instance_id"], ids) & a["unit"].notna()]
+    units = a.groupby("instance_id")["unit"].agg(lambda u: sorted(set(u.tolist())))
+    sup = a[a["m3_role"] == "superseded"]
+    return ({i: i in atoms.index and i in units.index and atoms[i] == units[i] for i in ids},
+            set(zip(sup["instance_id"], sup["unit"])))
+
+
+@rule("GC20", "error", "invariant", ("atoms", "anchors"),
+      "an atom whose text is, character for character, the fact of an anchor of its instance is that anchor's memory "
+      "unit's atom",
+      "App. A.5 (the reference answer is split into atomic facts, one for each anchor); §3.3 (Atom Recall scores each "
+      "unit's atom); GROUPASSIST.md §2 (atoms: unit)")
+def atoms_of_their_unit(ctx) -> pd.DataFrame:
+    """Atoms whose units were shuffled still count one a unit (GC8), but the judge scores one memory under another's
+    unit. Facts of different units differ (GC12), so an atom copying one unit's fact and numbered another's is
+    misplaced (the first anchor stating it speaks for its instance's, as GC12 has them share a unit); an atom that
+    words its fact otherwise is not judged, nor one the superseded value's unit takes part in (GC13 names it), nor
+    one of an instance whose atoms GC8 counts wrong. One hash lookup of joined keys in Arrow a language: the atoms'
+    texts are never normalized (a paper-scale release's 10,526 cost 0.1 s)."""
+    at, an = ctx.table("atoms"), ctx.table("anchors")
+    an = an.filter(pc.is_valid(an.column("unit")))  # a profile or a premise is no unit's
+    parts, named = [], np.zeros(at.num_rows, dtype=bool)
+    unit = at.column("unit").to_numpy(zero_copy_only=False)
+    for lang in ctx.languages:  # an atom misplaced is named once, in the first language that shows it
+        found = pc.fill_null(pc.index_in(
+            pc.binary_join_element_wise(at.column("instance_id"), at.column(f"text_{lang}"), _APART),
+            value_set=pc.binary_join_element_wise(an.column("instance_id"), an.column(f"fact_{lang}"), _APART)), -1)
+        stated = taken(an.column("unit").to_pandas(), found.to_numpy(zero_copy_only=False))
+        bad = (stated != unit) & ~np.isnan(stated) & ~np.isnan(unit.astype(float)) & ~named
+        if bad.any():  # rare: the instances' atoms and superseded units read only then
+            ids = at.column("instance_id").filter(bad).to_pylist()
+            counted, old = _one_atom_a_unit(ctx, set(ids))
+            bad[bad] = [counted[i] and (i, u) not in old and (i, v) not in old
+                        for i, u, v in zip(ids, unit[bad], stated[bad])]
+        named |= bad
+        parts.append(failures("atoms", at.column("atom_id").filter(bad).to_pylist(), "unit", unit[bad].astype(int),
+                              [f"text_{lang} is the fact of unit {u:.0f}'s anchors" for u in stated[bad]]))
+    return combined(parts)
 
 
 MENTION = "@assistant"  # GM3: the assistant's messages are the speaker `assistant`'s

@@ -8,7 +8,7 @@ import pyarrow.compute as pc
 from ..catalogue import combined, failures
 from ..context import instants
 from .catalogue import rule
-from .context import position_in, taken
+from .context import among, position_in, taken
 
 
 @rule("GM1", "error", "history", ("messages",),
@@ -63,6 +63,24 @@ def speakers(ctx) -> pd.DataFrame:
     bad = (assistant != (m["role"] == "assistant")) | (~assistant & ~is_member)
     return failures("messages", m["message_id"][bad], "speaker", m["speaker"][bad],
                     "speaker does not match role, or is not a member of the group")
+
+
+@rule("GM7", "error", "history", ("members", "messages"),
+      "every member is of a group the release holds (one with messages) and goes by a pseudonym other than "
+      "'assistant', the speaker the format keeps for the assistant",
+      "GROUPASSIST.md §1 (members: one member of one group), §2 (speaker: a per-group pseudonym, or `assistant`)")
+def members(ctx) -> pd.DataFrame:
+    """A member of a group whose history the release left out belongs to no history a rule reads; a member named
+    'assistant' lets the assistant be a requester (GS6) and passes its messages for a member's (GM3)."""
+    mem = ctx.frame("members")
+    known = mem["group_id"].notna() & mem["member_id"].notna()  # a key set aside: GS2's
+    held = among(mem["group_id"], pd.unique(ctx.frame("messages")["group_id"].dropna()).tolist())
+    rows = mem["group_id"].astype(str) + ":" + mem["member_id"].astype(str)
+    orphan, named = known & ~held, known & (mem["member_id"] == "assistant")
+    return combined([failures("members", rows[orphan], "group_id", mem["group_id"][orphan],
+                              "no message of the release is of this group: a member of a group it does not hold"),
+                     failures("members", rows[named], "member_id", mem["member_id"][named],
+                              "'assistant' is the assistant's speaker, not a member's pseudonym")])
 
 
 @rule("GM4", "error", "history", ("messages",), "reply_to names an earlier message of the same group",

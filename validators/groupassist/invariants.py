@@ -59,9 +59,13 @@ def one_message_one_unit(ctx) -> pd.DataFrame:
 
 
 @rule("GC3", "error", "invariant", ("anchors", "instances", "messages"),
-      "M3 has one superseded and one current anchor, the current one later; other instances have no m3_role",
-      "App. A.4 (M3: a superseded and a current value); GROUPASSIST.md §3")
+      "M3 has one superseded and one current anchor, the current one later and in another memory unit; other "
+      "instances have no m3_role",
+      "App. A.4 (M3: a superseded and a current value; a memory unit merges one message's anchors or near-duplicate "
+      "facts, never two values); GROUPASSIST.md §3")
 def m3_pair(ctx) -> pd.DataFrame:
+    """The two values of a pair are two memories: an instance that merged them into one unit counts the old value
+    toward its units and, in L1, scores the distractor's unit as a memory."""
     a, inst = ctx.anchors, ctx.frame("instances")
     sup = a.loc[a["m3_role"] == "superseded", ["instance_id", "seq"]].groupby("instance_id")["seq"].agg(["size", "max"])
     cur = a.loc[a["m3_role"] == "current", ["instance_id", "seq"]].groupby("instance_id")["seq"].agg(["size", "min"])
@@ -72,8 +76,14 @@ def m3_pair(ctx) -> pd.DataFrame:
     unplaced = set(a.loc[a["m3_role"].notna() & a["seq"].isna(), "instance_id"]) | _displaced(a)  # order unjudged
     bad = np.where(m3, ~ok.to_numpy() & ~among(inst["instance_id"], unplaced),
                    ((both["sup"] + both["cur"]) > 0).to_numpy())
-    return failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
-                    "M3 needs exactly one superseded and one later current anchor; others none")
+    paired = a.loc[a["m3_role"].notna() & a["unit"].notna(), ["anchor_id", "instance_id", "m3_role", "unit"]]
+    merged = paired.groupby(["instance_id", "unit"])["m3_role"].transform("nunique") > 1
+    merged &= paired["m3_role"] == "current"
+    return combined([failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
+                              "M3 needs exactly one superseded and one later current anchor; others none"),
+                     failures("anchors", paired["anchor_id"][merged], "unit", paired["unit"][merged].astype("Int64"),
+                              "the current value shares its memory unit with the superseded value: two values are two "
+                              "units")])
 
 
 @rule("GC4", "error", "invariant", ("anchors", "messages"),
@@ -184,25 +194,33 @@ def authored(ctx) -> pd.DataFrame:
 
 @rule("GC7", "error", "invariant", ("instances", "messages"),
       "native: the cutoff is the requester's request message and the query is its text, verbatim in each language "
-      "the release declares",
-      "App. A.5 (native: the request is the cutoff, the query its text); App. D (records sharing a turn); "
-      "GROUPASSIST.md §3")
+      "the release declares; a safety-filter placeholder is no request",
+      "App. A.5 (native: the request is the cutoff, the query its text); App. A.1 (a safety filter replaced some "
+      "messages by placeholders); App. D (records sharing a turn); GROUPASSIST.md §3")
 def native(ctx) -> pd.DataFrame:
-    """The request is any record of the cutoff turn (records may share a turn): the one the requester sent."""
+    """The request is any record of the cutoff turn (records may share a turn): the one the requester sent. A
+    record the safety filter replaced holds the filter's notice, not the member's words: a query copied from it
+    asks nothing."""
     inst = ctx.frame("instances")
     # a field set aside, or a null requester (GS6's), leaves the request unjudged
     nat = inst[(inst["origin"] == "native") & inst[["group_id", "cutoff_turn", "requester"]].notna().all(axis=1)]
     m = ctx.messages[["group_id", "turn", "speaker", "text_zh", "text_en"]].reset_index(drop=True)
     at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh", "query_en"]].astype(
-        {"cutoff_turn": float}).merge(m.astype({"turn": float}), left_on=["group_id", "cutoff_turn"],
+        {"cutoff_turn": float}).merge(m.astype({"turn": float}).reset_index(names="at"), left_on=["group_id", "cutoff_turn"],
                                       right_on=["group_id", "turn"])
     langs = ctx.languages
-    asked = at.loc[np.logical_and.reduce([at["speaker"] == at["requester"], *(
-        at[f"text_{lang}"] == at[f"query_{lang}"] for lang in langs)]), "instance_id"]
-    bad, query = nat[~among(nat["instance_id"], asked)], f"query_{langs[0]}"
-    return failures("instances", bad["instance_id"], query, bad[query],
-                    [f"no record of the cutoff turn ({g}:m{int(t):06d}) is the requester's message holding the query"
-                     for g, t in zip(bad["group_id"], bad["cutoff_turn"])])
+    request = at[np.logical_and.reduce([at["speaker"] == at["requester"], *(
+        at[f"text_{lang}"] == at[f"query_{lang}"] for lang in langs)])]
+    notice = ctx.messages["placeholder"].to_numpy()[request["at"].to_numpy()] == "safety"
+    filtered = request[notice & ~among(request["instance_id"], request.loc[~notice, "instance_id"])].drop_duplicates(
+        "instance_id")
+    bad, query = nat[~among(nat["instance_id"], request["instance_id"])], f"query_{langs[0]}"
+    return combined([failures("instances", bad["instance_id"], query, bad[query],
+                              [f"no record of the cutoff turn ({g}:m{int(t):06d}) is the requester's message holding "
+                               "the query" for g, t in zip(bad["group_id"], bad["cutoff_turn"])]),
+                     failures("instances", filtered["instance_id"], query, filtered[query],
+                              [f"the request {r} is a safety-filter placeholder: its text is the filter's notice, not "
+                               "a member's request" for r in ctx.messages["message_id"].to_numpy()[filtered["at"]]])])
 
 
 @rule("GC8", "error", "invariant", ("atoms", "anchors", "instances", "criteria"),

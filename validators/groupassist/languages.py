@@ -1,9 +1,12 @@
 """The languages a release carries (forking.md §5: no fake data to fill a gap).
 
-GL1: no text copied from English into its Chinese column. A copy passes every other rule (both columns hold
-text), but BM25 would segment English as Chinese and the judge would read it as the Chinese answer. A Chinese
-text may hold no Han character and equal its English one (an "OK", a name, a number, a link), so the rule names a
-copy only where the text reads as English: at least `MIN_WORDS` Latin words and no Han character.
+GL1: no text copied from one language into the other's column. A copy passes every other rule (both columns hold
+text), but BM25 would segment English as Chinese and the judge would read it as the Chinese answer; a Chinese text
+left in the English column (a translation missing) is English baselines' text that no English reader can use. A
+Chinese text may hold no Han character and equal its English one (an "OK", a name, a number, a link), and an
+English one may keep a Chinese name amid its words, so the rule names a copy only where the text reads as the
+other language: at least `MIN_WORDS` Latin words and no Han character in the Chinese column, at least `MIN_WORDS`
+Han characters and fewer Latin words in the English one.
 
 GL2: a release declares its languages (`groupassist.languages`), and carries exactly those: a monolingual release
 (one converted from an English dataset) leaves the other language's text fields null, and its Table Schemas do not
@@ -36,26 +39,32 @@ _HAN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 
 
 @rule("GL1", "error", "provenance", RESOURCES,
-      "no Chinese text field holds its English twin copied (a text of three or more Latin words and no Chinese "
-      "character, equal to the English column's): Chinese is the language of evaluation",
+      "no text field holds its twin of the other language copied: a Chinese one reading as English (three or more "
+      "Latin words, no Chinese character), an English one reading as Chinese (three or more Chinese characters, fewer "
+      "than three Latin words), equal to the twin",
       "GROUPASSIST.md §1 (a release declares its languages; no copies); GAB Reproducibility statement (Chinese and "
       "English histories)")
-def english_copied_into_chinese(ctx) -> pd.DataFrame:
+def copied_across_languages(ctx) -> pd.DataFrame:
     parts = []
     for name in ctx.release.resources if {"zh", "en"} <= set(ctx.languages) else ():
         frame, table = ctx.frame(name), ctx.table(name)
         for zh in [c for c in frame.columns if c.endswith("_zh") and c[:-3] + "_en" in frame.columns]:
-            copied = pd.Series(_equal(table.column(zh), table.column(zh[:-3] + "_en")), index=frame.index)
-            # only the texts equal to their English twin are read as words (a pass over every row: 0.2 s a release)
-            equal = frame.loc[copied, zh].astype(object)
-            copied[equal.index] = ~equal.str.contains(_HAN, regex=True).fillna(False) & (
-                equal.str.count(r"[A-Za-z]{2,}").fillna(0) >= MIN_WORDS)
-            if copied.any():
-                parts.append(failures(name, ctx.row_ids(name)[copied.to_numpy()], zh,
-                                      equal[copied[equal.index]].str.slice(0, 80),
-                                      f"{zh} is {zh[:-3]}_en copied: English, not a Chinese text; a translation "
-                                      "belongs here, stated in the provenance, or null in a release declaring "
-                                      f"{FORMAT}.languages [\"en\"]"))
+            en = zh[:-3] + "_en"
+            same = _equal(table.column(zh), table.column(en))
+            # only the texts equal to their twin are read as words (a pass over every row: 0.2 s a release)
+            equal = frame.loc[same, zh].astype(object)
+            han = equal.str.count(_HAN).fillna(0)
+            latin = equal.str.count(r"[A-Za-z]{2,}").fillna(0)
+            for field, copied, reads, other, declared in ((zh, (han == 0) & (latin >= MIN_WORDS), "English", en, "en"),
+                                                          (en, (han >= MIN_WORDS) & (latin < MIN_WORDS), "Chinese", zh,
+                                                           "zh")):
+                if copied.any():
+                    rows = np.zeros(len(frame), dtype=bool)
+                    rows[frame.index.get_indexer(copied.index[copied])] = True
+                    parts.append(failures(name, ctx.row_ids(name)[rows], field, equal[copied].str.slice(0, 80),
+                                          f"{field} is {other} copied: {reads}, not {NAMES[language_of(field)]}; a "
+                                          "translation belongs here, stated in the provenance, or null in a release "
+                                          f"declaring {FORMAT}.languages [\"{declared}\"]"))
     return combined(parts)
 
 

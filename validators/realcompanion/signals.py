@@ -16,8 +16,8 @@ from .catalogue import frame_rule, release_rule
 @release_rule("REF1", "error", "referent", ("source", "profile", "chat"),
               "the recorded referent (trace A referent_text, recorded on every memory-bearing row, never blank) is "
               "present in the turns the row cites: recent_context, episode_refs and the evidence of profile_refs, not "
-              "the probe (lexical check), unless trace A records the exception with its reason (ungrounded), which a "
-              "grounded row does not",
+              "the probe (lexical check), unless trace A records the exception with its reason, not blank (ungrounded), "
+              "which a grounded row does not",
               "Table 25, Referent (1,339 of 1,341 judged rows grounded; two exceptions recorded and allowed to stand)")
 def referent(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
@@ -33,6 +33,9 @@ def referent(ctx) -> pd.DataFrame:
     found = pd.Series(False, index=chat.index)
     found[has] = np.array(present, dtype=bool)
     excepted = _recorded(ctx, "A", "ungrounded")
+    unreasoned = excepted & ~found & has  # a blank reason (JSON Schema's minLength counts a space) gives none
+    if unreasoned.any():
+        unreasoned &= ~(ctx.series("chat", "trace.A.ungrounded.reason").str.strip().str.len() > 0).fillna(False)
     bad = pd.Series(has, index=chat.index) & ~found & ~excepted
     stale = found & excepted  # an exception where there is none to record
     # null says nothing prior is referred to (trace schema), which a memory-bearing row's locus contradicts
@@ -40,6 +43,9 @@ def referent(ctx) -> pd.DataFrame:
     return combined([failures("chat", chat["item_id"][bad], "trace.A.referent_text", referent_text[bad],
                               "referent not found in the turns the row cites, and no exception recorded (trace.A."
                               "ungrounded)"),
+                     failures("chat", chat["item_id"][unreasoned], "trace.A.ungrounded.reason",
+                              ctx.values("chat", "trace.A.ungrounded.reason", np.flatnonzero(unreasoned.to_numpy())),
+                              "referent not found in the turns the row cites, and the exception recorded gives no reason"),
                      failures("chat", chat["item_id"][unstated], "trace.A.referent_text", referent_text[unstated],
                               "a memory-bearing row records no referent: null says nothing prior is referred to"),
                      failures("chat", chat["item_id"][stale], "trace.A.ungrounded",

@@ -558,7 +558,9 @@ CASES = [
     Case("SIG6", on_rows("chat", basic_scoreable, chat_change(trace__E__category_ok=False)), branch="category_ok"),
     Case("SIG7", on_rows("chat", cold_open, mid_session_probe)),
     Case("SIG9", on_rows("chat", lambda r, root: r["cold_open"] and turns_of(root)[r["probe_dayid"]] > 0,
-                         previous_message_as_recent)),
+                         previous_message_as_recent), branch="recent", message="a cold open cites nothing"),
+    Case("SIG9", on_rows("chat", cold_open, chat_change(locus="current_thread", trace__A__locus="current_thread")),
+         branch="locus", message="a cold open's locus is none"),
     # Table 16: A, C and D may revise nothing, B revises only by removing, E decides whether the item ships
     Case("SIG10", on_rows("chat", basic_scoreable, chat_change(trace__A__result="revised")), branch="A-revised",
          message="phase A may revise nothing"),

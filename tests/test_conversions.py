@@ -609,7 +609,8 @@ def test_cold_opens_written_as_the_field_table_says_are_scoreable(repo, specimen
     assert "always a cold open that is not withdrawn" in described, described
     guide = (repo / "docs" / "forking.md").read_text(encoding="utf-8")
     chat_bullet = " ".join(guide.split("- **Chat.**")[1].split("- **Questions.**")[0].split())
-    assert "`cold_open` true, no gold (`SIG1`, `ARI2`, `SIG7`), and `scoreable` true unless withdrawn" in chat_bullet
+    assert ("`cold_open` true, no gold, locus `none` and no context, not even the last session's (`SIG1`, `ARI2`, "
+            "`SIG7`, `SIG9`), and `scoreable` true unless withdrawn") in chat_bullet
     chat = read(specimen, "chat")
     opens = [r for r in chat if r["cold_open"] and not r["withdrawn"]]
     for row in opens:

@@ -388,6 +388,18 @@ def test_a_bad_declaration_is_one_line_naming_file_and_place(fork, capsys, decla
     assert len(err.splitlines()) == 1 and "rules.json" in err and field in err, err
 
 
+def test_refresh_of_a_fork_whose_chat_drops_trace_is_one_line_and_validate_names_it(fork, capsys):
+    """`stamp` counts relabels and referent exceptions in `trace`: a fork whose chat schema has none is counted 0 of
+    each, not stopped by a KeyError before any rule can say what it lacks, and INT7 names the core field dropped."""
+    edit_json(fork / "schemas" / "chat.schema.json",
+              lambda s: s.update(fields=[f for f in s["fields"] if f["name"] != "trace"]))
+    write(fork, "chat", [{k: v for k, v in r.items() if k != "trace"} for r in read(fork, "chat")])
+    assert main(["refresh", str(fork), "--force"]) == 0, capsys.readouterr().err
+    assert "Traceback" not in capsys.readouterr().err
+    failures = validate(fork).failure_frame()
+    assert ("INT7", "fields.trace") in set(zip(failures["rule"], failures["field"]))
+
+
 # -- cutting a new version -----------------------------------------------------
 
 def test_cutting_a_new_version(fork, capsys):

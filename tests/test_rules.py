@@ -263,6 +263,15 @@ def clear_inside_window(r, root):
                                              for d in r["required_context"]["episode_refs"])
 
 
+def previous_message_as_recent(row, root):
+    """A cold open given the message before its probe (the last session's) as its recent context, as a converter that
+    gives every probe the messages before it does."""
+    turns = turns_of(root)
+    probe = turns[row["probe_dayid"]]
+    before = next(d for d, t in turns.items() if d.startswith(row["participant_id"] + ":") and t == probe - 1)
+    row["required_context"].update(recent_context=[before], recent_needed=True)
+
+
 def earlier_uncontexted(row, root):
     context = set(row["required_context"]["recent_context"]) | set(row["required_context"]["episode_refs"])
     source = read(root, "source")
@@ -485,6 +494,8 @@ CASES = [
     Case("HDR1", reorder_first_line, branch="order"),
     Case("HDR1", empty_file, branch="empty", message="no record"),
     Case("FLD1", on_rows("source", uncited_message("companion"), lambda r, root: r.update(text=""))),
+    # " " meets minLength 1: a placeholder for a missing answer states nothing
+    Case("FLD3", on_rows("qa", lambda r, root: r["answerable"], lambda r, root: r.update(answer=" "))),
     Case("FLD2", on_rows("source", uncited_message(), lambda r, root: r.update(timestamp=r["timestamp"][:19])),
          branch="offset", message="RFC 3339"),
     Case("FLD2", on_rows("source", uncited_message(), lambda r, root: r.update(timestamp="2025-02-30" + r["timestamp"][10:])),
@@ -521,6 +532,14 @@ CASES = [
     # an exception recorded on a row the turns it cites ground is no exception
     Case("REF1", on_rows("chat", chat_where(recorded=True), chat_change(trace__A__ungrounded={"reason": "stands"})),
          branch="needless-exception", message="records a referent exception"),
+    # a blank referent is in every text; null says nothing prior is referred to, which a memory store contradicts
+    Case("REF1", on_rows("chat", chat_where(recorded=True), chat_change(trace__A__referent_text=" ")), branch="blank",
+         message="referent not found"),
+    Case("REF1", on_rows("chat", chat_where(recorded=True), chat_change(trace__A__referent_text=None)),
+         branch="unstated", message="a memory-bearing row records no referent"),
+    Case("REF1", on_rows("chat", chat_where(recorded=True), chat_change(trace__A__referent_text="zebra crossing",
+                                                                       trace__A__ungrounded={"reason": " "})),
+         branch="blank-reason", message="the exception recorded gives no reason"),
     Case("REF2", set_param(["realcompanion", "referent_exceptions"], lambda n: n + 1, "chat"), restamp=False),
     Case("SIG1", on_rows("chat", cold_open, chat_change(stratum="proportional"))),
     Case("SIG2", on_rows("chat", lambda r, root: r["withdrawn"] is not None, chat_change(scoreable=True)),
@@ -535,9 +554,22 @@ CASES = [
                          chat_change(trace__D__grounding_dayids=lambda r: r["grounding_dayids"][:-1])),
          branch="grounding_dayids"),
     Case("SIG5", on_rows("chat", chat_where(on_screen="not_on_screen"), chat_change(memory_bearing__strict2=False))),
-    Case("SIG6", on_rows("chat", basic_scoreable, chat_change(trace__E__ok=False)), branch="ok"),
+    Case("SIG6", on_rows("chat", basic_scoreable, chat_change(trace__E__ok=False, trace__E__result="fail")), branch="ok"),
     Case("SIG6", on_rows("chat", basic_scoreable, chat_change(trace__E__category_ok=False)), branch="category_ok"),
     Case("SIG7", on_rows("chat", cold_open, mid_session_probe)),
+    Case("SIG9", on_rows("chat", lambda r, root: r["cold_open"] and turns_of(root)[r["probe_dayid"]] > 0,
+                         previous_message_as_recent), branch="recent", message="a cold open cites nothing"),
+    Case("SIG9", on_rows("chat", cold_open, chat_change(locus="current_thread", trace__A__locus="current_thread")),
+         branch="locus", message="a cold open's locus is none"),
+    # Table 16: A, C and D may revise nothing, B revises only by removing, E decides whether the item ships
+    Case("SIG10", on_rows("chat", basic_scoreable, chat_change(trace__A__result="revised")), branch="A-revised",
+         message="phase A may revise nothing"),
+    Case("SIG10", on_rows("chat", lambda r, root: r["trace"]["B"]["removed"], chat_change(trace__B__result="pass")),
+         branch="B-removed", message="removed references but records a pass"),
+    Case("SIG10", on_rows("chat", basic_scoreable, chat_change(trace__B__result="revised")), branch="B-revised",
+         message="revised but removed no reference"),
+    Case("SIG10", on_rows("chat", basic_scoreable, chat_change(trace__E__result="fail")), branch="E-ships",
+         message="fails exactly when the item does not ship"),
     Case("SIG8", on_rows("chat", basic_scoreable, chat_change(locus="earlier_exchange", trace__A__locus="earlier_exchange")),
          branch="not-memory-bearing"),
     Case("SIG8", on_rows("chat", chat_where(recorded=True, locus="earlier_exchange"),
@@ -570,7 +602,10 @@ CASES = [
     # a null confidence has no band: a label beside it is not the band of 0
     Case("ARI5", on_rows("profile", lambda r, root: r["confidence"] is not None and r["confidence"] < 0.4,
                          lambda r, root: r.update(confidence=None)), branch="null"),
-    Case("ARI6", on_rows("profile", lambda r, root: r["first_seen"], lambda r, root: r.update(first_seen="2020-01-01"))),
+    Case("ARI6", on_rows("profile", lambda r, root: r["first_seen"], lambda r, root: r.update(first_seen="2020-01-01")),
+         branch="date", message="expected"),
+    Case("ARI6", on_rows("profile", lambda r, root: r["last_seen"], lambda r, root: r.update(last_seen=None)),
+         branch="half", message="an observation window has both ends or neither"),
     Case("ARI7", drop_persona_row),
     Case("ARI8", on_rows("persona", lambda r, root: r["slot"] == "openness",
                          lambda r, root: r.update(category="entities"))),
@@ -606,7 +641,8 @@ CASES = [
     Case("FMT1", set_param(["realcompanion", "format_version"], "9.9.9", "datapackage.json"), restamp=False,
          branch="version", message="unknown format version"),
     Case("V6", on_rows("chat", lambda r, root: r["required_context"]["episode_refs"],
-                       chat_change(trace__B__removed=lambda r: r["required_context"]["episode_refs"][:1])),
+                       chat_change(trace__B__removed=lambda r: r["required_context"]["episode_refs"][:1],
+                                   trace__B__result="revised")),
          branch="removed"),
     # the nesting breaks alone only on unrecorded rows: on recorded ones SIG5 recomputes strict and strict2 from on_screen
     Case("V6", on_rows("chat", basic_scoreable, chat_change(memory_bearing__strict2=True)), branch="strict2"),

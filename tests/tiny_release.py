@@ -96,6 +96,7 @@ ITEMS = [
     ("U02:C0004", "proportional", "current_thread", 19, [8], [], [], (False, False, False), None),
 ]
 WITHDRAWN = {"U01:C0006": "context_lost"}
+REFERENTS = {"U01:C0002": "Mira", "U01:C0003": "red shoes", "U02:C0002": "Porto"}  # each memory-bearing row's (REF1)
 CLAIMS = [("U02:P0001", "identity", "Lives in Porto by the sea.", [1, 5])]
 QUESTIONS = [
     # item, question, answer, evidence turns, asked after turn
@@ -146,7 +147,8 @@ def chat_rows(texts: dict[str, list[str]]) -> list[dict]:
                                  "episode_refs": [dayid(pid, t) for t in episodes], "recent_needed": bool(recent)},
             "grounding_dayids": grounding,
             "memory_bearing": {"recorded": recorded, "strict": strict, "strict2": strict2}, "on_screen": on_screen,
-            "trace": {"A": {"result": "pass", "rationale": "Referent named.", "referent_text": None, "locus": locus},
+            "trace": {"A": {"result": "pass", "rationale": "Referent named.", "referent_text": REFERENTS.get(item),
+                            "locus": locus},
                       "B": {"result": "pass", "rationale": None, "removed": []},
                       "C": {"result": "pass", "rationale": "Tier from the lists.", "tier": tier, "category": category,
                             "rule": rules[tier], "relabeled": None},

@@ -378,6 +378,24 @@ def text_or_media(ctx, frame):
     return (frame["text"].str.len() > 0) | frame["media"].notna()
 
 
+def not_blank(ctx) -> pd.DataFrame:
+    """Text fields whose schema asks for content (`minLength`) hold more than whitespace: Table Schema counts a
+    space as a character, so `" "` meets `minLength: 1` while stating nothing, as a placeholder a conversion writes
+    for a missing answer does. Which fields is the schemas' say, a fork's own fields included."""
+    parts = []
+    for name in ctx.release.resources:
+        for field in ctx.release.table_schema(name)["fields"]:
+            column = ctx.table(name).column(field["name"]) if field["name"] in ctx.table(name).column_names else None
+            if (field.get("type") != "string" or not field.get("constraints", {}).get("minLength") or column is None
+                    or not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type))):
+                continue
+            rows = np.flatnonzero(pc.fill_null(pc.utf8_is_space(column), False).to_numpy(zero_copy_only=False))
+            parts.append(failures(name, ctx.row_ids(name).iloc[rows], field["name"],
+                                  ctx.values(name, field["name"], rows), "blank: whitespace only, where the schema "
+                                  "asks for content (minLength): null where there is none and the field allows it"))
+    return combined(parts)
+
+
 def calendar(ctx) -> pd.DataFrame:
     """Vectorised in Arrow (`_dated`). A value typed full-width is named so only when its ASCII form
     passes: a full-width 2025-02-30 is no day in ASCII either."""

@@ -67,12 +67,16 @@ def relabeled(release: Release) -> int:
 
 def recorded(release: Release, phase: str, member: str) -> int:
     """Chat rows whose trace `phase` records `member` (a relabel, a referent exception); none where the release's
-    schema does not declare it."""
+    schema does not declare it (a fork's chat schema without `trace` is INT7's to name, not a count's to crash on)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    trace = release.table("chat").column("trace")
+    chat = release.table("chat")
+    trace = chat.column("trace") if "trace" in chat.column_names else None
+    if trace is None or not pa.types.is_struct(trace.type) or trace.type.get_field_index(phase) < 0:
+        return 0
     phases = trace.type.field(phase).type
-    if phases.get_field_index(member) < 0:
+    if not pa.types.is_struct(phases) or phases.get_field_index(member) < 0:
         return 0
     return int(pc.sum(pc.is_valid(pc.struct_field(pc.struct_field(trace, phase), member))).as_py() or 0)
 
@@ -81,7 +85,9 @@ def sessionless(release: Release) -> int:
     """Chat rows whose probe carries no session index (the paper's release has 13)."""
     import pyarrow.compute as pc
 
-    source = release.table("source")
+    source, chat = release.table("source"), release.table("chat")
+    if not {"session", "dayid"} <= set(source.column_names) or "probe_dayid" not in chat.column_names:
+        return 0  # a fork's schema without them: INT7 names it
     unindexed = source.filter(pc.is_null(source.column("session"))).column("dayid")
     return int(pc.sum(pc.is_in(release.table("chat").column("probe_dayid"), value_set=unindexed.combine_chunks()))
                .as_py() or 0)

@@ -75,8 +75,8 @@ def confidence_band(ctx, frame):
 
 
 @release_rule("ARI6", "error", "arithmetic", ("source", "profile"),
-              "first_seen and last_seen, when present, are the dates of the earliest and latest evidence message",
-              "Table 12 (first_seen, last_seen: observation window)")
+              "first_seen and last_seen are null together, and when present are the dates of the earliest and latest "
+              "evidence message", "Table 12 (first_seen, last_seen: observation window, on 3,109 claims both)")
 def seen_dates(ctx) -> pd.DataFrame:
     profile = ctx.frame("profile")
     claim = pd.factorize(profile["claim_id"])[0]  # a number per claim id (rows sharing an id share it; none: -1)
@@ -98,6 +98,10 @@ def seen_dates(ctx) -> pd.DataFrame:
         bad = profile[field].notna() & (profile[field] != expected).fillna(True) & ~undated
         parts.append(failures("profile", profile["claim_id"][bad], field, profile[field][bad],
                               ["expected " + as_text(e) for e in expected[bad]]))
+    for field, other in (("first_seen", "last_seen"), ("last_seen", "first_seen")):  # a window is whole or absent
+        bad = profile[field].isna() & profile[other].notna()
+        parts.append(failures("profile", profile["claim_id"][bad], field, profile[field][bad],
+                              f"null while {other} is present: an observation window has both ends or neither"))
     return pd.concat(parts)
 
 

@@ -29,6 +29,10 @@ release_rule("ID1", "error", "structure", RESOURCES,
 frame_rule("FLD1", "error", "structure", "source", "text",
            "a message's text is empty only when it carries a media marker",
            "Table 11 (source: every message, with its media marker); SPEC §3")(structure.text_or_media)
+release_rule("FLD3", "error", "structure", RESOURCES,
+             "a text field whose schema asks for content (minLength) is not blank: whitespace alone states nothing",
+             "Table 12 (text: the claim); Table 27 and SPEC §3 (question; answer, never empty); Table 25, Arithmetic "
+             "(the unanswerable count reconciles)")(structure.not_blank)
 release_rule("FLD2", "error", "structure", RESOURCES,
              "every date is a calendar day (YYYY-MM-DD) and every datetime RFC 3339 with an explicit UTC offset on a "
              "calendar day, T and Z upper-case (a timestamp's date is the participant's local day)",

@@ -14,9 +14,10 @@ from .catalogue import frame_rule, release_rule
 
 
 @release_rule("REF1", "error", "referent", ("source", "profile", "chat"),
-              "the recorded referent (trace A referent_text) is present in the turns the row cites: recent_context, "
-              "episode_refs and the evidence of profile_refs, not the probe (lexical check), unless trace A records "
-              "the exception with its reason (ungrounded), which a grounded row does not",
+              "the recorded referent (trace A referent_text, recorded on every memory-bearing row, never blank) is "
+              "present in the turns the row cites: recent_context, episode_refs and the evidence of profile_refs, not "
+              "the probe (lexical check), unless trace A records the exception with its reason, not blank (ungrounded), "
+              "which a grounded row does not",
               "Table 25, Referent (1,339 of 1,341 judged rows grounded; two exceptions recorded and allowed to stand)")
 def referent(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
@@ -27,15 +28,26 @@ def referent(ctx) -> pd.DataFrame:
     referent_text = ctx.series("chat", "trace.A.referent_text")
     has = referent_text.notna().to_numpy()
     wanted = ctx.column("chat", "trace.A.referent_text").filter(has).to_pylist()  # Arrow to Python in one call
-    present = [r.lower() in c.lower() for r, c in zip(wanted, corpus[has])]  # Python's lower on both sides
+    # Python's lower on both sides; a blank referent states nothing, though every text contains it
+    present = [bool(r.strip()) and r.lower() in c.lower() for r, c in zip(wanted, corpus[has])]
     found = pd.Series(False, index=chat.index)
     found[has] = np.array(present, dtype=bool)
     excepted = _recorded(ctx, "A", "ungrounded")
+    unreasoned = excepted & ~found & has  # a blank reason (JSON Schema's minLength counts a space) gives none
+    if unreasoned.any():
+        unreasoned &= ~(ctx.series("chat", "trace.A.ungrounded.reason").str.strip().str.len() > 0).fillna(False)
     bad = pd.Series(has, index=chat.index) & ~found & ~excepted
     stale = found & excepted  # an exception where there is none to record
+    # null says nothing prior is referred to (trace schema), which a memory-bearing row's locus contradicts
+    unstated = ~pd.Series(has, index=chat.index) & ctx.series("chat", "memory_bearing.recorded").fillna(False).astype(bool)
     return combined([failures("chat", chat["item_id"][bad], "trace.A.referent_text", referent_text[bad],
                               "referent not found in the turns the row cites, and no exception recorded (trace.A."
                               "ungrounded)"),
+                     failures("chat", chat["item_id"][unreasoned], "trace.A.ungrounded.reason",
+                              ctx.values("chat", "trace.A.ungrounded.reason", np.flatnonzero(unreasoned.to_numpy())),
+                              "referent not found in the turns the row cites, and the exception recorded gives no reason"),
+                     failures("chat", chat["item_id"][unstated], "trace.A.referent_text", referent_text[unstated],
+                              "a memory-bearing row records no referent: null says nothing prior is referred to"),
                      failures("chat", chat["item_id"][stale], "trace.A.ungrounded",
                               ctx.values("chat", "trace.A.ungrounded", np.flatnonzero(stale.to_numpy())),
                               "records a referent exception, but the turns the row cites state the referent")])
@@ -132,6 +144,47 @@ def cold_open_opens_session(ctx, frame):
     placed = (positions >= 0) & ctx.at(ctx.probe_positions, "instant").notna().to_numpy()  # unresolved: gate C's;
     opens = np.where(placed, ctx.session_starts.to_numpy()[positions], True)  # no instant: FLD2's, not judged
     return ~frame["cold_open"] | opens
+
+
+@release_rule("SIG9", "error", "signals", ("chat",),
+              "a cold open cites nothing: its locus is none, and its recent_context, profile_refs and episode_refs are "
+              "empty", "Table 3 (cold opens, the abstention control); Table 19 (nothing prior); SPEC §3 (cold_open)")
+def cold_open_cites_nothing(ctx) -> pd.DataFrame:
+    """A cold open opens a session: no current thread precedes it, and a memory it needed would make it no control
+    of restraint. A converter that gives every probe the messages before it gives a cold open the last session's."""
+    chat = ctx.frame("chat")
+    cold = chat["cold_open"].fillna(False).astype(bool)
+    bad = cold & (chat["locus"] != "none").fillna(False)
+    parts = [failures("chat", chat["item_id"][bad], "locus", chat["locus"][bad],
+                      "a cold open's locus is none: nothing prior is referred to")]
+    for field in ("required_context.recent_context", "required_context.profile_refs", "required_context.episode_refs"):
+        cited = ctx.series("chat", field)
+        bad = cold & (cited.list.len().fillna(0) > 0)
+        parts.append(failures("chat", chat["item_id"][bad], field, cited[bad], "a cold open cites nothing"))
+    return combined(parts)
+
+
+@release_rule("SIG10", "error", "signals", ("chat",),
+              "each phase's result records what it did: A, C and D, which may revise nothing, are never revised; B is "
+              "revised exactly when it removed references (or failed); E fails exactly when the item does not ship "
+              "(E.ok false)", "Table 16 (what each phase writes and may revise); Table 10 (derivations: checks that "
+              "failed, labels that were revised)")
+def phase_results(ctx) -> pd.DataFrame:
+    """The trace is the record of how a label was produced: a revision no phase may make, a removal recorded as a
+    pass or a shipped item whose deciding phase failed, is a record that says otherwise than the row."""
+    chat = ctx.frame("chat")
+    result = {phase: ctx.series("chat", f"trace.{phase}.result") for phase in "ABCDE"}
+    removed = ctx.series("chat", "trace.B.removed").list.len().fillna(0) > 0
+    checks = [(phase, result[phase] == "revised", f"phase {phase} may revise nothing (Table 16)") for phase in "ACD"]
+    checks += [("B", (result["B"] == "revised") & ~removed, "phase B is revised but removed no reference"),
+               ("B", (result["B"] == "pass") & removed, "phase B removed references but records a pass"),
+               ("E", (result["E"] == "fail") != ~ctx.series("chat", "trace.E.ok"),
+                "phase E's result disagrees with E.ok: it fails exactly when the item does not ship")]
+    parts = []
+    for phase, bad, why in checks:
+        bad = bad.fillna(False).astype(bool)
+        parts.append(failures("chat", chat["item_id"][bad], f"trace.{phase}.result", result[phase][bad], why))
+    return combined(parts)
 
 
 @frame_rule("SIG8", "error", "signals", "chat", "locus",

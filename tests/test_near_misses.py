@@ -1,0 +1,83 @@
+"""Records a rule's neighbour fails and the format allows, each on a copy of the specimen edited in one way: the release
+stays VALID, with the specimen's own warnings only.
+
+A session opener that is no cold open may cite the last session (SIG9 holds cold opens alone); a phase E returned
+for repair and shipped is revised, a phase B that removed references may record its failure (SIG10); a referent is matched
+whatever its case, and a row citing only the current thread may record none (REF1); a claim may leave its whole
+observation window null (ARI6, counted by NUL1); a value with content is not blank for the spaces around it (FLD3).
+"""
+from __future__ import annotations
+
+import pytest
+from realcompanion.validators.run import validate
+from test_rules import chat_where, read, turns_of, write
+
+from realcompanion.stamp import stamp
+
+
+def opener_citing_last_session(root):
+    """A shipped row that is no cold open, whose probe opens a session, given the message before it as recent context."""
+    chat, turns, source = read(root, "chat"), turns_of(root), read(root, "source")
+    session = {(m["participant_id"], m["turn"]): m["session"] for m in source}
+    row = next(r for r in chat if not r["cold_open"] and r["withdrawn"] is None and not r["required_context"]["recent_context"]
+               and turns[r["probe_dayid"]] > 0 and session[r["participant_id"], turns[r["probe_dayid"]] - 1]
+               != session[r["participant_id"], turns[r["probe_dayid"]]] is not None)
+    before = next(d for d, t in turns.items() if d.startswith(row["participant_id"] + ":")
+                  and t == turns[row["probe_dayid"]] - 1)
+    row["required_context"].update(recent_context=[before], recent_needed=True)
+    write(root, "chat", chat)
+
+
+def repaired_and_shipped(root):
+    chat = read(root, "chat")
+    next(r for r in chat if r["withdrawn"] is None)["trace"]["E"]["result"] = "revised"
+    write(root, "chat", chat)
+
+
+def removed_and_failed(root):
+    """Phase B's failure recorded on a row whose references it removed (Table 10: a derivation records the checks that
+    failed), where its result need not say revised."""
+    chat = read(root, "chat")
+    next(r for r in chat if r["trace"]["B"]["removed"])["trace"]["B"]["result"] = "fail"
+    write(root, "chat", chat)
+
+
+def referent_in_capitals(root):
+    chat = read(root, "chat")
+    row = next(r for r in chat if r["memory_bearing"]["recorded"] and r["trace"]["A"]["referent_text"])
+    row["trace"]["A"]["referent_text"] = row["trace"]["A"]["referent_text"].upper()
+    write(root, "chat", chat)
+
+
+def thread_row_without_referent(root):
+    chat = read(root, "chat")
+    row = next(r for r in chat if chat_where(recorded=False, locus="current_thread")(r, root)
+               and r["trace"]["A"]["referent_text"])
+    row["trace"]["A"]["referent_text"] = None
+    write(root, "chat", chat)
+
+
+def window_left_null(root):
+    profile = read(root, "profile")
+    row = next(c for c in profile if c["first_seen"])
+    row.update(first_seen=None, last_seen=None)
+    write(root, "profile", profile)
+
+
+def answer_with_spaces_around(root):
+    qa = read(root, "qa")
+    row = next(r for r in qa if r["answerable"])
+    row["answer"] = f" {row['answer']} "
+    write(root, "qa", qa)
+
+
+NEAR_MISSES = [opener_citing_last_session, repaired_and_shipped, removed_and_failed, referent_in_capitals,
+               thread_row_without_referent, window_left_null, answer_with_spaces_around]
+
+
+@pytest.mark.parametrize("edit", NEAR_MISSES, ids=[e.__name__ for e in NEAR_MISSES])
+def test_a_record_the_format_allows_stays_valid(edit, specimen):
+    edit(specimen)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.errors == 0 and report.fired() == {"NUL1"}, report.failure_frame().head(10).to_string()

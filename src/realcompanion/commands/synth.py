@@ -5,13 +5,14 @@ import sys
 from pathlib import Path
 
 from .. import formats
-from ..argtypes import scale, whole
+from ..argtypes import MAX_PARTICIPANTS, scale, whole
 
 
 def register(sub):
     p = sub.add_parser("synth", help="write a deterministic synthetic release to OUT")
     p.add_argument("out", type=Path)
-    p.add_argument("--participants", type=whole(1), default=4, help="specimen participants (default 4)")
+    p.add_argument("--participants", type=whole(1, MAX_PARTICIPANTS), default=4,
+                   help=f"specimen participants (default 4, at most {MAX_PARTICIPANTS:,})")
     p.add_argument("--scale", type=scale, default=1.0,
                    help="specimen: multiply each participant's counts; with --paper-scale: copies of the ten participants")
     p.add_argument("--paper-scale", action="store_true", help="the real release's counts (paper Tables 2, 11)")

@@ -99,6 +99,19 @@ def test_every_command_refuses_a_url_or_absolute_path_in_one_line(documented, co
     assert "outside the package folder" in err and digest(specimen) == before
 
 
+def test_rules_refuses_a_release_whose_rules_file_lies_outside(specimen):
+    """`rules PATH` reads no declared rule of a release whose paths leave its folder (INT3): it listed the coded
+    catalogue alone, exit 0, as though the release declared none."""
+    outside = specimen.parent / "rules.json"
+    outside.write_bytes((specimen / "schemas" / "rules.json").read_bytes())
+    edit_descriptor(specimen, rc_block("rules", "../rules.json"))
+    code, out, err = run_quietly(["rules", str(specimen)])
+    assert code == 2 and not out, out
+    check_contract(code, out, err, f"datapackage.json: '../rules.json': rules path is a path to {outside}, outside "
+                                   "the package folder; the rules it declares are read only when no path leaves it "
+                                   "(rule INT3)")
+
+
 @pytest.mark.parametrize("relpath", ["data/qa.jsonl", "schemas/rules.json"])
 def test_a_link_that_loops_is_one_line(specimen, relpath):
     (specimen / relpath).unlink()

@@ -498,6 +498,14 @@ class Release:
         return [("", path, f"is {why}, outside the package folder") for path in release_paths(self)
                 if (why := leaves(self.root, path))]
 
+    def refuse_escapes(self, consequence: str) -> None:
+        """One line naming the first path that leaves the folder (`escapes`) and its `consequence`, for a command that
+        reads nothing of such a release and whose answer would otherwise leave out what it did not read."""
+        leaving = self.escapes()
+        if leaving:
+            _, path, why = leaving[0]
+            raise ReadError(self.root / "datapackage.json", f"'{path}': {why}; {consequence}")
+
     @contextmanager
     def reading_ahead(self):
         """Within the block, every table is read in a thread, in the descriptor's order, when no path leaves the

@@ -28,8 +28,20 @@ def run(args) -> int:
     from ..files import empty_folder
     from ..formats import part
 
+    if args.template is not None:  # the default is the package's own
+        template(args.template, args.format)
     empty_folder(args.out)
     return part(args.format, "synth")(args)
+
+
+def template(path: Path, fmt: str) -> None:
+    """The template folder is a release of the format written (its block, its resources), none of whose paths leaves
+    it, checked before anything is written: its descriptor and schemas/ are copied into the new release. A template of
+    the other format was a KeyError traceback once part of the release was written, and a schema linked from outside
+    the template was copied in."""
+    from ..formats import part
+
+    part(fmt, "release")(path, check=False).refuse_escapes("a template's files are copied only when none leaves it")
 
 
 def scale_refused(args, fits: bool, wanted: str) -> bool:

@@ -112,6 +112,26 @@ def test_rules_refuses_a_release_whose_rules_file_lies_outside(specimen):
                                    "(rule INT3)")
 
 
+def test_what_is_no_file_under_data_or_schemas_is_int9s_and_never_published(specimen):
+    """A FIFO, a link to a device, to a folder or to nothing, where no resource reads it: `validate` said nothing of
+    it, and `publish` passed it over in silence, since only regular files were listed."""
+    from realcompanion.listing import unread_files
+    from realcompanion.release import Release
+
+    os.mkfifo(specimen / "data" / "extra.jsonl")
+    (specimen / "data" / "zero.jsonl").symlink_to("/dev/zero")
+    (specimen / "data" / "up").symlink_to("..")
+    (specimen / "schemas" / "gone.json").symlink_to(specimen / "nowhere.json")
+    code, out, err = run_quietly(["validate", str(specimen), "--rules", "INT9", "--json", "-"])
+    assert code == 0, err
+    found = {f["row"]: f["message"] for f in json.loads(out)["failures"] if f["rule"] == "INT9"}
+    assert found == {"data/extra.jsonl": "is a FIFO (named pipe), not a regular file: remove it",
+                     "data/zero.jsonl": "is a character device, not a regular file: remove it",
+                     "data/up": "is a directory, not a regular file: remove it",
+                     "schemas/gone.json": "is a link that leads to no file: remove it"}, found
+    assert unread_files(Release(specimen, check=False)) == sorted(found)  # what `publish` refuses
+
+
 @pytest.mark.parametrize("relpath", ["data/qa.jsonl", "schemas/rules.json"])
 def test_a_link_that_loops_is_one_line(specimen, relpath):
     (specimen / relpath).unlink()

@@ -51,6 +51,14 @@ def open_regular(path):
     return os.fdopen(fd, "rb")
 
 
+def not_regular(path) -> str | None:
+    """What `path` is when it is no regular file (`is a FIFO (named pipe), not a regular file`, a link that leads
+    nowhere), else None: judged without opening it, for a file listed rather than read."""
+    if os.path.lexists(path) and not os.path.exists(path):
+        return "is a link that leads to no file"
+    return _unopened(Path(path))
+
+
 def _unopened(path: Path) -> str | None:
     """What a path that could not be opened is, when it is no regular file (`is a socket, ...`)."""
     try:

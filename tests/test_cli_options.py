@@ -89,6 +89,15 @@ USAGE = [
     ("datasheet", "--wirte"),
     ("schemas", "--check", "--write"),
     ("explore", "--port", "-1"),
+    # each a traceback or a run without end: numpy's MemoryError, the server's refusal of the port once the site was
+    # built, a NaN the request body cannot carry
+    ("score", "--track", "chat", "--run", "r.jsonl", "--resamples", "99999999999999"),
+    ("baselines", "--resamples", "100001"),
+    ("explore", "--port", "70000"),
+    ("respond", "--track", "chat", "--endpoint", URL, "--model", "m", "--out", "o", "--temperature", "nan"),
+    ("evaluate", "--endpoint", URL, "--model", "m", "--judge-endpoint", URL, "--judge-model", "j", "--out", "o",
+     "--temperature", "-inf"),
+    ("synth", "out", "--participants", "10000"),  # U10000: no participant id
 ]
 
 

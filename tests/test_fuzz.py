@@ -252,8 +252,13 @@ def test_resource_entry_without_a_field(specimen, capsys, field):
     # a pattern's `$` is the end of the text (Python's `re` also matched before a final newline)
     (lambda p: p["realcompanion"].update(format_version=p["realcompanion"]["format_version"] + "\n"),
      "datapackage.json field 'realcompanion.format_version'"),
+    # keys Frictionless reads before it types them: each was "could not judge it (AttributeError: ...)", no field
+    (lambda p: p["resources"][0].update(hash=5), "datapackage.json field 'resources.source.hash': 5 is not text"),
+    (lambda p: p.update({"$schema": 5}), "datapackage.json field '$schema': 5 is not text"),
+    (lambda p: p["resources"][0].update(stats="x"), "field 'resources.source.stats': \"x\" is not an object"),
+    (lambda p: p["resources"][0].update(extrapaths=[1]), "field 'resources.source.extrapaths': [1] is not a list"),
 ], ids=["block-null", "path-null", "schema-number", "path-newline", "path-multipart", "resources-number",
-        "version-newline"])
+        "version-newline", "hash-number", "profile-number", "stats-text", "extrapaths-number"])
 def test_damaged_descriptor(specimen, capsys, change, named):
     path = specimen / "datapackage.json"
     package = json.loads(path.read_text(encoding="utf-8"))

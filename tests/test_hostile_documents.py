@@ -35,6 +35,10 @@ def replace_with(name, make):
     return mutate
 
 
+ALIAS_BOMB = "".join(f"x-{n}: &x{n} [{', '.join([f'*x{n - 1}'] * 10)}]\n" for n in range(1, 6)).encode()
+ALIAS_BOMB = b"x-0: &x0 [a, a, a, a, a, a, a, a, a, a]\n" + ALIAS_BOMB + b"keywords: *x5\n"
+
+
 CASES = [  # (id, mutation, commands that read the document, the one line must hold)
     ("card-latin-1", edit("README.md", lambda b: b.replace(b"pretty_name: RealCompanion", b"pretty_name: Real\xe9", 1)),
      [["croissant"], PUBLISH, ["card"]], "README.md:2 field 'encoding': not UTF-8"),
@@ -51,6 +55,12 @@ CASES = [  # (id, mutation, commands that read the document, the one line must h
      "CITATION.cff field 'authors': 'nobody' is not of type 'array'"),
     ("citation-a-folder", replace_with("CITATION.cff", lambda p: p.mkdir()), [["cite"], ["card"]],
      "CITATION.cff: is a directory"),
+    # YAML forbids a key twice in a mapping; PyYAML kept the last, so the citation named the second title
+    ("citation-a-key-twice", edit("CITATION.cff", lambda b: b + b"title: Another title\n"), [["cite"], PUBLISH],
+     "field 'title': duplicate key 'title' in one object"),
+    # a kilobyte whose aliases expand to a million values (ten levels, ten billion: 23 GB before `cite` was killed)
+    ("citation-an-alias-bomb", edit("CITATION.cff", lambda b: b + ALIAS_BOMB), [["cite"], ["card"], PUBLISH],
+     "CITATION.cff: expands to more than 100,000 values"),
     ("datasheet-latin-1", edit("DATASHEET.md", lambda b: b + b"\xe9\n"), [["datasheet"], PUBLISH],
      "DATASHEET.md:"),
     ("changelog-latin-1", edit("CHANGELOG.md", lambda b: b + b"\xe9\n"), [PUBLISH], "CHANGELOG.md:"),

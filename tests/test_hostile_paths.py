@@ -99,6 +99,39 @@ def test_every_command_refuses_a_url_or_absolute_path_in_one_line(documented, co
     assert "outside the package folder" in err and digest(specimen) == before
 
 
+def test_rules_refuses_a_release_whose_rules_file_lies_outside(specimen):
+    """`rules PATH` reads no declared rule of a release whose paths leave its folder (INT3): it listed the coded
+    catalogue alone, exit 0, as though the release declared none."""
+    outside = specimen.parent / "rules.json"
+    outside.write_bytes((specimen / "schemas" / "rules.json").read_bytes())
+    edit_descriptor(specimen, rc_block("rules", "../rules.json"))
+    code, out, err = run_quietly(["rules", str(specimen)])
+    assert code == 2 and not out, out
+    check_contract(code, out, err, f"datapackage.json: '../rules.json': rules path is a path to {outside}, outside "
+                                   "the package folder; the rules it declares are read only when no path leaves it "
+                                   "(rule INT3)")
+
+
+def test_what_is_no_file_under_data_or_schemas_is_int9s_and_never_published(specimen):
+    """A FIFO, a link to a device, to a folder or to nothing, where no resource reads it: `validate` said nothing of
+    it, and `publish` passed it over in silence, since only regular files were listed."""
+    from realcompanion.listing import unread_files
+    from realcompanion.release import Release
+
+    os.mkfifo(specimen / "data" / "extra.jsonl")
+    (specimen / "data" / "zero.jsonl").symlink_to("/dev/zero")
+    (specimen / "data" / "up").symlink_to("..")
+    (specimen / "schemas" / "gone.json").symlink_to(specimen / "nowhere.json")
+    code, out, err = run_quietly(["validate", str(specimen), "--rules", "INT9", "--json", "-"])
+    assert code == 0, err
+    found = {f["row"]: f["message"] for f in json.loads(out)["failures"] if f["rule"] == "INT9"}
+    assert found == {"data/extra.jsonl": "is a FIFO (named pipe), not a regular file: remove it",
+                     "data/zero.jsonl": "is a character device, not a regular file: remove it",
+                     "data/up": "is a directory, not a regular file: remove it",
+                     "schemas/gone.json": "is a link that leads to no file: remove it"}, found
+    assert unread_files(Release(specimen, check=False)) == sorted(found)  # what `publish` refuses
+
+
 @pytest.mark.parametrize("relpath", ["data/qa.jsonl", "schemas/rules.json"])
 def test_a_link_that_loops_is_one_line(specimen, relpath):
     (specimen / relpath).unlink()

@@ -57,3 +57,23 @@ def test_a_warning_rule_that_could_not_be_evaluated_is_an_error_in_every_report(
     assert code == 1 and out.strip().endswith("release is INVALID"), out
     assert next(line for line in out.splitlines() if " PII1 " in line).startswith("FAIL")
     assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["errors"] == 1
+
+
+def test_a_citation_and_a_refused_publication_print_the_release_escaped(specimen):
+    """`cite` prints CITATION.cff's values and `publish` the names of the release's files, each with its control
+    characters escaped as every report prints them: a title, or a file's name under data/, cleared the terminal."""
+    import shutil
+
+    from realcompanion.paths import REPO_ROOT
+
+    for name in ("README.md", "DATASHEET.md", "CITATION.cff", "CHANGELOG.md"):
+        shutil.copy2(REPO_ROOT / name, specimen / name)
+    (specimen / "data" / "x\x1b[2J.jsonl").write_bytes(b"{}\n")
+    code, out, err = run_quietly(["publish", str(specimen), "--repo-id", "org/rc", "--version", "0.1.0", "--dry-run"])
+    assert code == 1 and "data/x\\x1b[2J.jsonl" in err and not [c for c in RAW if c in err], repr(err)
+    text = (specimen / "CITATION.cff").read_text(encoding="utf-8")
+    title = text.splitlines()[4]
+    (specimen / "CITATION.cff").write_text(text.replace(title, 'title: "x\\e[2J\\e]0;owned\\a"'), encoding="utf-8")
+    for style, shown in (("bibtex", "x\\x1b[2J\\x1b]0;owned\\x07"), ("apa", "x\\x1b[2J"), ("cff", "x\\e[2J")):
+        code, out, err = run_quietly(["cite", str(specimen), "--format", style])  # YAML escapes it itself
+        assert code == 0 and shown in out and not [c for c in RAW if c in out], repr(out)

@@ -176,6 +176,25 @@ def test_synth_never_writes_through_a_link_out_of_the_folder(tmp_path):
     assert outside.read_text(encoding="utf-8") == "the user's own file\n"
 
 
+@pytest.mark.parametrize("case", ["other-format", "schema-linked-from-outside"])
+def test_synth_refuses_a_template_it_cannot_copy_before_writing(tmp_path, case):
+    """A template of the other format was a KeyError traceback once part of the release was written; a template's
+    schema linked to a file outside it was copied into the new release."""
+    if case == "other-format":
+        template, needle = GROUPASSIST, "no 'realcompanion' block: a groupassist release"
+    else:
+        template = copy_release(REPO_ROOT, tmp_path / "template")
+        outside = tmp_path / "outside.schema.json"
+        shutil.move(template / "schemas" / "qa.schema.json", outside)
+        (template / "schemas" / "qa.schema.json").symlink_to(outside)
+        needle = f"'schemas/qa.schema.json': resource schema is a link to {outside}, outside the package folder; " \
+                 "a template's files are copied only when none leaves it"
+    out = tmp_path / "out"
+    code, out_text, err = run_quietly(["synth", str(out), "--template", str(template)])
+    assert code == 2 and err.count("\n") == 1 and needle in err, err
+    assert not out.exists()
+
+
 def test_synth_writes_into_an_empty_folder(tmp_path):
     """The near miss: a folder made for the release, still empty."""
     out = tmp_path / "out"

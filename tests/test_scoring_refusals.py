@@ -61,6 +61,22 @@ def test_unvalidated_scores_it_all_the_same_and_says_so(broken, tmp_path, capsys
     assert json.loads(out.read_text(encoding="utf-8"))["release"]["validated"] is False
 
 
+@pytest.mark.parametrize("track", ["chat", "qa"])
+def test_an_item_id_twice_in_an_unvalidated_release_is_one_line(tmp_path, capsys, track):
+    """A run's row, a verdict and a gold set find their item by its id: an id twice, which only `--unvalidated` lets
+    through, scored one row against the other's gold set, and `baselines` ended in an IndexError traceback."""
+    folder = build(tmp_path / "release")
+    path = folder / "data" / f"{track}.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows[1]["item_id"] = rows[0]["item_id"]
+    write_jsonl(path, rows)
+    assert main(["baselines", str(folder), "--unvalidated", "--track", track, "--resamples", "2"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == f"error: {path}:2 field 'item_id': item_id '{rows[0]['item_id']}' is not unique (first at line " \
+                      "1): every score finds its item by it", err
+    assert len(err) == 2 and err[0].startswith("warning: --unvalidated")
+
+
 def test_a_valid_release_is_scored_and_says_it_was_validated(tiny, tmp_path):
     out = tmp_path / "w.json"
     assert main(["windows", str(tiny), "--json", str(out)]) == 0

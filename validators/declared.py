@@ -27,7 +27,7 @@ import pyarrow as pa
 from realcompanion import formats
 from realcompanion.descriptor import judged, loaded
 from realcompanion.errors import ReadError
-from realcompanion.files import loads, read_text
+from realcompanion.files import loads, read_text, yaml_loads
 from realcompanion.names import STALE
 from realcompanion.schemas import enum_of
 
@@ -54,53 +54,15 @@ def _kind(name: str):
 
 def _load(path: Path):
     """The rules file, read as every package file is (`files.read_text`: a regular file, UTF-8); JSON strictly
-    (`files.loads`: no key twice, no NaN), YAML safely and with no key twice either (PyYAML keeps the last value,
-    which would hide the first: an `expression` written twice)."""
+    (`files.loads`: no key twice, no NaN), YAML as strictly (`files.yaml_loads`)."""
     text = read_text(path)
-    if path.suffix not in (".yaml", ".yml"):
-        return loads(text, path)
-    import yaml
-
-    class Strict(yaml.SafeLoader):
-        def compose_document(self):
-            node = super().compose_document()
-            if _expanded(node) > YAML_NODES:  # aliases are shared nodes: a kilobyte of them expands to billions
-                raise ReadError(path, f"expands to more than {YAML_NODES:,} values (an alias counts each time it "
-                                "is used)")
-            return node
-
-        def construct_mapping(self, node, deep=False):
-            nodes = [key for key, _ in node.value if key.tag != "tag:yaml.org,2002:merge"]  # a `<<: *base` merge
-            keys = [self.construct_object(key, deep=deep) for key in nodes]  # key's keys may be overridden
-            for n, key in enumerate(keys):
-                if key in keys[:n]:
-                    raise ReadError(path, f"duplicate key '{key}' in one object", line=nodes[n].start_mark.line + 1,
-                                    field=key)
-            return super().construct_mapping(node, deep)
-
-    try:
-        return yaml.load(text, Loader=Strict)  # noqa: S506 - a SafeLoader
-    except (yaml.YAMLError, ValueError, RecursionError) as exc:  # a date YAML cannot construct is a ValueError
-        raise ReadError(path, f"not readable ({str(exc).splitlines()[0]})") from None
-
-
-def _expanded(node) -> int:
-    """How many values a composed YAML document holds, an alias counted each time it is used, counted only to just
-    past YAML_NODES."""
-    stack, total = [node], 0
-    while stack and total <= YAML_NODES:
-        node = stack.pop()
-        total += 1
-        if isinstance(node.value, list):
-            stack += [part for item in node.value for part in (item if isinstance(item, tuple) else (item,))]
-    return total
+    return yaml_loads(text, path) if path.suffix in (".yaml", ".yml") else loads(text, path)
 
 
 INT_BITS = 1 << 14  # the longest integer an expression may compute: a rule needs far less, 99999 ** 3999999 far more
 ITEMS = 100_000  # the most items and characters a value an expression builds or hands a function may hold: simpleeval's
 # own bound on one string or list, counted here at every depth, a shared item each time it is held
 DIGITS = 4934  # the most digits `round` may be asked for either side of the point: INT_BITS bits are 4,932 digits
-YAML_NODES = 100_000  # the most values a rules file in YAML may expand to, an alias counted each time it is used
 _FORMAT_SIZES = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 
 

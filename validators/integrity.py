@@ -247,7 +247,13 @@ def allowed_nulls(ctx) -> pd.DataFrame:
 def unread(ctx) -> pd.DataFrame:
     """A file that is code is INT4's finding alone. A warning: the release the descriptor declares is whole
     without the file; `publish` refuses until it is declared or removed."""
+    from realcompanion.files import not_regular
     from realcompanion.listing import unread_files
 
-    return failure_rows([("", path, "", path, "no resource reads it: declare it in datapackage.json, or remove it")
-                         for path in unread_files(ctx.release) if not code_in(ctx.release.root / path)])
+    rows = []
+    for path in unread_files(ctx.release):
+        odd = not_regular(ctx.release.root / path)  # never opened: a FIFO would be waited on
+        if odd or not code_in(ctx.release.root / path):
+            rows.append(("", path, "", path, f"{odd}: remove it" if odd else
+                         "no resource reads it: declare it in datapackage.json, or remove it"))
+    return failure_rows(rows)

@@ -12,6 +12,13 @@ def visible(value) -> str:
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
+def visible_lines(text: str) -> str:
+    """`text` of several lines (a citation, a plan) with its line breaks kept and every other unprintable character
+    escaped as `visible` escapes it: a title in CITATION.cff, or a file's name under data/, printed an escape sequence
+    that cleared the terminal or retitled its window."""
+    return "\n".join(map(visible, text.split("\n")))
+
+
 def clipped(value, columns: int, mark: str = "") -> str:
     """`value` as `visible` shows it, cut to `columns` terminal columns (a Chinese character takes two), `mark`
     ending a cut one. Escaped first, so each escape counts the columns it shows: cut first, a run of zero-width

@@ -51,6 +51,14 @@ def open_regular(path):
     return os.fdopen(fd, "rb")
 
 
+def not_regular(path) -> str | None:
+    """What `path` is when it is no regular file (`is a FIFO (named pipe), not a regular file`, a link that leads
+    nowhere), else None: judged without opening it, for a file listed rather than read."""
+    if os.path.lexists(path) and not os.path.exists(path):
+        return "is a link that leads to no file"
+    return _unopened(Path(path))
+
+
 def _unopened(path: Path) -> str | None:
     """What a path that could not be opened is, when it is no regular file (`is a socket, ...`)."""
     try:
@@ -155,6 +163,53 @@ def _holding(text: str) -> str | None:
 def read_json(path):
     """A JSON file, strictly read; one that cannot be read makes the command's input unreadable."""
     return loads(read_text(path), path)
+
+
+YAML_NODES = 100_000  # the most values a YAML file (a rules file, CITATION.cff) may expand to, an alias counted each
+# time it is used
+
+
+def yaml_loads(text: str, path):
+    """YAML read safely and as strictly as `loads` reads JSON: no key twice in one mapping (YAML forbids it; PyYAML
+    keeps the last value, which hides the first: an `expression` or a `title` written twice), and no more than
+    YAML_NODES values once aliases are expanded. Aliases are shared nodes: a kilobyte of nested ones expands to
+    billions of values, which every reader that walks the data (a schema check, a renderer) visits; CITATION.cff's
+    took 23 GB before the system killed `cite`. Any fault is a ReadError naming `path`."""
+    import yaml
+
+    class Strict(yaml.SafeLoader):
+        def compose_document(self):
+            node = super().compose_document()
+            if _expanded(node) > YAML_NODES:
+                raise ReadError(path, f"expands to more than {YAML_NODES:,} values (an alias counts each time it "
+                                "is used)")
+            return node
+
+        def construct_mapping(self, node, deep=False):
+            nodes = [key for key, _ in node.value if key.tag != "tag:yaml.org,2002:merge"]  # a `<<: *base` merge
+            keys = [self.construct_object(key, deep=deep) for key in nodes]  # key's keys may be overridden
+            for n, key in enumerate(keys):
+                if key in keys[:n]:
+                    raise ReadError(path, f"duplicate key '{key}' in one object", line=nodes[n].start_mark.line + 1,
+                                    field=key)
+            return super().construct_mapping(node, deep)
+
+    try:
+        return yaml.load(text, Loader=Strict)  # noqa: S506 - a SafeLoader
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:  # a date YAML cannot construct is a ValueError
+        raise ReadError(path, f"not valid YAML ({str(exc).splitlines()[0]})") from None
+
+
+def _expanded(node) -> int:
+    """How many values a composed YAML document holds, an alias counted each time it is used, counted only to just
+    past YAML_NODES."""
+    stack, total = [node], 0
+    while stack and total <= YAML_NODES:
+        node = stack.pop()
+        total += 1
+        if isinstance(node.value, list):
+            stack += [part for item in node.value for part in (item if isinstance(item, tuple) else (item,))]
+    return total
 
 
 def write_own(root, name: str, text: str) -> None:

@@ -32,12 +32,13 @@ def schema_files(release: Release) -> list[str]:
 
 def unread_files(release: Release) -> list[str]:
     """Files under data/ and schemas/ that no part of the release reads: a data file no resource declares (a fork's
-    new resource left out of datapackage.json), a schema no resource uses. They are neither validated nor
-    published."""
+    new resource left out of datapackage.json), a schema no resource uses, and anything there that is neither a file
+    nor a folder (a FIFO, a socket, a link to a device or to a folder, a link to nothing), which `validate` and
+    `publish` passed over in silence. They are neither validated nor published."""
     read = {*schema_files(release), *(posixpath.normpath(p) for name in release.resources
                                       if isinstance(p := release.resource(name).get("path"), str))}
     return sorted(relpath for folder in (DATA_FOLDER, SCHEMA_FOLDER) for p in (release.root / folder).rglob("*")
-                  if p.is_file() and (relpath := p.relative_to(release.root).as_posix()) not in read)
+                  if (p.is_symlink() or not p.is_dir()) and (relpath := p.relative_to(release.root).as_posix()) not in read)
 
 
 def release_paths(release: Release) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import io
+import json
 import re
 import threading
 from contextlib import contextmanager
@@ -218,6 +219,30 @@ def _reason(exc) -> str:
     return reasons[0]
 
 
+# Keys Frictionless reads before its profile types them, and what the Data Package standard makes each: a `hash` of 5
+# was split, a `$schema` of 5 decoded, a `stats` of 5 written into, an `extrapaths` entry of 5 opened as a path, each
+# "Frictionless could not judge it (AttributeError: ...)", naming no field
+_READ_BEFORE_TYPED = {
+    "$schema": (lambda value: isinstance(value, str), "text (the URL of a Data Package profile)"),
+    "hash": (lambda value: isinstance(value, str), "text (ALGORITHM:DIGEST)"),
+    "stats": (lambda value: isinstance(value, dict), "an object"),
+    "extrapaths": (lambda value: isinstance(value, list) and all(isinstance(p, str) for p in value), "a list of paths"),
+}
+
+
+def _read_untyped(descriptor: dict) -> tuple[str, str] | None:
+    """The first key of `_READ_BEFORE_TYPED` the descriptor or one of its resources gives a value of another type, as
+    (message, field)."""
+    places = [(descriptor, "$schema", "$schema")] + [
+        (res, key, f"resources.{res.get('name')}.{key}") for res in descriptor.get("resources", [])
+        for key in ("hash", "stats", "extrapaths")]
+    for owner, key, field in places:
+        fits, wanted = _READ_BEFORE_TYPED[key]
+        if key in owner and not fits(owner[key]):
+            return f"{json.dumps(owner[key], ensure_ascii=False)[:60]} is not {wanted}", field
+    return None
+
+
 def _read_otherwise(res: dict) -> tuple[str, str] | None:
     """Why Frictionless would read a resource's file otherwise than as this format's UTF-8 JSON Lines, one keyed
     record a line, of one file in the folder (a declared or implied format, an encoding, a scheme, a dialect, a
@@ -335,6 +360,9 @@ class Release:
         whether one leaves the folder is rule INT3's call."""
         from frictionless import FrictionlessException, Package, system
 
+        untyped = _read_untyped(self.descriptor)
+        if untyped:
+            return untyped
         try:
             with system.use_context(trusted=True):
                 Package.from_descriptor(self.descriptor, basepath=str(self.root))
@@ -469,6 +497,14 @@ class Release:
             return out
         return [("", path, f"is {why}, outside the package folder") for path in release_paths(self)
                 if (why := leaves(self.root, path))]
+
+    def refuse_escapes(self, consequence: str) -> None:
+        """One line naming the first path that leaves the folder (`escapes`) and its `consequence`, for a command that
+        reads nothing of such a release and whose answer would otherwise leave out what it did not read."""
+        leaving = self.escapes()
+        if leaving:
+            _, path, why = leaving[0]
+            raise ReadError(self.root / "datapackage.json", f"'{path}': {why}; {consequence}")
 
     @contextmanager
     def reading_ahead(self):

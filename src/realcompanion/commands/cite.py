@@ -15,8 +15,9 @@ def register(sub):
 
 
 def run(args) -> int:
+    from ..errors import visible_lines
     from ..formats import open_release
     from ..publish.cite import RENDERERS, Citation
 
-    print(RENDERERS[args.format](Citation.of(open_release(args.path), repo_id=args.repo_id)), end="")
+    print(visible_lines(RENDERERS[args.format](Citation.of(open_release(args.path), repo_id=args.repo_id))), end="")
     return 0

@@ -11,14 +11,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..argtypes import whole
+from ..argtypes import MAX_PORT, whole
 
 
 def register(sub):
     p = sub.add_parser("explore", help="look at a release in a browser: conversations, records, validation (Datasette)")
     p.add_argument("path", type=Path, nargs="?", default=Path("."))
     p.add_argument("--build", metavar="DIR", type=Path, help="write the site into DIR (new or empty) instead of serving it")
-    p.add_argument("--port", type=whole(0), default=8001, help="port on 127.0.0.1 to serve on (default 8001)")
+    p.add_argument("--port", type=whole(0, MAX_PORT), default=8001, help="port on 127.0.0.1 to serve on (default 8001)")
     p.set_defaults(run=run)
 
 

@@ -37,26 +37,27 @@ def register(sub):
 
 
 def run(args) -> int:
+    from ..errors import visible, visible_lines
     from ..publish.gate import refusal
     from ..publish.plan import plan
     from ..publish.upload import TagExists, upload
 
     reason = refusal(args.path, args.version)
     if reason:
-        print(f"refused: {reason}", file=sys.stderr)
+        print(f"refused: {visible(reason)}", file=sys.stderr)
         return 1
     planned = plan(args.path, args.repo_id, args.version)
-    print(planned.render())
+    print(visible_lines(planned.render()))
     if args.dry_run:
         print("dry run: nothing uploaded")
         return 0
     try:
         published = upload(planned)
     except TagExists as exc:
-        print(f"refused: {exc}", file=sys.stderr)
+        print(f"refused: {visible(exc)}", file=sys.stderr)
         return 1
     except Exception as exc:  # the Hub's refusal or a network failure, raised by whichever HTTP client it uses
         print(f"error: upload failed ({type(exc).__name__}): {str(exc).splitlines()[0]}", file=sys.stderr)
         return 1
-    print(published.render())
+    print(visible_lines(published.render()))
     return 0

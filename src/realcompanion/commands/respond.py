@@ -4,7 +4,7 @@ from __future__ import annotations
 
 def add_respond(p, out_help: str) -> None:
     """The options `respond` and `evaluate` share: what to ask, and the system that answers."""
-    from ..argtypes import whole
+    from ..argtypes import temperature, whole
     from ..formats import said
     from ..scoring import options
 
@@ -17,7 +17,7 @@ def add_respond(p, out_help: str) -> None:
     options.add_embeddings(p, timeout=False)  # the system's --timeout bounds its requests too
     options.add_judge(p, timeout=True, who="the system")
     options.add_concurrency(p)
-    p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature of the system (default 0)")
+    p.add_argument("--temperature", type=temperature, default=0.0, help="sampling temperature of the system (default 0)")
     p.add_argument("--limit", type=whole(1), metavar="N", help="answer only the first N items of each condition "
                                                                "(a trial run; scores of a part are not the release's)")
     p.add_argument("--out", required=True, metavar=out_help.split(":")[0], help=out_help)

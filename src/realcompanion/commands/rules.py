@@ -35,6 +35,9 @@ def run(args) -> int:
     found = format_of(args.path) if (args.path / "datapackage.json").is_file() else None
     listed = args.format or found or FORMATS[0]
     release = part(listed, "release")(args.path, check=False) if found == listed else None
+    if release is not None:  # nothing of one whose paths leave it is read: the list would lack its declared rules
+        release.refuse_escapes(f"the rules it declares are read only when no path leaves it (rule "
+                               f"{part(listed, 'runner').contained})")
     declared = declared_rules(release) if release else as_rules(canonical(part(listed, "format_rules"))["rules"])
     rules = judged_by(part(listed, "catalogue").select(None, declared), release)
     if args.json:

@@ -5,13 +5,14 @@ import sys
 from pathlib import Path
 
 from .. import formats
-from ..argtypes import scale, whole
+from ..argtypes import MAX_PARTICIPANTS, scale, whole
 
 
 def register(sub):
     p = sub.add_parser("synth", help="write a deterministic synthetic release to OUT")
     p.add_argument("out", type=Path)
-    p.add_argument("--participants", type=whole(1), default=4, help="specimen participants (default 4)")
+    p.add_argument("--participants", type=whole(1, MAX_PARTICIPANTS), default=4,
+                   help=f"specimen participants (default 4, at most {MAX_PARTICIPANTS:,})")
     p.add_argument("--scale", type=scale, default=1.0,
                    help="specimen: multiply each participant's counts; with --paper-scale: copies of the ten participants")
     p.add_argument("--paper-scale", action="store_true", help="the real release's counts (paper Tables 2, 11)")
@@ -27,8 +28,20 @@ def run(args) -> int:
     from ..files import empty_folder
     from ..formats import part
 
+    if args.template is not None:  # the default is the package's own
+        template(args.template, args.format)
     empty_folder(args.out)
     return part(args.format, "synth")(args)
+
+
+def template(path: Path, fmt: str) -> None:
+    """The template folder is a release of the format written (its block, its resources), none of whose paths leaves
+    it, checked before anything is written: its descriptor and schemas/ are copied into the new release. A template of
+    the other format was a KeyError traceback once part of the release was written, and a schema linked from outside
+    the template was copied in."""
+    from ..formats import part
+
+    part(fmt, "release")(path, check=False).refuse_escapes("a template's files are copied only when none leaves it")
 
 
 def scale_refused(args, fits: bool, wanted: str) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ReadError
-from ..files import read_text
+from ..files import read_text, yaml_loads
 from ..generated import block_body
 from ..names import CARD, CHANGELOG, CITATION
 
@@ -26,15 +26,10 @@ STYLES = ("bibtex", "apa", "cff")  # the forms `realcompanion cite` prints, as `
 def cff(root) -> dict:
     """CITATION.cff as data, of the shape `$defs/citation` of descriptor.schema.json gives the parts read; versions
     and dates read as YAML may be numbers or dates, so compare them as text."""
-    import yaml
-
     from ..descriptor import check_citation
 
     path = Path(root) / CITATION
-    try:
-        data = yaml.safe_load(read_text(path))
-    except (yaml.YAMLError, ValueError, RecursionError) as exc:  # a date YAML cannot construct is a ValueError
-        raise ReadError(path, f"not valid YAML ({exc})") from None
+    data = yaml_loads(read_text(path), path)
     if not isinstance(data, dict):
         raise ReadError(path, "not a CFF mapping")
     check_citation(data, path)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..argtypes import endpoint, seconds, whole
+from ..argtypes import MAX_RESAMPLES, endpoint, seconds, whole
 from ..formats import DEFAULT, part, said
 
 JUDGE_TIMEOUT = 60.0  # seconds a whole request to the judge's endpoint may take
@@ -81,9 +81,9 @@ def bm25_fallback(args) -> str:
 
 def add_resamples(p) -> None:
     default = VALUE_DEFAULTS["resamples"]
-    p.add_argument("--resamples", type=whole(2), default=default,  # one resample has no spread
+    p.add_argument("--resamples", type=whole(2, MAX_RESAMPLES), default=default,  # one resample has no spread
                    help=f"bootstrap resamples, over participants "
-                        f"({'; '.join([*said('resamples'), f'default {default}', 'at least 2'])})")
+                        f"({'; '.join([*said('resamples'), f'default {default}', f'from 2 to {MAX_RESAMPLES:,}'])})")
 
 
 def add_outputs(p, plot_help: str) -> None:

@@ -277,4 +277,18 @@ def load_track(release: Release, name: str, reading: str | None = None,
     else:
         items = qa_items(release, streams)
         definitions = {"required_messages": "evidence", "distant": "every evidence message outside the window"}
+    _one_row_each(release, name, items)
     return Track(name, items, streams, definitions, release.schemas.vocabulary)
+
+
+def _one_row_each(release: Release, name: str, items: list[Item]) -> None:
+    """Each item id names one row (`items` are the track's rows, in order): a run's row, a verdict and a gold set
+    find their item by it. An id twice, which only a release scored `--unvalidated` can hold, scored one row
+    against another's gold set (an IndexError traceback from the broken oracle)."""
+    first: dict[str, int] = {}
+    for position, item in enumerate(items):
+        line = release.line(name, position)
+        if item.item_id in first:
+            raise ReadError(release.path(name), f"item_id '{item.item_id}' is not unique (first at line "
+                            f"{first[item.item_id]}): every score finds its item by it", line=line, field="item_id")
+        first[item.item_id] = line

@@ -284,14 +284,17 @@ def test_reconstruction_with_a_judge_matches_paraphrases(repo, tmp_path, endpoin
     ("$probe $reply", "never shows $reference: the model would answer without it"),
 ])
 def test_a_prompt_that_cannot_be_filled_is_one_line(repo, tmp_path, endpoint, capsys, text, says):
+    """Found before a verdict is asked for, and before --out is written: an earlier run's verdicts stay whole."""
     track = load_track(Release(repo), "chat")
     path, _ = replies(track, tmp_path)
-    prompt = tmp_path / "prompt.txt"
+    prompt, out = tmp_path / "prompt.txt", tmp_path / "v.jsonl"
     prompt.write_text(text + "\n")
+    out.write_text('{"earlier": "verdicts"}\n')
     assert main(["judge", str(repo), "--track", "chat", "--replies", str(path), "--endpoint", endpoint,
-                 "--model", "m", "--out", str(tmp_path / "v.jsonl"), "--prompt", str(prompt)]) == 2
+                 "--model", "m", "--out", str(out), "--prompt", str(prompt)]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"error: {prompt}: {says}" and not Endpoint.requests
+    assert out.read_text() == '{"earlier": "verdicts"}\n'
 
 
 @pytest.mark.parametrize(("make", "says"), [

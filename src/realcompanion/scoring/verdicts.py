@@ -26,7 +26,7 @@ from ..formats import DEFAULT, part
 from ..jsonlines import objects, whole_lines
 from ..release import ReadError
 from ..stamp import sha256_of
-from ..writing import write_text
+from ..writing import Replacing
 from .jsonl import condition as condition_of
 from .jsonl import field, known_item, rows
 
@@ -96,18 +96,28 @@ class VerdictsOut:
         self.pending = list(wanted.values())
 
     def __enter__(self):
-        # the kept rows replace the file at once, a new file (`writing`): a stop meanwhile loses none; then each
-        # verdict is appended as one line, flushed as it comes
-        write_text(self.path, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in self.kept))
-        self.handle = open(self.path, "a", encoding="utf-8", newline="\n")
+        # the kept rows go to a new file (`writing.Replacing`: a folder that cannot be written is one line now), which
+        # replaces --out when the first answer comes or the run ends; then each answer is appended as one line,
+        # flushed as it comes, so a stop loses none. A run that fails before any answer (a prompt that cannot be
+        # filled, Ctrl-C) leaves an earlier --out as it was: it had emptied an earlier run's file.
+        self.handle, self._placing = None, Replacing(self.path)
+        self._placing.__enter__().write("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in self.kept))
         return self
 
-    def __exit__(self, *exc) -> bool:
-        self.handle.close()
+    def _opened(self):
+        if self.handle is None:
+            self._placing.__exit__(None, None, None)
+            self.handle = open(self.path, "a", encoding="utf-8", newline="\n")
+        return self.handle
+
+    def __exit__(self, kind, *exc) -> bool:
+        if self.handle is None and kind is not None:
+            return self._placing.__exit__(kind, *exc)
+        self._opened().close()
         return False
 
     def write(self, row: dict) -> None:
-        self.handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        self._opened().write(json.dumps(row, ensure_ascii=False) + "\n")
         self.handle.flush()
         self.written += 1
 

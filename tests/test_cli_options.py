@@ -177,10 +177,11 @@ def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(repo, args):
     assert (listing.returncode, listing.stderr.decode()) == (2, "error: writing the output: No space left on device\n")
 
 
-@pytest.mark.parametrize("argv", [("--scale", "0.5"), ("--scale", "1.7"), ("--format", "groupassist", "--scale", "3")])
+@pytest.mark.parametrize("argv", [("--scale", "0.5"), ("--scale", "1.7"), ("--scale", "1000"),
+                                  ("--format", "groupassist", "--scale", "3")])
 def test_a_paper_scale_that_is_not_a_number_of_copies_is_refused(tmp_path, capsys, argv):
-    """--paper-scale copies the paper's release: 0.5 made no copy (a traceback), 1.7 one copy unsaid, and a
-    GroupAssistBench release ignored the scale."""
+    """--paper-scale copies the paper's release: 0.5 made no copy (a traceback), 1.7 one copy unsaid, 1,000 copies
+    named participants U10000 on (no participant id), and a GroupAssistBench release ignored the scale."""
     assert main(["synth", str(tmp_path / "out"), "--paper-scale", *argv]) == 2
     assert capsys.readouterr().err.startswith("error: argument --scale: with --paper-scale, ")
     assert not (tmp_path / "out").exists()

@@ -27,6 +27,7 @@ MAX_RESAMPLES = 100_000  # the paper's intervals take 2,000 (Table 36); 20,000 t
 MAX_PORT = 65_535  # the largest TCP port: 70000 was a traceback from the server, after the site was built
 MAX_PARTICIPANTS = 9_999  # a participant id is U and two to four digits (schemas/source.schema.json): 10,000 made
 # U10000, and 1e12 held the plan of each in memory until the machine ran out
+MAX_PAPER_COPIES = MAX_PARTICIPANTS // 10  # copies of the paper's ten participants (`synth --paper-scale --scale`)
 
 
 def _number(text: str) -> float:

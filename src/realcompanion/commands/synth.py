@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from .. import formats
-from ..argtypes import MAX_PARTICIPANTS, scale, whole
+from ..argtypes import MAX_PAPER_COPIES, MAX_PARTICIPANTS, scale, whole
 
 
 def register(sub):
@@ -14,7 +14,8 @@ def register(sub):
     p.add_argument("--participants", type=whole(1, MAX_PARTICIPANTS), default=4,
                    help=f"specimen participants (default 4, at most {MAX_PARTICIPANTS:,})")
     p.add_argument("--scale", type=scale, default=1.0,
-                   help="specimen: multiply each participant's counts; with --paper-scale: copies of the ten participants")
+                   help="specimen: multiply each participant's counts; with --paper-scale: copies of the ten participants "
+                        f"(at most {MAX_PAPER_COPIES})")
     p.add_argument("--paper-scale", action="store_true", help="the real release's counts (paper Tables 2, 11)")
     p.add_argument("--seed", type=whole(0), default=0)
     p.add_argument("--format", choices=formats.FORMATS, default=formats.FORMATS[0],

@@ -98,6 +98,7 @@ USAGE = [
     ("evaluate", "--endpoint", URL, "--model", "m", "--judge-endpoint", URL, "--judge-model", "j", "--out", "o",
      "--temperature", "-inf"),
     ("synth", "out", "--participants", "10000"),  # U10000: no participant id
+    ("windows", "--plot", "-"),  # a file named '-' in the working folder, where --json - is stdout
 ]
 
 

@@ -66,6 +66,14 @@ def scale(text: str) -> float:
     return value
 
 
+def picture(text: str) -> str:
+    """A path to write a PNG to: '-' is refused, which names stdout for a JSON report (`--json -`) and wrote a file
+    named '-' in the working folder for a plot."""
+    if text == "-":
+        raise argparse.ArgumentTypeError("'-' is stdout, and a plot is a PNG file: give it a path")
+    return text
+
+
 def seconds(text: str) -> float:
     """A finite number of seconds > 0 that the platform can wait (`threading.TIMEOUT_MAX`): a longer timeout was an
     OverflowError traceback at the first request."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..argtypes import MAX_RESAMPLES, endpoint, seconds, whole
+from ..argtypes import MAX_RESAMPLES, endpoint, picture, seconds, whole
 from ..formats import DEFAULT, part, said
 
 JUDGE_TIMEOUT = 60.0  # seconds a whole request to the judge's endpoint may take
@@ -88,7 +88,7 @@ def add_resamples(p) -> None:
 
 def add_outputs(p, plot_help: str) -> None:
     p.add_argument("--json", metavar="OUT", help="write the JSON report to OUT ('-' for stdout)")
-    p.add_argument("--plot", metavar="PNG", help=plot_help)
+    p.add_argument("--plot", metavar="PNG", type=picture, help=plot_help)
 
 
 def add_judge(p, only_with: str | None = None, timeout: bool = False, prefix: str = "", who: str = "the judge") -> None:

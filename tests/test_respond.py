@@ -117,6 +117,15 @@ def test_groupassist_contexts_are_the_baselines_records_before_the_cutoff(tiny, 
     assert "--condition dense needs --dense-endpoint" in capsys.readouterr().err
 
 
+def test_evaluate_that_ends_before_any_answer_writes_nothing(repo, tmp_path, server, capsys):
+    """A run whose first stage is refused (RealCompanion without --track) left a folder holding only a manifest of
+    nothing."""
+    out = tmp_path / "eval"
+    assert main(["evaluate", str(repo), "--endpoint", server, "--model", "m", "--judge-endpoint", server,
+                 "--judge-model", "j", "--out", str(out)]) == 2
+    assert "--track" in capsys.readouterr().err and not out.exists()
+
+
 @pytest.mark.parametrize("release", ["tiny", "repo"])
 def test_evaluate_writes_each_stage_and_every_figure_traces_to_its_files(release, tiny, repo, tmp_path, server,
                                                                          capsys):

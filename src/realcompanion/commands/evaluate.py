@@ -34,6 +34,7 @@ def register(sub):
 
 
 def run(args) -> int:
+    import contextlib
     import json
     import sys
     from argparse import Namespace
@@ -48,6 +49,7 @@ def run(args) -> int:
     from . import judge, respond, score
 
     folder = output_folder(args.out, Path(args.path))
+    made = not folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
     files = {name: folder / name for name in ("replies.jsonl", "verdicts.jsonl", "score.json", "evaluation.json")}
     common = vars(args) | {"plot": None, "run_file": None, "detector": None, "reading": None,
@@ -65,6 +67,11 @@ def run(args) -> int:
             codes[name] = int(module.run(stage_args[name]) or 0)
             if codes[name] >= 2:
                 break
+    if not any(path.is_file() for path in files.values()):  # the first stage ended before any answer (a missing
+        if made:  # --track, an endpoint that never answered): nothing to trace, so no manifest and no new folder
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        return max(codes.values())
     manifest = {"release": str(args.path), "format": format_of(args.path), "track": args.track,
                 "conditions": args.condition or "all", "limit": args.limit,
                 "system": {"endpoint": args.endpoint, "model": args.model, "temperature": args.temperature},

@@ -116,6 +116,8 @@ PATHS = [
     (("validate", "{repo}", "--json", "{tmp}/missing/report.json"), "does not exist"),
     (("validate", "{repo}", "--json", "{tmp}"), "is a directory"),
     (("validate", "{repo}", "--html", "{tmp}/file.txt"), "is not a directory"),
+    (("validate", "{repo}", "--html", "{repo}"), "is the release being read"),  # its pages among the release's files
+    (("explore", "{repo}", "--build", "{repo}"), "is the release being read"),
     (("baselines", "{repo}", "--track", "qa", "--json", "{tmp}"), "is a directory"),
     (("baselines", "{repo}", "--track", "qa", "--plot", "{tmp}/missing/p.png"), "does not exist"),
     (("windows", "{repo}", "--plot", "{tmp}/missing/p.png"), "does not exist"),

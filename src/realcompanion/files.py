@@ -237,8 +237,11 @@ def output_file(path, release=None, reads=()) -> Path:
 
 def output_folder(path, release=None) -> Path:
     """`path` if a folder can be written there: an existing folder, or a new one (parents made as needed); never
-    inside `release`'s data/ or schemas/ (`_into`)."""
+    inside `release`'s data/ or schemas/ (`_into`), nor `release`'s folder itself, where a report's pages or an
+    evaluation's files would lie among the release's own."""
     path = _into(release, path)
+    if release is not None and path.resolve() == Path(release).resolve():
+        raise ReadError(path, "is the release being read: give the output a folder of its own")
     if path.exists() and not path.is_dir():
         raise ReadError(path, "exists and is not a directory: give a folder to write into")
     return path

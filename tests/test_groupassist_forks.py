@@ -308,6 +308,10 @@ def dropping(resource: str, row: str, audit: dict | None = None):
     return mutate
 
 
+def a_member_named_assistant(root):
+    write(root, "members", read(root, "members") + [{"group_id": "G05", "member_id": "assistant", "profile": None}])
+
+
 def a_value_added_to_a_format_vocabulary(root):
     edit_json(root / "schemas" / "vocabulary.json", lambda v: v["query_types"].append("planning"))
     main(["schemas", "--write", str(root)])
@@ -321,6 +325,7 @@ MISTAKES = {
     "an_authored_cutoff_too_close": setting("instances", "G05:I0002", "cutoff_turn", 30),
     "an_anchor_after_the_cutoff": setting("anchors", "G05:I0001:A01", "message_id", "G05:m000055"),
     "a_span_not_verbatim": setting("anchors", "G05:I0001:A01", "span_en", "north park"),
+    "a_blank_span": setting("anchors", "G05:I0001:A01", "span_en", " "),
     "a_query_stating_the_memory": setting("instances", "G05:I0002", "query_zh", "城北公园的烧烤谁对什么过敏？"),
     "an_m3_query_hinting_at_the_change": setting("instances", "G05:I0002", "query_en",
                                                  "Where is the barbecue now, and who is allergic to what?"),
@@ -332,6 +337,7 @@ MISTAKES = {
     "an_exclusion_leaving_its_anchors": dropping("instances", "G05:I0002", {"layer": "gate", "check": "iv",
                                                                             "reason": "gate iv failed", "quote": None}),
     "a_review_quote_not_in_the_history": setting("audit", "G05:I0003", "quote", "不需要过敏信息"),
+    "a_member_named_assistant": a_member_named_assistant,
     "a_value_added_to_a_format_vocabulary": a_value_added_to_a_format_vocabulary,
 }
 

@@ -7,8 +7,6 @@ import unicodedata
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from realcompanion.normalized import UNSPACED, normalize
 
@@ -126,12 +124,11 @@ def before_cutoff(ctx) -> pd.DataFrame:
 
 
 @rule("GA2", "error", "gate", ("anchors", "messages"),
-      "gate ii: every evidence span is found verbatim in its cited message, in each language the release declares, "
-      "and holds more than whitespace",
+      "gate ii: every evidence span is found verbatim in its cited message, in each language the release declares",
       "App. A.6, gate ii; GROUPASSIST.md §3 (ii)")
 def verbatim(ctx) -> pd.DataFrame:
-    """A blank span (whitespace only) passes minLength (GS2) and is found in nearly any message: it is evidence of
-    nothing, so gate ii finds it nowhere. A span of symbols (a thumbs-up emoji as an agreement) is evidence."""
+    """A blank span (whitespace only) is found in nearly any message: it is GS7's, which reads every text field
+    the schemas ask content of. A span of symbols (a thumbs-up emoji as an agreement) is evidence."""
     a = ctx.anchors.loc[ctx.anchors["turn"].notna(), ["anchor_id", "span_zh", "span_en", "text_zh", "text_en"]]
     parts = []
     for lang in ctx.languages:
@@ -139,11 +136,8 @@ def verbatim(ctx) -> pd.DataFrame:
         # an empty span, found anywhere, is GS2's (minLength): set aside as null here, like a null text
         found = np.fromiter((s in t if isinstance(s, str) else True for s, t in zip(spans, texts)), bool, len(a))
         found |= a[f"text_{lang}"].isna().to_numpy()
-        blank = pc.fill_null(pc.utf8_is_space(pa.array(spans, pa.string())), False).to_numpy(zero_copy_only=False)
-        bad = ~found | blank
-        parts.append(failures("anchors", a["anchor_id"][bad], f"span_{lang}", a[f"span_{lang}"][bad],
-                              np.where(blank[bad], f"span is blank: whitespace is in nearly any text_{lang}",
-                                       f"span not in the message's text_{lang}")))
+        parts.append(failures("anchors", a["anchor_id"][~found], f"span_{lang}", a[f"span_{lang}"][~found],
+                              f"span not in the message's text_{lang}"))
     return combined(parts)
 
 

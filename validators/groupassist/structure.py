@@ -4,7 +4,7 @@ from __future__ import annotations
 from realcompanion.formats.groupassist import RESOURCES
 
 from ..resources import foreign_keys, header
-from ..structure import calendar, declared_fields, table_constraints
+from ..structure import calendar, declared_fields, not_blank, table_constraints
 from .catalogue import rule
 
 STRUCTURE_RULES = ("GS1", "GS2", "GS4")  # their failing rows are set aside from the other rules
@@ -34,3 +34,9 @@ rule("GS4", "error", "structure", RESOURCES,
 rule("GS5", "error", "structure", RESOURCES,
      "every file has a first record, and it names each declared field once, in schema order (Frictionless reads "
      "it as the header)", "GROUPASSIST.md §1 (one JSON record per line; Frictionless validates the same files)")(header)
+
+
+rule("GS7", "error", "structure", RESOURCES,
+     "a text field whose schema asks for content (minLength) is not blank: whitespace alone states nothing (a span "
+     "of it is found in nearly any message)",
+     "GROUPASSIST.md §2 (fields and their constraints); App. A.6, gate ii (a span is evidence)")(not_blank)

@@ -3,6 +3,7 @@ format, reaching each format's parts through the registry (`realcompanion.format
 from __future__ import annotations
 
 import ast
+import subprocess
 import re
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
@@ -141,3 +142,15 @@ def test_a_format_imports_no_other_format():
               if format_of_module(name) and format_of_module(target) not in (None, format_of_module(name))}
     assert across - set(ACROSS_FORMATS) == set(), "a format's module imports another format's"
     assert set(ACROSS_FORMATS) - across == set(), "these import no other format any more: drop them"
+
+
+def test_the_top_level_holds_only_what_design_md_lists():
+    """A stray file at the top (a command's output written into the working tree and committed) fails here."""
+    if not (REPO_ROOT / ".git").exists():
+        pytest.skip("not a git checkout: nothing is tracked")
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO_ROOT, capture_output=True, check=True).stdout
+    tracked = {path.split("/", 1)[0] for path in listed.decode().split("\0") if path}
+    section = (REPO_ROOT / "docs" / "design.md").read_text(encoding="utf-8").split("## The repository's top level")[1]
+    documented = set(re.findall(r"`([^`/\s]+)/?`", section.split("\n## ")[0]))
+    assert tracked <= documented, sorted(tracked - documented)
+    assert {"datapackage.json", "README.md", "schemas", "data", "validators", "tests", "DATASHEET.md", "pyproject.toml"} <= tracked

@@ -174,6 +174,24 @@ def test_the_same_nulls_without_the_declaration_are_invalid_in_one_line(english,
     assert "declares zh, yet the schemas leave 7 of its text fields optional" in found["message"].iloc[0]
 
 
+def test_a_declaration_with_the_schemas_left_requiring_the_other_language_names_them(english, copy):
+    """A conversion declares ["en"] and nulls every `_zh` text but keeps the specimen's schemas: one GL2 line says
+    which fields to stop requiring, beside GS2's (and Frictionless's) missing values, which alone name no cause."""
+    root = copy(english)
+    for name, field in (("messages", "text_zh"), ("instances", "query_zh")):
+        path = root / "schemas" / f"{name}.schema.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        next(f for f in schema["fields"] if f["name"] == field)["constraints"]["required"] = True
+        path.write_text(json.dumps(schema, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    stamp(root)
+    found = validate(root).failure_frame()
+    mine = found[found["rule"] == "GL2"]
+    assert mine[["row", "field", "value"]].values.tolist() == [["datapackage.json", "groupassist.languages", '["en"]']]
+    assert mine["message"].iloc[0].startswith("leaves out zh, yet the schemas require 2 of its text fields "
+                                              "(messages.text_zh, instances.query_zh): drop their `required`")
+    assert set(found["rule"]) == {"GL2", "GS2"}
+
+
 def test_a_declared_languages_text_left_null_is_invalid(english, copy):
     root = copy(english)
     messages = _rows(root, "messages")

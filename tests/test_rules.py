@@ -486,7 +486,7 @@ CASES = [
          branch="vocabulary"),
     # STR4 ties a null answer to unanswerable; an empty one is no answer either (Table 27: reference answers)
     Case("SCH2", on_rows("qa", lambda r, root: r["answerable"], lambda r, root: r.update(answer="")),
-         branch="empty-answer", message="str_length(1"),
+         branch="empty-answer", message="empty, where the schema asks for content (minLength 1): violates str_length(1"),
     Case("SCH3", on_rows("chat", lambda r, root: True, chat_change(trace__A__result="maybe"))),
     Case("ID1", on_rows("qa", lambda r, root: r["category"] == "unanswerable",
                         lambda r, root: r.update(item_id="U99:Q0001"))),

@@ -305,6 +305,9 @@ def _named(table_schema: dict) -> dict:
             out[field["name"], "isin"] = f"not in vocabulary {field['vocabulary']} (schemas/vocabulary.json): "
         if field.get("identifier"):
             out[field["name"], "str_matches"] = _not_a(field["identifier"])
+        bounds = field.get("constraints") or {}
+        if bounds.get("minLength") == 1 and "maxLength" not in bounds:  # pandera's str_length(1, None) alone
+            out[field["name"], "str_length"] = "empty, where the schema asks for content (minLength 1): "
     return out
 
 

@@ -326,6 +326,7 @@ MISTAKES = {
     "an_anchor_after_the_cutoff": setting("anchors", "G05:I0001:A01", "message_id", "G05:m000055"),
     "a_span_not_verbatim": setting("anchors", "G05:I0001:A01", "span_en", "north park"),
     "a_blank_span": setting("anchors", "G05:I0001:A01", "span_en", " "),
+    "a_join_notice_kept_without_text": setting("messages", "G05:m000020", "text_en", ""),
     "a_query_stating_the_memory": setting("instances", "G05:I0002", "query_zh", "城北公园的烧烤谁对什么过敏？"),
     "an_m3_query_hinting_at_the_change": setting("instances", "G05:I0002", "query_en",
                                                  "Where is the barbecue now, and who is allergic to what?"),
@@ -339,6 +340,8 @@ MISTAKES = {
     "a_review_quote_not_in_the_history": setting("audit", "G05:I0003", "quote", "不需要过敏信息"),
     "a_member_named_assistant": a_member_named_assistant,
     "a_value_added_to_a_format_vocabulary": a_value_added_to_a_format_vocabulary,
+    "english_declared_the_chinese_fields_left_required": lambda root: edit_json(
+        root / "datapackage.json", lambda d: d["groupassist"].update(languages=["en"])),
 }
 
 

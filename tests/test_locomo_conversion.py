@@ -101,19 +101,24 @@ def convert(samples):
     return source, qa, counts
 
 
+def packaged(root, source, qa, provenance):
+    """A release of `source` and `qa` alone (no evidenced claims, no portrait, no companion probes with memory
+    labels), its records said to be made for the guide."""
+    write(root, "source", source)
+    write(root, "qa", qa)
+    for name in ("profile", "persona", "chat"):
+        leave_out(root, name)
+    descriptor = json.loads((root / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["realcompanion"].update(synthetic=True, relabeled=0, provenance=provenance)
+    (root / "datapackage.json").write_text(json.dumps(descriptor, indent=2), encoding="utf-8")
+
+
 def test_a_locomo_shaped_dataset_converts_to_a_valid_release_of_source_and_qa(fork, capsys):  # noqa: F811
     source, qa, counts = convert(SAMPLES)
     assert counts == {"evidence typo dropped": 1, "no evidence: not a question row": 2,
                       "multi-hop within one session: relabelled basic_fact": 1}
     assert [q["excluded"] for q in qa].count("outside_messages") == 2 and len(qa) == 7
-    write(fork, "source", source)
-    write(fork, "qa", qa)
-    for name in ("profile", "persona", "chat"):  # no evidenced claims, no portrait, no companion probes
-        leave_out(fork, name)
-    descriptor = json.loads((fork / "datapackage.json").read_text(encoding="utf-8"))
-    descriptor["realcompanion"].update(synthetic=True, relabeled=0,
-                                       provenance="LoCoMo-shaped records made for the conversion guide.")
-    (fork / "datapackage.json").write_text(json.dumps(descriptor, indent=2), encoding="utf-8")
+    packaged(fork, source, qa, "LoCoMo-shaped records made for the conversion guide.")
     planned = refresh_validate_publish(fork, capsys)
     assert "data/qa.jsonl" in planned and "data/chat.jsonl" not in planned
     assert main(["baselines", str(fork), "--track", "qa", "--resamples", "10"]) == 0

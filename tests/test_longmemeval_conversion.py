@@ -5,12 +5,10 @@ it. The records are made here; no outside data.
 """
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta
 
-from left_out import leave_out
 from test_forks import fork, refresh_validate_publish  # noqa: F401  (the fork fixture: a clone with its documents)
-from test_rules import write
+from test_locomo_conversion import packaged
 
 from realcompanion.cli import main
 
@@ -69,6 +67,7 @@ CATEGORIES = {"single-session-user": "basic_fact", "single-session-assistant": "
               "knowledge-update": "knowledge_update", "temporal-reasoning": "temporal"}
 WRITTEN = "%Y/%m/%d (%a) %H:%M"
 GAP = timedelta(minutes=30)  # the specimen's session_gap_minutes
+PROVENANCE = "LongMemEval-shaped records made for the conversion guide."
 
 
 def convert(questions):
@@ -118,14 +117,7 @@ def test_a_longmemeval_shaped_dataset_converts_to_a_valid_release_of_source_and_
     assert [q["category"] for q in qa] == ["basic_fact", "basic_fact", "multi_hop", "knowledge_update", "temporal",
                                           "unanswerable"]
     assert {m["session"] for m in source if m["participant_id"] == "U01"} == {1}  # 15 minutes apart: one session
-    write(fork, "source", source)
-    write(fork, "qa", qa)
-    for name in ("profile", "persona", "chat"):  # no evidenced claims, no portrait, no memory labels on the replies
-        leave_out(fork, name)
-    descriptor = json.loads((fork / "datapackage.json").read_text(encoding="utf-8"))
-    descriptor["realcompanion"].update(synthetic=True, relabeled=0,
-                                       provenance="LongMemEval-shaped records made for the conversion guide.")
-    (fork / "datapackage.json").write_text(json.dumps(descriptor, indent=2), encoding="utf-8")
+    packaged(fork, source, qa, PROVENANCE)
     planned = refresh_validate_publish(fork, capsys)
     assert "data/qa.jsonl" in planned and "data/chat.jsonl" not in planned
     assert main(["baselines", str(fork), "--track", "qa", "--resamples", "10"]) == 0
@@ -138,10 +130,7 @@ def test_an_empty_reply_kept_is_one_line_naming_the_message(fork, capsys):  # no
     source, qa, _ = convert(QUESTIONS)
     empty = next(m for m in source if m["text"] == "Canberra.")
     empty["text"] = ""
-    write(fork, "source", source)
-    write(fork, "qa", qa)
-    for name in ("profile", "persona", "chat"):
-        leave_out(fork, name)
+    packaged(fork, source, qa, PROVENANCE)
     assert main(["refresh", str(fork)]) == 1 and "fails rule(s) FLD1;" in capsys.readouterr().err
     assert main(["stamp", "--force", str(fork)]) == 0
     capsys.readouterr()

@@ -77,6 +77,10 @@ def _equal(text: pa.ChunkedArray, english: pa.ChunkedArray) -> np.ndarray:
     return (text.notna() & (text == english).fillna(False)).to_numpy(dtype=bool)
 
 
+def _first_three(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+
+
 @rule("GL2", "error", "provenance", RESOURCES,
       "a release carries the text fields of the languages it declares (groupassist.languages) and no other: a declared "
       "language's are required where the format requires them, an undeclared language's are null in every row and "
@@ -91,7 +95,7 @@ def declared_languages(ctx) -> pd.DataFrame:
         if loose:
             rows.append(("", "datapackage.json", f"{FORMAT}.languages", json.dumps(list(declared)),
                          f"declares {lang}, yet the schemas leave {len(loose)} of its text fields optional "
-                         f"({', '.join(loose[:3])}{', ...' if len(loose) > 3 else ''}; {shipped(FORMAT_SCHEMAS)} "
+                         f"({_first_three(loose)}; {shipped(FORMAT_SCHEMAS)} "
                          f"requires them): a release without {NAMES[lang]} text declares the languages it carries"))
     for lang in [lang for lang in NAMES if lang not in declared]:  # and one a language it leaves out yet requires
         kept = [f"{name}.{f['name']}" for name in release.resources for f in release.table_schema(name)["fields"]
@@ -99,7 +103,7 @@ def declared_languages(ctx) -> pd.DataFrame:
         if kept:
             rows.append(("", "datapackage.json", f"{FORMAT}.languages", json.dumps(list(declared)),
                          f"leaves out {lang}, yet the schemas require {len(kept)} of its text fields "
-                         f"({', '.join(kept[:3])}{', ...' if len(kept) > 3 else ''}): drop their `required`, since "
+                         f"({_first_three(kept)}): drop their `required`, since "
                          f"Frictionless and GS2 read each null {NAMES[lang]} text as a missing required value"))
     for name in release.resources:
         frame = ctx.frame(name)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from realcompanion.validators.run import validate
 from rich.cells import cell_len
-from test_forks import fork, refresh_validate_publish  # noqa: F401  (the fork fixture: a clone with its documents)
-from test_rules import read, write
+from test_forks import fork, mistakes_table, refresh_validate_publish  # noqa: F401  (the fork fixture: a clone with its documents)
+from test_rules import chat_change, context_phase_b_left, on_rows, previous_message_as_recent, read, turns_of, write
 
 from realcompanion.stamp import stamp
 
@@ -618,6 +618,31 @@ def test_cold_opens_written_as_the_field_table_says_are_scoreable(repo, specimen
     write(specimen, "chat", chat)
     stamp(specimen)
     assert sorted(failures_of(validate(specimen), "SIG2")["row"]) == sorted(r["item_id"] for r in opens)
+
+
+# rows of forking.md's table of what a careless conversion sees, each as an edit of the specimen: edits of other rows
+GUIDE_MISTAKES = {
+    "SIG9": on_rows("chat", lambda r, root: r["cold_open"] and turns_of(root)[r["probe_dayid"]] > 0,
+                    previous_message_as_recent),
+    "SIG10": on_rows("chat", lambda r, root: r["trace"]["B"]["removed"], chat_change(trace__B__result="pass")),
+    "SIG11": on_rows("chat", lambda r, root: r["withdrawn"] == "stage_b_empty_context", context_phase_b_left),
+    "FLD3": on_rows("qa", lambda r, root: r["answerable"], lambda r, root: r.update(answer=" ")),
+}
+
+
+def test_the_guides_trace_and_blank_mistakes_are_reported_as_it_says(repo, specimen):
+    """The table's rows for SIG9, SIG10, SIG11 and FLD3: each edit made on one copy of the specimen (each edits a row of
+    its own), validated once; each rule's lines hold the one the guide quotes."""
+    said = dict(row for row in mistakes_table((repo / "docs" / "forking.md").read_text(encoding="utf-8"))
+                if row[0] in GUIDE_MISTAKES)
+    assert said.keys() == GUIDE_MISTAKES.keys()
+    for edit in GUIDE_MISTAKES.values():
+        edit(specimen)
+    stamp(specimen)
+    report = validate(specimen)
+    assert report.fired() == BASELINE | set(GUIDE_MISTAKES), report.failure_frame().head(10).to_string()
+    for rule, says in said.items():
+        assert failures_of(report, rule)["message"].str.contains(says, regex=False).any(), (rule, says)
 
 
 def with_options(root: Path, nested: dict | None) -> None:

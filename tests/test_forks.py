@@ -9,6 +9,7 @@ and the row.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -23,6 +24,14 @@ from realcompanion.paths import REPO_ROOT
 from realcompanion.release import Release
 
 REPO_ID = "org/fork"
+
+
+def mistakes_table(text: str) -> list[tuple[str, str]]:
+    """(rule, quoted message) of each row of the first table of mistakes in `text` (docs/forking.md, or a section of
+    it): the row's first rule and the first text its last cell quotes."""
+    table = text.split("| mistake | rule | the report says |\n")[1].split("\n\n")[0].splitlines()[1:]
+    cells = [[c.strip() for c in line.strip()[1:-1].split(" | ")] for line in table]
+    return [(re.search(r"`(\w+)`", rule).group(1), re.search(r"`(.+?)`", says).group(1)) for _, rule, says in cells]
 
 
 def frictionless_valid(root: Path) -> bool:

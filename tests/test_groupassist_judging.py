@@ -172,12 +172,28 @@ def test_l1_atom_recall_and_factual_f1_by_hand(instances):
         "only the distractor": (["G01:I0003:T03"], 0.0, 0.0),
         "nothing stated": ([], 0.0, 0.0),
         "one fact naming no atom": ([None], 0.0, 0.0),
+        # a fact said twice is stated once: precision 1/2 (T01 right, one unmatched), not 2/3
+        "the right atom twice beside a wrong fact": (["G01:I0003:T01", "G01:I0003:T01", None], 1 / 2, 1 / 2),
+        "the distractor twice beside the right atom": (["G01:I0003:T03", "G01:I0003:T01", "G01:I0003:T03"],
+                                                       1 / 2, 1 / 2),
     }
     for named, recall, f1 in facts.values():
         scores = instance_scores(instances, verdicts_of(
-            [{"instance_id": "G01:I0003", "facts": [{"fact": "x", "atom": a} for a in named]}]))
+            [{"instance_id": "G01:I0003", "facts": [{"fact": f"x{k}", "atom": a} for k, a in enumerate(named)]}]))
         assert scores.loc[0, "atom_recall"] == pytest.approx(recall)
         assert scores.loc[0, "factual_f1"] == pytest.approx(f1)
+
+
+def test_an_unmatched_fact_said_twice_is_one_fact_as_the_scorer_compares_texts(instances):
+    """T01 right and one fact naming no atom, said three times in other case, punctuation and width: precision 1/2
+    (counted as listed, 1/4), recall 1/2, F1 2 * 1/2 * 1/2 / 1 = 1/2; a fact of other words is another."""
+    said = ["Bring beer.", "bring  BEER", "Ｂｒｉｎｇ beer!"]
+    facts = [{"fact": "North Park", "atom": "G01:I0003:T01"}] + [{"fact": text, "atom": None} for text in said]
+    scores = instance_scores(instances, verdicts_of([{"instance_id": "G01:I0003", "facts": facts},
+                                                     {"instance_id": "G01:I0003", "facts": facts + [
+                                                         {"fact": "Bring wine", "atom": None}]}]))
+    assert list(scores["atom_recall"]) == pytest.approx([1 / 2, 1 / 2])
+    assert list(scores["factual_f1"]) == pytest.approx([1 / 2, 2 * (1 / 3) * (1 / 2) / (1 / 3 + 1 / 2)])
 
 
 def test_l2_score_and_pass_by_hand(instances):

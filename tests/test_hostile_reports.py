@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from test_fuzz import edit_line, restamp, run_quietly
 
 HOSTILE = "x\x1b[2J\x1b]0;owned\x07\r\u2028\u202e<script>alert(1)</script>\x00"
@@ -38,6 +39,21 @@ def test_diff_escapes_a_hostile_key_and_refuses_a_null_one(specimen, tmp_path):
 def test_an_unknown_rule_named_on_the_command_line_is_escaped(specimen):
     code, out, err = run_quietly(["validate", str(specimen), "--rules", "\x1b[2Jx"])
     assert code == 2 and err == "error: unknown rule or family: \\x1b[2Jx\n", repr(err)
+
+
+@pytest.mark.parametrize("argv", [["validate", ".", "--max-examples", HOSTILE], ["validate", ".", HOSTILE],
+                                  ["rules", f"--{HOSTILE}"]], ids=["option-value", "argument", "option"])
+def test_a_usage_error_echoes_the_command_line_escaped(argv, capsys):
+    """argparse echoes a bad value, or an argument it does not know, in its usage error: on one line, escaped as
+    every report escapes a value (it printed the escape sequences and line breaks raw), exit 2 as before."""
+    from realcompanion.cli import main
+
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    err = capsys.readouterr().err
+    said = err.splitlines()[-1]  # the usage, then the error on the last line
+    assert ended.value.code == 2 and ": error: " in said and not [c for c in RAW if c in err], repr(err)
+    assert "x\\x1b[2J\\x1b]0;owned\\x07\\r\\u2028\\u202e<script>alert(1)</script>\\x00" in said, repr(err)
 
 
 def test_a_warning_rule_that_could_not_be_evaluated_is_an_error_in_every_report(specimen, monkeypatch, tmp_path):

@@ -4,13 +4,14 @@ stays VALID, with the specimen's own warnings only.
 A session opener that is no cold open may cite the last session (SIG9 holds cold opens alone); a phase E returned
 for repair and shipped is revised, a phase B that removed references may record its failure (SIG10); a referent is matched
 whatever its case, and a row citing only the current thread may record none (REF1); a claim may leave its whole
-observation window null (ARI6, counted by NUL1); a value with content is not blank for the spaces around it (FLD3).
+observation window null (ARI6, counted by NUL1); a value with content is not blank for the spaces around it (FLD3); a
+row withdrawn for another reason than phase B's emptying its context may cite what it was left (SIG11).
 """
 from __future__ import annotations
 
 import pytest
 from realcompanion.validators.run import validate
-from test_rules import chat_where, read, turns_of, write
+from test_rules import chat_where, context_phase_b_left, read, turns_of, write
 
 from realcompanion.stamp import stamp
 
@@ -71,8 +72,17 @@ def answer_with_spaces_around(root):
     write(root, "qa", qa)
 
 
+def context_kept_by_another_withdrawal(root):
+    """SIG11's mutation under another Table 22 code: a row withdrawn for a lost context may cite what B left it."""
+    chat = read(root, "chat")
+    row = next(r for r in chat if r["withdrawn"] == "stage_b_empty_context")
+    context_phase_b_left(row, root)
+    row["withdrawn"] = row["trace"]["E"]["rationale"] = "context_lost"
+    write(root, "chat", chat)
+
+
 NEAR_MISSES = [opener_citing_last_session, repaired_and_shipped, removed_and_failed, referent_in_capitals,
-               thread_row_without_referent, window_left_null, answer_with_spaces_around]
+               thread_row_without_referent, window_left_null, answer_with_spaces_around, context_kept_by_another_withdrawal]
 
 
 @pytest.mark.parametrize("edit", NEAR_MISSES, ids=[e.__name__ for e in NEAR_MISSES])

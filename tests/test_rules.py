@@ -272,6 +272,15 @@ def previous_message_as_recent(row, root):
     row["required_context"].update(recent_context=[before], recent_needed=True)
 
 
+def context_phase_b_left(row, root):
+    """A row withdrawn because phase B removed every reference, given back a context: the last message before its
+    probe that B did not remove, as a converter keeping the context the row was sampled with does."""
+    turns = turns_of(root)
+    before = max((d for d, t in turns.items() if d.startswith(row["participant_id"] + ":")
+                  and t < turns[row["probe_dayid"]] and d not in row["trace"]["B"]["removed"]), key=turns.get)
+    row["required_context"].update(recent_context=[before], recent_needed=True)
+
+
 def earlier_uncontexted(row, root):
     context = set(row["required_context"]["recent_context"]) | set(row["required_context"]["episode_refs"])
     source = read(root, "source")
@@ -561,6 +570,7 @@ CASES = [
                          previous_message_as_recent), branch="recent", message="a cold open cites nothing"),
     Case("SIG9", on_rows("chat", cold_open, chat_change(locus="current_thread", trace__A__locus="current_thread")),
          branch="locus", message="a cold open's locus is none"),
+    Case("SIG11", on_rows("chat", lambda r, root: r["withdrawn"] == "stage_b_empty_context", context_phase_b_left)),
     # Table 16: A, C and D may revise nothing, B revises only by removing, E decides whether the item ships
     Case("SIG10", on_rows("chat", basic_scoreable, chat_change(trace__A__result="revised")), branch="A-revised",
          message="phase A may revise nothing"),

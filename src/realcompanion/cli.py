@@ -18,7 +18,7 @@ import pkgutil
 import sys
 
 from . import __version__, commands, formats
-from .errors import ReadError
+from .errors import ReadError, visible
 
 
 def command_modules() -> dict[str, str]:
@@ -30,10 +30,19 @@ def command_modules() -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, each command's too (`add_subparsers` makes them of its class), whose usage error prints
+    what it echoes from the command line as `visible` shows it: an option's value, or an argument it does not
+    know, holding an escape sequence or a line break was printed raw, drawing on the terminal."""
+
+    def error(self, message):
+        super().error(visible(message))
+
+
 def parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line; given the `command` a run names, only that command's module is imported (every other
     module's imports cost a run about 0.05 s), else every command's, for the help and the list of choices."""
-    top = argparse.ArgumentParser(prog=__package__, description=__doc__.splitlines()[0])
+    top = Parser(prog=__package__, description=__doc__.splitlines()[0])
     top.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     modules = command_modules()

@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 from ..catalogue import combined, failure_rows, failures
 from .catalogue import rule
 from .context import among, position_in, taken
-from .gates import _APART, elsewhere, every_written, stated_each
+from .gates import APART, elsewhere, every_written, stated_each
 from .invariants import _in_windows, stated_in_windows
 
 
@@ -206,8 +206,8 @@ def atoms_of_their_unit(ctx) -> pd.DataFrame:
     unit = at.column("unit").to_numpy(zero_copy_only=False)
     for lang in ctx.languages:  # an atom misplaced is named once, in the first language that shows it
         found = pc.fill_null(pc.index_in(
-            pc.binary_join_element_wise(at.column("instance_id"), at.column(f"text_{lang}"), _APART),
-            value_set=pc.binary_join_element_wise(an.column("instance_id"), an.column(f"fact_{lang}"), _APART)), -1)
+            pc.binary_join_element_wise(at.column("instance_id"), at.column(f"text_{lang}"), APART),
+            value_set=pc.binary_join_element_wise(an.column("instance_id"), an.column(f"fact_{lang}"), APART)), -1)
         stated = taken(an.column("unit").to_pandas(), found.to_numpy(zero_copy_only=False))
         bad = (stated != unit) & ~np.isnan(stated) & ~np.isnan(unit.astype(float)) & ~named
         if bad.any():  # rare: the instances' atoms and superseded units read only then

@@ -64,7 +64,7 @@ def written(text, lang: str) -> str:
 
 def every_written(texts: list, lang: str) -> list[str]:
     """Each of `texts` `written`, as `written` writes it: each distinct text normalized once, all of them in one call
-    of `normalize` on the texts joined by NUL (`_APART`), which no step of it changes or moves a space across, so
+    of `normalize` on the texts joined by NUL (`APART`), which no step of it changes or moves a space across, so
     each part is its text's normalization (a call per message of a paper-size history cost 0.8 s); texts that hold
     the character are normalized one by one. NUL is ASCII: English texts joined stay ASCII, for which Python's case
     folding, translation and splitting take their fast paths (a private-use joint made the English side 2.4x
@@ -72,17 +72,18 @@ def every_written(texts: list, lang: str) -> list[str]:
     normalize the whole joined text character by character, and 84% of a paper-size history's Chinese texts
     need nothing of NFKC."""
     distinct = [t for t in dict.fromkeys(texts) if isinstance(t, str) and t]
-    if any(_APART in t for t in distinct):
+    if any(APART in t for t in distinct):
         done = {t: normalize(t) for t in distinct}
     else:
         done, nfkc = {}, [unicodedata.is_normalized("NFKC", t) for t in distinct]
         for batch in ([t for t, n in zip(distinct, nfkc) if n], [t for t, n in zip(distinct, nfkc) if not n]):
-            done.update(zip(batch, [part.strip(" ") for part in normalize(_APART.join(batch)).split(_APART)]))
+            done.update(zip(batch, [part.strip(" ") for part in normalize(APART.join(batch)).split(APART)]))
     seen = {t: f" {n} " if lang == "en" else n for t, n in done.items()}
     return [seen.get(t, "") if isinstance(t, str) else "" for t in texts]
 
 
-_APART = "\x00"  # a control character: no punctuation, space, case or compatibility form, composes with nothing
+APART = "\x00"  # a control character: no punctuation, space, case or compatibility form, composes with nothing; in no
+# identifier either (each a pattern of the vocabulary), so it also joins an id and a text into one key (GC20)
 
 
 def stated(text: str, span: str, lang: str) -> bool:

@@ -6,6 +6,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from realcompanion.formats.realcompanion import EMPTIED_BY_B
 from realcompanion.names import stale_count
 
 from ..catalogue import combined, failure_rows, failures
@@ -155,13 +156,33 @@ def cold_open_cites_nothing(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
     cold = chat["cold_open"].fillna(False).astype(bool)
     bad = cold & (chat["locus"] != "none").fillna(False)
-    parts = [failures("chat", chat["item_id"][bad], "locus", chat["locus"][bad],
-                      "a cold open's locus is none: nothing prior is referred to")]
+    return combined([failures("chat", chat["item_id"][bad], "locus", chat["locus"][bad],
+                              "a cold open's locus is none: nothing prior is referred to"),
+                     *_citing(ctx, cold, "a cold open cites nothing")])
+
+
+def _citing(ctx, rows: pd.Series, message: str) -> list[pd.DataFrame]:
+    """A failure, saying `message`, for each context list of the chat rows `rows` (a mask) that holds anything."""
+    item = ctx.frame("chat")["item_id"]
+    parts = []
     for field in ("required_context.recent_context", "required_context.profile_refs", "required_context.episode_refs"):
         cited = ctx.series("chat", field)
-        bad = cold & (cited.list.len().fillna(0) > 0)
-        parts.append(failures("chat", chat["item_id"][bad], field, cited[bad], "a cold open cites nothing"))
-    return combined(parts)
+        bad = rows & (cited.list.len().fillna(0) > 0)
+        parts.append(failures("chat", item[bad], field, cited[bad], message))
+    return parts
+
+
+@release_rule("SIG11", "error", "signals", ("chat",),
+              f"a row withdrawn because phase B removed every reference ({EMPTIED_BY_B}) cites nothing: its "
+              "recent_context, profile_refs and episode_refs are empty",
+              f"Table 22 (the context could not be reconstructed: {EMPTIED_BY_B}); Table 16 (B only removes "
+              "references; C and D read the context B left)")
+def emptied_by_phase_b(ctx) -> pd.DataFrame:
+    """The released context is the one phase B left (tier and category are functions of it, Table 16), and B only
+    removes: a row withdrawn because B left nothing cites nothing, what it removed recorded in trace B. A converter
+    that keeps the context a withdrawn row was sampled with gives it one that B did not leave."""
+    emptied = (ctx.frame("chat")["withdrawn"] == EMPTIED_BY_B).fillna(False)
+    return combined(_citing(ctx, emptied, f"withdrawn as {EMPTIED_BY_B}: phase B left the row nothing to cite"))
 
 
 @release_rule("SIG10", "error", "signals", ("chat",),

@@ -5,8 +5,9 @@ Verdicts file: the rows `realcompanion judge` writes, {"instance_id", "condition
 judge's answer; within a level every row names the same judge and prompt.
 
 Per instance (formulas in `scoring`): L1 Atom Recall = share of the non-distractor atoms some stated fact
-names; factual F1 from precision = stated facts naming a non-distractor atom / stated facts (a fact
-naming the distractor or no atom is an error). L2 S and pass from the criteria judged met.
+names; factual F1 from precision = stated facts naming a non-distractor atom / stated facts, each fact
+once (`scoring.distinct_facts`; a fact naming the distractor or no atom is an error). L2 S and pass from the
+criteria judged met.
 
 Aggregation, per condition: for L1 (Atom Recall, factual F1) and L2 (S, pass) the mean over the eval
 instances of each dependency M1-M3 and of all, with the RealCompanion scorer's machinery
@@ -23,7 +24,7 @@ import pandas as pd
 from ...json_layout import Rows
 from ...scoring.verdicts import Verdicts
 from .judging import Instances, read_verdicts
-from .scoring import Rubric, factual_f1, reference_atoms, share_found
+from .scoring import Rubric, distinct_facts, factual_f1, reference_atoms, share_found
 
 QUANTITIES = {"L1": ("atom_recall", "factual_f1"), "L2": ("S", "pass")}
 QUANTITY_NAMES = [q for names in QUANTITIES.values() for q in names]
@@ -49,10 +50,11 @@ def score_columns(instances: Instances, verdicts: Verdicts) -> dict[str, list]:
                 wanted = reference_atoms(instances.atoms[instance_id])
                 targets[instance_id] = wanted, set(wanted)
             wanted, wanted_set = targets[instance_id]
-            named = [f.get("atom") for f in facts[k]]
+            stated = distinct_facts(facts[k])
+            named = [atom for atom, _ in stated]
             recall = share_found(wanted, set(named))
             out["atom_recall"][k] = recall
-            out["factual_f1"][k] = factual_f1(recall, sum(a in wanted_set for a in named), len(named))
+            out["factual_f1"][k] = factual_f1(recall, sum(a in wanted_set for a in named), len(stated))
         else:
             if instance_id not in rubrics:
                 rubrics[instance_id] = Rubric(instances.criteria[instance_id])

@@ -29,6 +29,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ...normalized import normalize
 from ...scoring.bm25 import search_words, stopwords
 
 # The rankers' fixed settings, echoed in every baselines report.
@@ -59,9 +60,20 @@ def share_found(targets: list[str], found: set[str]) -> float:
     return sum(a in found for a in targets) / len(targets) if targets else float("nan")
 
 
+def distinct_facts(facts: list[dict]) -> list[tuple]:
+    """The facts a judge listed for an answer, each once, as (atom, None) for one naming an atom and (None, its text
+    under `normalize`) for one naming none: factual precision counts what an answer states, not how often it says
+    it. The judge names an atom for a fact of its substance, wording aside (the L1 prompt), so two facts naming one
+    atom state one fact, as Atom Recall counts each atom once and App. A.4 merges near-duplicate facts into one
+    unit; a fact naming no atom is the same fact as another whose text is the same as the scorer compares texts.
+    Counted as listed, an answer repeating its one right fact beside a wrong one had precision 2/3, not 1/2."""
+    return list(dict.fromkeys((f.get("atom"), None) if f.get("atom") is not None else (None, normalize(f["fact"]))
+                              for f in facts))
+
+
 def factual_f1(recall: float, correct: int, stated: int) -> float:
-    """Harmonic mean of factual precision (correct stated facts / stated facts; a distractor is not
-    correct) and Atom Recall; 0 when the answer states nothing or nothing correct."""
+    """Harmonic mean of factual precision (correct stated facts / stated facts, each `distinct_facts` once; a
+    distractor is not correct) and Atom Recall; 0 when the answer states nothing or nothing correct."""
     precision = correct / stated if stated else 0.0
     return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 

@@ -14,3 +14,5 @@ TRACKS = Tracks(
     needs=(Need("profile", "chat", "required_context.profile_refs", what="cite a profile claim"),),
 )
 SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
+# the withdrawn code (Table 22) of a chat row whose every reference phase B removed: it cites nothing (SIG11)
+EMPTIED_BY_B = "stage_b_empty_context"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from .. import EMPTIED_BY_B
 from . import text as T
 from .plan import ParticipantPlan
 from .stream import OFFSETS, Message, skeleton
@@ -211,10 +212,18 @@ class Participant:
             row = self._basic(m, "proportional")
             if k < n_withdrawn:
                 row.withdrawn = codes[(self.index * 2 + k) % len(codes)]
+                if row.withdrawn == EMPTIED_BY_B:
+                    self._emptied_by_b(row)
             self.rows.append(row)
         if basics:
             basics[-1].session = None  # a probe that carries no session index, as 13 real rows do
         self.rows.sort(key=lambda r: r.probe.turn)
+
+    def _emptied_by_b(self, row: ChatRow) -> None:
+        """A row withdrawn because phase B removed every reference: what phase A found in the current thread (the
+        message before the probe, at least) is trace B's `removed`, and the context B left is empty (SIG11)."""
+        row.removed, row.recent = row.recent or self.msgs[row.probe.turn - 1: row.probe.turn], []
+        row.locus = "current_thread"
 
     # -- text -------------------------------------------------------------
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import filecmp
 import json
+from collections import Counter
 
 from realcompanion.cli import main
 from realcompanion.release import Release
@@ -101,6 +102,12 @@ def test_paper_scale_release_has_the_paper_counts_and_passes(paper_release):
 
     release = Release(paper_release)
     assert release.params["rows"] == PAPER_TOTALS
+    chat = [json.loads(line) for line in (paper_release / "data" / "chat.jsonl").read_text().splitlines()]
+    assert Counter(r["stratum"] for r in chat if r["withdrawn"] is None)["abstention"] == 434  # Table 3: 1,533 + 434
+    assert Counter(r["stratum"] for r in chat)["enriched"] == 364  # Table 20
+    assert Counter(r["withdrawn"] for r in chat if r["withdrawn"]) == {  # Table 22
+        "context_lost": 17, "gold_outside_empty_context": 3, "stage_b_empty_context": 2,
+        "gold_unsupported_rebuild_failed": 12, "stored_verdict_failed": 3, "stage_b_gold_unsupported": 1}
     assert validate(paper_release).errors == 0
 
 

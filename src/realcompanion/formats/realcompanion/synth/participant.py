@@ -118,13 +118,20 @@ class Participant:
     # -- chat rows --------------------------------------------------------
 
     def _strata_sizes(self):
+        """The session openers, then how many cold opens, the withdrawn rows' codes, how many enriched, proportional
+        and proportional memory-bearing rows: the plan's where it fixes them (the paper's), else in the real
+        release's proportions, every withdrawn code in turn."""
         n = self.plan.chat
         openers = [m for m in self.users if m.opens_session and m.turn > 0]
-        abst = min(max(2, round(0.21 * n)), len(openers))
-        withdrawn = max(2, round(0.019 * n))
-        enriched = max(3, round(0.18 * n))
-        proportional = n - abst - withdrawn - enriched
-        return openers, abst, withdrawn, enriched, proportional, max(1, round(SHAPE["natural_rate"] * proportional))
+        if self.plan.chat_strata:
+            abst, enriched, codes = self.plan.chat_strata
+        else:
+            abst, enriched = max(2, round(0.21 * n)), max(3, round(0.18 * n))
+            cycle = self.vocab["withdrawn"]
+            codes = tuple(cycle[(self.index * 2 + k) % len(cycle)] for k in range(max(2, round(0.019 * n))))
+        abst = min(abst, len(openers))
+        proportional = n - abst - len(codes) - enriched
+        return openers, abst, codes, enriched, proportional, max(1, round(SHAPE["natural_rate"] * proportional))
 
     def _callback(self, probe: Message, stratum: str, tier: str) -> ChatRow:
         rng = self.rng
@@ -189,7 +196,7 @@ class Participant:
 
     def _plan_chat(self):
         rng = self.rng
-        openers, n_abst, n_withdrawn, n_enriched, n_prop, n_prop_mb = self._strata_sizes()
+        openers, n_abst, codes, n_enriched, n_prop, n_prop_mb = self._strata_sizes()
         for m in rng.sample(openers, n_abst):
             m.roles.add("cold_open")
             m.parts.append(rng.choice(T.OPENERS))
@@ -205,13 +212,12 @@ class Participant:
             stratum = "proportional" if k in natural else "enriched"
             self.rows.append(self._callback(m, stratum, tiers[k % len(tiers)]))
         rest = self._free(self.users, after=0)
-        basics = rng.sample(rest, min(len(rest), n_prop - n_prop_mb + n_withdrawn))
-        codes = self.vocab["withdrawn"]
+        basics = rng.sample(rest, min(len(rest), n_prop - n_prop_mb + len(codes)))
         for k, m in enumerate(basics):
             m.roles.add("probe")
             row = self._basic(m, "proportional")
-            if k < n_withdrawn:
-                row.withdrawn = codes[(self.index * 2 + k) % len(codes)]
+            if k < len(codes):
+                row.withdrawn = codes[k]
                 if row.withdrawn == EMPTIED_BY_B:
                     self._emptied_by_b(row)
             self.rows.append(row)

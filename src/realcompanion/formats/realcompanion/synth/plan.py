@@ -2,17 +2,26 @@
 
 The specimen shipped in `data/` is `specimen_plan()`; `paper_plan()` reproduces
 the real release's counts (paper Tables 2, 11, 14): U01-U06 with their own
-message, chat and question counts, U07-U10 sharing what remains of the totals.
+message, chat and question counts, U07-U10 sharing what remains of the totals;
+its chat rows hold the paper's 434 cold opens (Table 3), 364 enriched rows
+(Table 20) and 38 withdrawn rows by reason (Table 22), shared in proportion.
 `--scale K` multiplies the number of participants, never the length of one
 stream, so every participant keeps a realistic 120-day history.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, replace
 
 PAPER_TOTALS = {"source": 27218, "profile": 3580, "persona": 390, "chat": 2034, "qa": 3312}
 # qa rows kept out of scoring (`excluded`): 3,312 rows (Table 11), 3,235 scored (Tables 3, 41)
 PAPER_QA_EXCLUDED = 3312 - 3235
+# chat rows: cold opens (Table 3: 1,533 + 434), enriched (Table 20: 364), withdrawn by reason in Table 22's order;
+# the rest are proportional. The paper's 2,034 rows (Table 11) also hold 29 that are neither scoreable (1,967, Table
+# 25) nor withdrawn, which no table explains: here they are proportional rows, scoreable (1,996 scoreable in all)
+PAPER_COLD_OPENS, PAPER_ENRICHED = 434, 364
+PAPER_WITHDRAWN = {"context_lost": 17, "gold_outside_empty_context": 3, "stage_b_empty_context": 2,
+                   "gold_unsupported_rebuild_failed": 12, "stored_verdict_failed": 3, "stage_b_gold_unsupported": 1}
 SPECIMEN_QA_EXCLUDED = 6  # the specimen's: one row per reason of the vocabulary (`qa_excluded`), spread over participants
 # participant: (span days, active days, messages, chat rows, qa rows, profile claims)
 PAPER_TABLE_2 = {
@@ -36,20 +45,37 @@ class ParticipantPlan:
     claims: int
     qa_excluded: int = 0  # of its qa rows, how many are kept out of scoring (its last ones)
     first_reason: int = 0  # the position, in the vocabulary's order, of the reason its first excluded row gives
+    # its chat rows' cold opens, enriched rows and withdrawn rows' codes, when the plan fixes them (the paper's)
+    chat_strata: tuple[int, int, tuple[str, ...]] | None = None
+
+
+def _apportion(total: int, weights: list[int]) -> list[int]:
+    """`total` shared in proportion to `weights`, by largest remainder (the earliest first among equal ones)."""
+    exact = [total * w / sum(weights) for w in weights]
+    counts = [int(x) for x in exact]
+    for i in sorted(range(len(weights)), key=lambda i: counts[i] - exact[i])[:total - sum(counts)]:
+        counts[i] += 1
+    return counts
 
 
 def _with_excluded(plans: list[ParticipantPlan], total: int) -> list[ParticipantPlan]:
     """`total` excluded qa rows shared among the plans in proportion to their qa rows (largest remainder), each
     plan's reasons following on from the last plan's."""
-    from dataclasses import replace
-
-    rows = sum(p.qa for p in plans)
-    exact = [total * p.qa / rows for p in plans]
-    counts = [int(x) for x in exact]
-    for i in sorted(range(len(plans)), key=lambda i: counts[i] - exact[i])[:total - sum(counts)]:
-        counts[i] += 1
+    counts = _apportion(total, [p.qa for p in plans])
     firsts = [sum(counts[:i]) for i in range(len(plans))]
     return [replace(p, qa_excluded=n, first_reason=first) for p, n, first in zip(plans, counts, firsts)]
+
+
+def _with_chat_strata(plans: list[ParticipantPlan]) -> list[ParticipantPlan]:
+    """The paper's cold opens, enriched and withdrawn rows shared among the plans in proportion to their chat rows,
+    the withdrawn rows' codes taken in Table 22's order."""
+    chat = [p.chat for p in plans]
+    codes = [code for code, n in PAPER_WITHDRAWN.items() for _ in range(n)]
+    ends = itertools.accumulate(_apportion(len(codes), chat), initial=0)
+    spans = list(itertools.pairwise(ends))
+    return [replace(p, chat_strata=(cold, enriched, tuple(codes[a:b])))
+            for p, cold, enriched, (a, b) in zip(plans, _apportion(PAPER_COLD_OPENS, chat),
+                                                _apportion(PAPER_ENRICHED, chat), spans)]
 
 
 def _split(total: int, parts: int) -> list[int]:
@@ -68,15 +94,11 @@ def paper_plan(scale: int = 1) -> list[ParticipantPlan]:
                         split["profile"][i])
         for i in range(4)
     ]
-    plans = _with_excluded(fixed + filled, PAPER_QA_EXCLUDED)
+    plans = _with_chat_strata(_with_excluded(fixed + filled, PAPER_QA_EXCLUDED))
     if scale == 1:
         return plans
     width = max(4, len(str(10 * scale)))
-    return [
-        ParticipantPlan(f"U{copy * 10 + i + 1:0{width}d}", p.days, p.active_days, p.messages, p.chat, p.qa, p.claims,
-                        p.qa_excluded, p.first_reason)
-        for copy in range(scale) for i, p in enumerate(plans)
-    ]
+    return [replace(p, pid=f"U{copy * 10 + i + 1:0{width}d}") for copy in range(scale) for i, p in enumerate(plans)]
 
 
 def specimen_plan(participants: int = 4, scale: float = 1.0) -> list[ParticipantPlan]:

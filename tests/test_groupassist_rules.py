@@ -43,12 +43,13 @@ class Copy:
     def message(self, message_id):
         return self.one("messages", message_id=message_id)
 
-    def free_filler(self, group, after=-1, before=10**9):
-        """A filler member message nothing cites, strictly between two turns."""
+    def free_filler(self, group, after=-1, before=10**9, outside=()):
+        """A filler member message nothing cites, strictly between two turns (and outside each (lo, hi) of `outside`)."""
         cited = {a["message_id"] for a in self.rows["anchors"]} | {c["evidence"] for c in self.rows["criteria"]} | \
                 {m["reply_to"] for m in self.rows["messages"]} | {f["message_id"] for f in self.rows["feedback"]}
         return next(m for m in self.rows["messages"] if m["group_id"] == group and after < m["turn"] < before
-                    and m["text_zh"] in FILLER and m["message_id"] not in cited and "." not in m["message_id"])
+                    and m["text_zh"] in FILLER and m["message_id"] not in cited and "." not in m["message_id"]
+                    and not any(lo < m["turn"] < hi for lo, hi in outside))
 
     def descriptor(self):
         return json.loads((self.root / "datapackage.json").read_text(encoding="utf-8"))
@@ -503,21 +504,71 @@ def earlier_filler(c):
                 return a, c.free_filler(i["group_id"], after=turn - 40, before=turn)
 
 
+def ranges(c, group):
+    """Each authored instance's range in `group`: its last memory anchor's turn and its cutoff."""
+    return [(max(c.message(a["message_id"])["turn"] for a in c.anchors(i["instance_id"]) if not a["premise"]),
+             i["cutoff_turn"]) for i in c.rows["instances"] if i["group_id"] == group and i["origin"] == "authored"]
+
+
+def changing(c, i, a, turn, after_cutoff):
+    """A filler member message of instance i's group after `turn`, before its cutoff (or after it, in no authored
+    instance's range), now changing the matter of anchor a's fact: its words besides the value, a change word,
+    another value."""
+    m = c.free_filler(i["group_id"], after=i["cutoff_turn"], outside=ranges(c, i["group_id"])) if after_cutoff else \
+        c.free_filler(i["group_id"], after=turn, before=i["cutoff_turn"])
+    matter_zh, matter_en = a["fact_zh"][:-len(a["span_zh"]) - 1], a["fact_en"][:-len(a["span_en"]) - 4]
+    m["text_zh"], m["text_en"] = f"{matter_zh}又换到咖啡馆9999号了。", f"For {matter_en.lower()}, it has changed to Cafe No. 9999."
+    return m
+
+
 def changed_again(c, after_cutoff=False):
-    """An M3 instance and a filler member message after its update, before its cutoff (or after it), now changing the
-    matter again: the matter's words of the current fact, a change word, another value."""
+    """An M3 instance whose matter changes again after its update: the current fact's matter."""
     i = c.instance(dependency="M3")
     new = next(a for a in c.anchors(i["instance_id"]) if a["m3_role"] == "current")
-    turn = c.message(new["message_id"])["turn"]
-    m = c.free_filler(i["group_id"], after=i["cutoff_turn"]) if after_cutoff else c.free_filler(
-        i["group_id"], after=turn, before=i["cutoff_turn"])
-    matter_zh, matter_en = new["fact_zh"][:-len(new["span_zh"]) - 1], new["fact_en"][:-len(new["span_en"]) - 4]
-    m["text_zh"], m["text_en"] = f"{matter_zh}又换到咖啡馆9999号了。", f"For {matter_en.lower()}, it has changed to Cafe No. 9999."
-    return i, m
+    return i, changing(c, i, new, c.message(new["message_id"])["turn"], after_cutoff)
 
 
 def gc18(c):
     return "instances", changed_again(c)[0]["instance_id"]
+
+
+def changed_within(c, after_cutoff=False):
+    """An authored M1 instance whose memory's matter changes after its last anchor: its one memory anchor's."""
+    i = c.instance(origin="authored", dependency="M1")
+    anchors = c.anchors(i["instance_id"])
+    last = max(c.message(a["message_id"])["turn"] for a in anchors if not a["premise"])
+    return i, changing(c, i, next(a for a in anchors if a["unit"]), last, after_cutoff)
+
+
+def gc22(c):
+    return "instances", changed_within(c)[0]["instance_id"]
+
+
+def superseded_restated(c, cutoff=1):
+    """An authored L1 M1 instance whose one anchor is re-pointed at an M3 pair's superseded anchor of its group (its
+    message, span and fact; the atom and reference answer with it), and its cutoff moved to `cutoff` turns after the
+    pair's update: still 20-200 messages after the anchor (the pair's update at least 25 turns after its old value)."""
+    for i in c.rows["instances"]:
+        anchors = c.anchors(i["instance_id"])
+        if i["dependency"] != "M3":
+            continue
+        old = next(a for a in anchors if a["m3_role"] == "superseded")
+        update = c.message(next(a for a in anchors if a["m3_role"] == "current")["message_id"])["turn"]
+        j = next((j for j in c.rows["instances"] if j["group_id"] == i["group_id"] and j["origin"] == "authored"
+                  and j["level"] == "L1" and j["dependency"] == "M1" and len(c.anchors(j["instance_id"])) == 1), None)
+        if j is None or update - c.message(old["message_id"])["turn"] < 25:
+            continue
+        fact = {"text_zh": old["fact_zh"], "text_en": old["fact_en"]}
+        c.anchors(j["instance_id"])[0].update({k: old[k] for k in ("message_id", "span_zh", "span_en", "fact_zh",
+                                                                   "fact_en", "from_assistant")})
+        c.one("atoms", instance_id=j["instance_id"]).update(fact)
+        j.update(reference_answer_zh=fact["text_zh"], reference_answer_en=fact["text_en"], cutoff_turn=update + cutoff)
+        return j
+
+
+def gc21(c):
+    """An authored instance anchoring an M3 pair's superseded value, its cutoff moved past the pair's update."""
+    return "instances", superseded_restated(c)["instance_id"]
 
 
 MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items()

@@ -544,15 +544,16 @@ def gc22(c):
     return "instances", changed_within(c)[0]["instance_id"]
 
 
-def superseded_restated(c, cutoff=1):
+def superseded_restated(c, cutoff=1, role="superseded"):
     """An authored L1 M1 instance whose one anchor is re-pointed at an M3 pair's superseded anchor of its group (its
     message, span and fact; the atom and reference answer with it), and its cutoff moved to `cutoff` turns after the
-    pair's update: still 20-200 messages after the anchor (the pair's update at least 25 turns after its old value)."""
+    pair's update: still 20-200 messages after the anchor (the pair's update at least 25 turns after its old value).
+    With `role` None, the anchor is re-pointed at the pair's instance's anchor of another matter instead."""
     for i in c.rows["instances"]:
         anchors = c.anchors(i["instance_id"])
         if i["dependency"] != "M3":
             continue
-        old = next(a for a in anchors if a["m3_role"] == "superseded")
+        old = next(a for a in anchors if a["m3_role"] == role and a["unit"])
         update = c.message(next(a for a in anchors if a["m3_role"] == "current")["message_id"])["turn"]
         j = next((j for j in c.rows["instances"] if j["group_id"] == i["group_id"] and j["origin"] == "authored"
                   and j["level"] == "L1" and j["dependency"] == "M1" and len(c.anchors(j["instance_id"])) == 1), None)

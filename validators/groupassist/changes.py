@@ -1,6 +1,7 @@
 """Updates of a matter between a memory and its use: a member message between an M3 update and the cutoff that
-hints at a change of the same matter (GC18, beyond GC5's repeat of the old value), and an update the release
-records falling between an authored instance's last anchor and its cutoff (GC21)."""
+hints at a change of the same matter (GC18, beyond GC5's repeat of the old value); between an authored instance's
+last anchor and its cutoff, an update the release records of a value an anchor states (GC21), or a member message
+that hints at a change of a memory's matter (GC22, GC18's reading: `named_changes`)."""
 from __future__ import annotations
 
 import json
@@ -96,8 +97,7 @@ def named_changes(ctx, lo: np.ndarray, hi: np.ndarray, facts: dict, spans: dict)
         return counts[pair] < share * len(words_of)
 
     # a message shares the matter in every language it is judged in: English is asked first, its words split in C
-    # where Chinese bigrams are built in Python, and a language is asked only once the message passes in those before
-    # it (on the paper-scale release 61 of 7,307 candidates pass in English, none in Chinese)
+    # where Chinese bigrams are built in Python, and a language is asked only once the message passes in those before it
     tried = sorted(ctx.languages, key=lambda lang: lang != "en")
     rows = []
     for k in np.flatnonzero(b_ > a_).tolist():  # a window with a candidate

@@ -212,8 +212,9 @@ def updated_within(ctx) -> pd.DataFrame:
 def changed_within(ctx) -> pd.DataFrame:
     """GC18's reading of a change, over GC6's range and one fact's matter: a warning, as a change word beside the
     matter's words may speak of another occasion of it, and a change in other words is not read. An update the
-    release records is GC21's error (its instance not judged here), a profile's matter is its member's (no words
-    besides its value: not read), and a message restating the anchor's value is no change."""
+    release records is GC21's error (its instance not judged here), as a range longer than delta_max is GC6's, a
+    profile's matter is its member's (no words besides its value: not read), and a message restating the anchor's
+    value is no change."""
     a = _authored(_placed(ctx))
     a = a[a["m3_role"].isna() & a["unit"].notna()]
     codes, _, starts = ctx.by_group
@@ -221,6 +222,8 @@ def changed_within(ctx) -> pd.DataFrame:
     a, first = a[code >= 0], starts[code[code >= 0]]
     lo = first + ctx.before(a["group_id"], a["last"], "right").astype(int)  # after the last anchor, to the cutoff
     hi = first + ctx.before(a["group_id"], a["cutoff_turn"]).astype(int)
+    kept = hi - lo <= ctx.params["delta_max"]  # a longer range is GC6's error, and would cost the history each
+    a, lo, hi = a[kept], lo[kept], hi[kept]
     one = {f"{c}_{lang}": list(zip(a[f"{c}_{lang}"].tolist())) for lang in ctx.languages for c in ("span", "fact")}
     rows = named_changes(ctx, lo, hi, {lang: one[f"fact_{lang}"] for lang in ctx.languages},
                          {lang: one[f"span_{lang}"] for lang in ctx.languages})

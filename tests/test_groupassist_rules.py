@@ -43,13 +43,12 @@ class Copy:
     def message(self, message_id):
         return self.one("messages", message_id=message_id)
 
-    def free_filler(self, group, after=-1, before=10**9, outside=()):
-        """A filler member message nothing cites, strictly between two turns (and outside each (lo, hi) of `outside`)."""
+    def free_filler(self, group, after=-1, before=10**9):
+        """A filler member message nothing cites, strictly between two turns."""
         cited = {a["message_id"] for a in self.rows["anchors"]} | {c["evidence"] for c in self.rows["criteria"]} | \
                 {m["reply_to"] for m in self.rows["messages"]} | {f["message_id"] for f in self.rows["feedback"]}
         return next(m for m in self.rows["messages"] if m["group_id"] == group and after < m["turn"] < before
-                    and m["text_zh"] in FILLER and m["message_id"] not in cited and "." not in m["message_id"]
-                    and not any(lo < m["turn"] < hi for lo, hi in outside))
+                    and m["text_zh"] in FILLER and m["message_id"] not in cited and "." not in m["message_id"])
 
     def descriptor(self):
         return json.loads((self.root / "datapackage.json").read_text(encoding="utf-8"))
@@ -504,44 +503,21 @@ def earlier_filler(c):
                 return a, c.free_filler(i["group_id"], after=turn - 40, before=turn)
 
 
-def ranges(c, group):
-    """Each authored instance's range in `group`: its last memory anchor's turn and its cutoff."""
-    return [(max(c.message(a["message_id"])["turn"] for a in c.anchors(i["instance_id"]) if not a["premise"]),
-             i["cutoff_turn"]) for i in c.rows["instances"] if i["group_id"] == group and i["origin"] == "authored"]
-
-
-def changing(c, i, a, turn, after_cutoff):
-    """A filler member message of instance i's group after `turn`, before its cutoff (or after it, in no authored
-    instance's range), now changing the matter of anchor a's fact: its words besides the value, a change word,
-    another value."""
-    m = c.free_filler(i["group_id"], after=i["cutoff_turn"], outside=ranges(c, i["group_id"])) if after_cutoff else \
-        c.free_filler(i["group_id"], after=turn, before=i["cutoff_turn"])
-    matter_zh, matter_en = a["fact_zh"][:-len(a["span_zh"]) - 1], a["fact_en"][:-len(a["span_en"]) - 4]
-    m["text_zh"], m["text_en"] = f"{matter_zh}又换到咖啡馆9999号了。", f"For {matter_en.lower()}, it has changed to Cafe No. 9999."
-    return m
-
-
 def changed_again(c, after_cutoff=False):
-    """An M3 instance whose matter changes again after its update: the current fact's matter."""
+    """An M3 instance and a filler member message after its update, before its cutoff (or after it), now changing the
+    matter again: the matter's words of the current fact, a change word, another value."""
     i = c.instance(dependency="M3")
     new = next(a for a in c.anchors(i["instance_id"]) if a["m3_role"] == "current")
-    return i, changing(c, i, new, c.message(new["message_id"])["turn"], after_cutoff)
+    turn = c.message(new["message_id"])["turn"]
+    m = c.free_filler(i["group_id"], after=i["cutoff_turn"]) if after_cutoff else c.free_filler(
+        i["group_id"], after=turn, before=i["cutoff_turn"])
+    matter_zh, matter_en = new["fact_zh"][:-len(new["span_zh"]) - 1], new["fact_en"][:-len(new["span_en"]) - 4]
+    m["text_zh"], m["text_en"] = f"{matter_zh}又换到咖啡馆9999号了。", f"For {matter_en.lower()}, it has changed to Cafe No. 9999."
+    return i, m
 
 
 def gc18(c):
     return "instances", changed_again(c)[0]["instance_id"]
-
-
-def changed_within(c, after_cutoff=False):
-    """An authored M1 instance whose memory's matter changes after its last anchor: its one memory anchor's."""
-    i = c.instance(origin="authored", dependency="M1")
-    anchors = c.anchors(i["instance_id"])
-    last = max(c.message(a["message_id"])["turn"] for a in anchors if not a["premise"])
-    return i, changing(c, i, next(a for a in anchors if a["unit"]), last, after_cutoff)
-
-
-def gc22(c):
-    return "instances", changed_within(c)[0]["instance_id"]
 
 
 def superseded_restated(c, cutoff=1, role="superseded"):

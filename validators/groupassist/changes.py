@@ -1,7 +1,6 @@
 """Updates of a matter between a memory and its use: a member message between an M3 update and the cutoff that
 hints at a change of the same matter (GC18, beyond GC5's repeat of the old value); between an authored instance's
-last anchor and its cutoff, an update the release records of a value an anchor states (GC21), or a member message
-that hints at a change of a memory's matter (GC22, GC18's reading: `named_changes`)."""
+last anchor and its cutoff, an update the release records of a value an anchor states (GC21)."""
 from __future__ import annotations
 
 import json
@@ -148,7 +147,7 @@ def changed_again(ctx) -> pd.DataFrame:
 
 def _placed(ctx) -> pd.DataFrame:
     """The anchors on a message of their instance's group (one with an anchor in another group is gate i's): the
-    columns GC21 and GC22 read, the spans and facts `written` (normalized once per run)."""
+    columns GC21 reads, the spans and facts `written` (normalized once per run)."""
     a = ctx.anchors
     keep = (a["turn"].notna() & ~among(a["instance_id"], set(a.loc[elsewhere(a), "instance_id"]))).to_numpy()
     texts = [f"{c}_{lang}" for lang in ctx.languages for c in ("span", "fact")]
@@ -194,45 +193,10 @@ def blank(a: pd.DataFrame, columns: list[str]) -> np.ndarray:
       "no update of the same matter may fall within this range); App. A.4 (an M3 pair: the earlier value and the "
       "update that supersedes it)")
 def updated_within(ctx) -> pd.DataFrame:
-    """The release's own record of an update, exact where GC22 reads the words: a native instance's cutoff is its
+    """The release's own record of an update, exact: a native instance's cutoff is its
     request (App. A.5 places only an authored one's), an M3 pair whose current value is not later is GC3's."""
     hit = _recorded(ctx)
     return failures("instances", hit["instance_id"], "cutoff_turn", hit["cutoff_turn"].astype(int),
                     [f"anchor {x} states {p}'s superseded value, updated at {u}: after the last anchor and before the "
                      "cutoff, where no update of the same matter may fall" for x, p, u in zip(hit["anchor_id"], hit["pair"],
                                                                                          hit["update"])])
-
-
-@rule("GC22", "warning", "invariant", ("anchors", "instances", "messages"),
-      "no member message after an authored instance's last anchor and before its cutoff names a change (a word of "
-      "words.change_hint) and shares at least still_current.matter_share of the words of a memory anchor's fact "
-      "besides its value (its span), in each language it is judged in; an M3 pair's anchors are GC18's",
-      "App. A.5 (the cutoff of an authored instance is placed delta_min-delta_max messages after its last anchor, and "
-      "no update of the same matter may fall within this range); declared approximation, a warning")
-def changed_within(ctx) -> pd.DataFrame:
-    """GC18's reading of a change, over GC6's range and one fact's matter: a warning, as a change word beside the
-    matter's words may speak of another occasion of it, and a change in other words is not read. An update the
-    release records is GC21's error (its instance not judged here), as a range longer than delta_max is GC6's, a
-    profile's matter is its member's (no words besides its value: not read), and a message restating the anchor's
-    value is no change."""
-    a = _authored(_placed(ctx))
-    a = a[a["m3_role"].isna() & a["unit"].notna()]
-    codes, _, starts = ctx.by_group
-    code = codes.get_indexer(a["group_id"])
-    a, first = a[code >= 0], starts[code[code >= 0]]
-    lo = first + ctx.before(a["group_id"], a["last"], "right").astype(int)  # after the last anchor, to the cutoff
-    hi = first + ctx.before(a["group_id"], a["cutoff_turn"]).astype(int)
-    kept = hi - lo <= ctx.params["delta_max"]  # a longer range is GC6's error, and would cost the history each
-    a, lo, hi = a[kept], lo[kept], hi[kept]
-    one = {f"{c}_{lang}": list(zip(a[f"{c}_{lang}"].tolist())) for lang in ctx.languages for c in ("span", "fact")}
-    rows = named_changes(ctx, lo, hi, {lang: one[f"fact_{lang}"] for lang in ctx.languages},
-                         {lang: one[f"span_{lang}"] for lang in ctx.languages})
-    hit = pd.DataFrame(rows, columns=["k", "i", "word", "shared", "words"]).assign(
-        instance_id=a["instance_id"].to_numpy()[[r[0] for r in rows]]).drop_duplicates("instance_id")
-    if len(hit):  # GC21's instances asked for only where there is a warning to give
-        hit = hit[~among(hit["instance_id"], _recorded(ctx)["instance_id"])]
-    said_by, k = ctx.in_group_order("message_id", hit["i"].tolist()), hit["k"].to_numpy(dtype=int)
-    return failures("instances", hit["instance_id"], "cutoff_turn", a["cutoff_turn"].to_numpy()[k].astype(int),
-                    [f"{m}, after the last anchor and before the cutoff, names a change ({w!r}) and shares {n} of the "
-                     f"{t} words of anchor {x}'s matter: the matter may have been updated within the range"
-                     for m, w, n, t, x in zip(said_by, hit["word"], hit["shared"], hit["words"], a["anchor_id"].to_numpy()[k])])

@@ -8,7 +8,8 @@ import json
 import pytest
 from realcompanion.validators.groupassist.gates import inflected
 from realcompanion.validators.groupassist.run import validate
-from test_groupassist_rules import FILLER, Copy, changed_again, earlier_filler, gc16, relay
+from test_groupassist_rules import (FILLER, Copy, changed_again, earlier_filler, gc16, relay,
+                                   superseded_restated)
 
 
 def fired(copy) -> set[str]:
@@ -331,4 +332,28 @@ def test_a_native_request_naming_an_attachment_is_a_request(tmp_path):
     i = c.instance(origin="native")
     request = request_of(c, i)
     request["placeholder"] = "attachment"
+    assert fired(c) == set()
+
+
+def test_an_update_of_the_matter_in_an_authored_range_is_one_line_naming_the_cutoff(tmp_path):
+    c = Copy(tmp_path / "release")
+    j = superseded_restated(c)
+    c.save()
+    found = validate(c.root).failure_frame()
+    assert found[["rule", "resource", "row", "field"]].values.tolist() == [
+        ["GC21", "instances", j["instance_id"], "cutoff_turn"]], found.to_string()
+
+
+def test_an_update_of_the_matter_at_the_cutoff_is_valid(tmp_path):
+    """GC21's near-miss: the update falls at the cutoff, not before it: the range holds no update."""
+    c = Copy(tmp_path / "release")
+    superseded_restated(c, cutoff=0)
+    assert fired(c) == set()
+
+
+def test_an_update_of_another_matter_in_an_authored_range_is_valid(tmp_path):
+    """GC21's near-miss: the update in the range is of the pair's matter, the anchor states another (the pair's
+    instance's other memory)."""
+    c = Copy(tmp_path / "release")
+    superseded_restated(c, role=None)
     assert fired(c) == set()

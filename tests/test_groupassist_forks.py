@@ -308,6 +308,15 @@ def dropping(resource: str, row: str, audit: dict | None = None):
     return mutate
 
 
+def an_old_value_asked_after_the_update(root):
+    """An authored L1 M1 instance anchored at the barbecue's first venue (turn 3), its cutoff after the move (turn 12)."""
+    write(root, "instances", read(root, "instances") + [
+        _instance(5, "L1", "M1", "authored", 40, "member_01", ("周六的烧烤在哪里？", "Where is the Saturday barbecue?"),
+                  "single_fact_recall", OLD[2:])])
+    write(root, "anchors", read(root, "anchors") + [_anchor(5, 1, 3, OLD, 1)])
+    write(root, "atoms", read(root, "atoms") + [_atom(5, 1, 1, OLD)])
+
+
 def a_member_named_assistant(root):
     write(root, "members", read(root, "members") + [{"group_id": "G05", "member_id": "assistant", "profile": None}])
 
@@ -336,6 +345,7 @@ MISTAKES = {
     "a_second_record_numbered_as_a_third": setting("messages", "G05:m000010.1", "message_id", "G05:m000010.2"),
     "a_native_query_reworded": setting("instances", "G05:I0001", "query_zh", "@助手 烧烤在哪里？"),
     "an_authored_cutoff_too_close": setting("instances", "G05:I0002", "cutoff_turn", 30),
+    "an_old_value_asked_after_the_update": an_old_value_asked_after_the_update,
     "an_anchor_after_the_cutoff": setting("anchors", "G05:I0001:A01", "message_id", "G05:m000055"),
     "a_span_not_verbatim": setting("anchors", "G05:I0001:A01", "span_en", "north park"),
     "a_blank_span": setting("anchors", "G05:I0001:A01", "span_en", " "),

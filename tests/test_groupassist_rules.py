@@ -520,6 +520,34 @@ def gc18(c):
     return "instances", changed_again(c)[0]["instance_id"]
 
 
+def superseded_restated(c, cutoff=1, role="superseded"):
+    """An authored L1 M1 instance whose one anchor is re-pointed at an M3 pair's superseded anchor of its group (its
+    message, span and fact; the atom and reference answer with it), and its cutoff moved to `cutoff` turns after the
+    pair's update: still 20-200 messages after the anchor (the pair's update at least 25 turns after its old value).
+    With `role` None, the anchor is re-pointed at the pair's instance's anchor of another matter instead."""
+    for i in c.rows["instances"]:
+        anchors = c.anchors(i["instance_id"])
+        if i["dependency"] != "M3":
+            continue
+        old = next(a for a in anchors if a["m3_role"] == role and a["unit"])
+        update = c.message(next(a for a in anchors if a["m3_role"] == "current")["message_id"])["turn"]
+        j = next((j for j in c.rows["instances"] if j["group_id"] == i["group_id"] and j["origin"] == "authored"
+                  and j["level"] == "L1" and j["dependency"] == "M1" and len(c.anchors(j["instance_id"])) == 1), None)
+        if j is None or update - c.message(old["message_id"])["turn"] < 25:
+            continue
+        fact = {"text_zh": old["fact_zh"], "text_en": old["fact_en"]}
+        c.anchors(j["instance_id"])[0].update({k: old[k] for k in ("message_id", "span_zh", "span_en", "fact_zh",
+                                                                   "fact_en", "from_assistant")})
+        c.one("atoms", instance_id=j["instance_id"]).update(fact)
+        j.update(reference_answer_zh=fact["text_zh"], reference_answer_en=fact["text_en"], cutoff_turn=update + cutoff)
+        return j
+
+
+def gc21(c):
+    """An authored instance anchoring an M3 pair's superseded value, its cutoff moved past the pair's update."""
+    return "instances", superseded_restated(c)["instance_id"]
+
+
 MUTATIONS = {name.upper(): fn for name, fn in globals().copy().items()
              if name[:2] in ("gs", "gm", "ga", "gc", "gp", "gi", "gt", "gl") and name[2:].isdigit()}
 

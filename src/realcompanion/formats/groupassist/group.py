@@ -29,9 +29,10 @@ class Group:
         self.slots: list[dict | None] = [None] * plan.messages
         self.code = 10_000 * int(self.gid[1:])  # values unique in the release: no group's is another's
         self.instances: list[dict] = []
-        self.authored = 0  # query types rotate over authored instances (App. A.5)
         self.said = [set() for _ in T.MATTERS]  # per matter, the slots of records that name it
         self.live = [[] for _ in T.MATTERS]  # per matter, each M3 instance's (update, cutoff) slots on it
+        self.updates = [[] for _ in T.MATTERS]  # per matter, the slots of its M3 updates
+        self.ranges = [[] for _ in T.MATTERS]  # per matter, each authored instance's (last memory, cutoff) naming it
 
     # -- values and slots --------------------------------------------------
 
@@ -46,22 +47,29 @@ class Group:
     def _others(self, *excluded: str) -> str:
         return self.rng.choice([m for m in self.members if m not in excluded])
 
-    def _matters(self, where: list[int], cut: int, k: int, m3: bool) -> list | None:
+    def _matters(self, where: list[int], cut: int, k: int, m3: bool, since: int | None) -> list | None:
         """`k` matters for an instance on slots `where` with its cutoff at `cut` (None if too few are free): none
         is named between another instance's M3 update and its cutoff (App. A.4: the new value is still current at
-        the cutoff, A.5: no update of the matter within the range), and an M3 instance's own matter is named by
-        no other between its update and its cutoff. Conservative: every slot of the instance counts for each of
-        its matters, and the update is taken at its earliest slot, `where[1]`."""
+        the cutoff), none an authored instance (`since`: its last memory's slot, None for a native one) names is
+        updated between `since` and its cutoff (A.5: no update of the same matter within the range), and an M3
+        instance's own matter is named by no other between its update and its cutoff, nor updated within an
+        authored one's range. Conservative: every slot of the instance counts for each of its matters, a profile
+        anchored earlier moves no range's start, and the update is taken at either slot it may hold, `where[1]`
+        or `where[2]` (at the first for the pair's own window)."""
         spots = [*where, cut]
         free = [m for m in range(len(T.MATTERS))
-                if not any(lo < p < hi for lo, hi in self.live[m] for p in spots)]
-        first = [m for m in free if not any(where[1] < p < cut for p in self.said[m])] if m3 else free
+                if not any(lo < p < hi for lo, hi in self.live[m] for p in spots)
+                and not (since is not None and any(since < u < cut for u in self.updates[m]))]
+        first = [m for m in free if not any(where[1] < p < cut for p in self.said[m])
+                 and not any(lo < u < hi for lo, hi in self.ranges[m] for u in where[1:3])] if m3 else free
         if not first or len(free) < k:
             return None
         chosen = [self.rng.choice(first)] if m3 else []
         chosen += self.rng.sample([m for m in free if m not in chosen], k - len(chosen))
         for m in chosen:
             self.said[m].update(spots)
+            if since is not None:
+                self.ranges[m].append((since, cut))
         if m3:
             self.live[chosen[0]].append((where[1], cut))
         return [T.MATTERS[m] for m in chosen]
@@ -72,16 +80,25 @@ class Group:
         p = self.plan
         specs = [("eval", "L1")] * p.eval_l1 + [("eval", "L2")] * p.eval_l2 + \
                 [("pool", ("L1", "L2")[i % 2]) for i in range(p.pool)]
-        for n, (split, level) in enumerate(specs):
-            self._instance(n, split, level)
+        # the M3 instances first, while the history is emptiest: each keeps its update out of every authored range
+        # of its matter, and only then do the others choose matters around the updates
+        for n in sorted(range(len(specs)), key=lambda n: self._dependency(n) != "M3"):
+            self._instance(n, *specs[n])
+        self.instances.sort(key=lambda inst: inst["n"])
+        types = self.params["query_types"]  # rotating over the authored instances (App. A.5)
+        for k, inst in enumerate(inst for inst in self.instances if not inst["native"]):
+            inst["query_type"] = types[k % len(types)]
         self._earliest_profiles()
         self._feedback()
         self._fill()
         return self._records()
 
+    def _dependency(self, n: int) -> str:
+        return self.plan.dependencies[n] if n < len(self.plan.dependencies) else DEPENDENCIES[n % 3]
+
     def _instance(self, n: int, split: str, level: str) -> None:
         rng = self.rng
-        dependency = self.plan.dependencies[n] if n < len(self.plan.dependencies) else DEPENDENCIES[n % 3]
+        dependency = self._dependency(n)
         native = (n // 3) % 3 == 0
         units = {"M1": 1, "M2": 2 + (n // 9) % 3, "M3": 2}[dependency]
         profile = n % 4 == 1
@@ -99,7 +116,8 @@ class Group:
             where = sorted(rng.sample(free, records))
             cut = where[-1] + rng.randint(*CUTOFF_GAP)
             if self.slots[cut] is None and (not native or self.slots[cut + 1] is None):
-                matters = self._matters(where, cut, 2 if dependency == "M3" else units, dependency == "M3")
+                since = None if native else where[records - profile - premise - 1]  # memories first, then the rest
+                matters = self._matters(where, cut, 2 if dependency == "M3" else units, dependency == "M3", since)
                 if matters:
                     break
         else:
@@ -128,6 +146,7 @@ class Group:
             other = self.value()
             say(support, T.STATE, self._others(updater), matters[1], other)
             say(last, T.CURRENT, updater, matters[0], new)
+            self.updates[T.MATTERS.index(matters[0])].append(last)
             say(first, T.SUPERSEDED, self._others(updater), matters[0], old)
             anchor(first, old, fact_of(matters[0], old), 1, m3_role="superseded")
             anchor(support, other, fact_of(matters[1], other), 2)
@@ -175,11 +194,7 @@ class Group:
             self.slots[cut] = {"speaker": requester, "role": "member", "text": query, "request": True}
             self.slots[cut + 1] = {"speaker": "assistant", "role": "assistant", "reply_to": cut,
                                    "text": T.FILLER_ASSISTANT[n % len(T.FILLER_ASSISTANT)]}
-        qtype = None
-        if not native:
-            types = self.params["query_types"]
-            qtype, self.authored = types[self.authored % len(types)], self.authored + 1
-        self.instances.append({"query_type": qtype,
+        self.instances.append({"query_type": None,
             "n": n, "iid": iid, "split": split, "level": level, "dependency": dependency, "native": native,
             "requester": requester, "cut": cut, "query": query, "anchors": anchors,
             "weak": n % 7 == 3,

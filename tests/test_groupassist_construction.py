@@ -8,7 +8,7 @@ import json
 import pytest
 from realcompanion.validators.groupassist.gates import inflected
 from realcompanion.validators.groupassist.run import validate
-from test_groupassist_rules import FILLER, Copy, changed_again, earlier_filler, gc16, relay
+from test_groupassist_rules import FILLER, Copy, changed_again, earlier_filler, gc16, last_authored, lone_group, relay
 
 
 def fired(copy) -> set[str]:
@@ -331,4 +331,54 @@ def test_a_native_request_naming_an_attachment_is_a_request(tmp_path):
     i = c.instance(origin="native")
     request = request_of(c, i)
     request["placeholder"] = "attachment"
+    assert fired(c) == set()
+
+
+def test_a_group_of_two_members_one_of_them_silent_is_a_group_chat(tmp_path):
+    """GM8's near-miss: a second member on the roster who never speaks."""
+    c = Copy(tmp_path / "release")
+    lone_group(c.rows, roster=("member_01", "member_02"))
+    assert fired(c) == set()
+
+
+def test_a_cutoff_right_after_the_last_turn_is_the_whole_history(tmp_path):
+    """GM9's near-miss: an authored instance that sees its group's whole history."""
+    c = Copy(tmp_path / "release")
+    i, end = last_authored(c)
+    i["cutoff_turn"] = end + 1
+    assert fired(c) == set()
+
+
+def after_a_reply(c, f):
+    """A filler member message of `f`'s group right after an assistant reply, nothing citing it."""
+    ms, cited = c.rows["messages"], c.cited()
+    return next(m for k, m in enumerate(ms) if k and ms[k - 1]["role"] == "assistant" and m["text_zh"] in FILLER
+                and ms[k - 1]["group_id"] == m["group_id"] == f["group_id"] and m["message_id"] not in cited)
+
+
+@pytest.mark.parametrize("break_", ["notice", "twice"])
+def test_a_feedback_item_on_a_filter_notice_or_on_another_items_message_fails(tmp_path, break_):
+    """GP1: the notice of the safety filter is no member's wording; a message cited by two items is one correction
+    counted twice."""
+    c = Copy(tmp_path / "release")
+    f = c.rows["feedback"][0]
+    if break_ == "notice":
+        m = c.message(f["message_id"])
+        m["placeholder"], m["text_zh"], m["text_en"] = "safety", "[该消息已被安全过滤]", "[message removed by the safety filter]"
+        f["wording_zh"], f["wording_en"] = m["text_zh"], m["text_en"]
+    else:
+        c.rows["feedback"].append(f | {"feedback_id": f"{f['group_id']}:F099"})
+    report = (c.save(), validate(c.root))[1]
+    assert report.fired() == {"GP1"}
+    assert report.failure_frame()[["row", "field"]].values.tolist() == [
+        [f["feedback_id"] if break_ == "notice" else f"{f['group_id']}:F099", "message_id"]]
+
+
+def test_two_members_correcting_the_assistant_in_the_same_words_are_two_items(tmp_path):
+    """GP1's near-miss: another message right after an assistant reply holds the same correction, its own item."""
+    c = Copy(tmp_path / "release")
+    f = c.rows["feedback"][0]
+    m, said = after_a_reply(c, f), c.message(f["message_id"])
+    m["text_zh"], m["text_en"] = said["text_zh"], said["text_en"]
+    c.rows["feedback"].append(f | {"feedback_id": f"{f['group_id']}:F099", "message_id": m["message_id"]})
     assert fired(c) == set()

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from realcompanion.validators.groupassist.run import validate
 from test_forks import edit_json
+from test_groupassist_rules import lone_group
 from test_rules import read, write
 from tiny_groupassist import SPEAKERS, messages
 
@@ -312,6 +313,18 @@ def a_member_named_assistant(root):
     write(root, "members", read(root, "members") + [{"group_id": "G05", "member_id": "assistant", "profile": None}])
 
 
+def a_one_to_one_chat(root):
+    rows = {name: read(root, name) for name in ("messages", "members")}
+    lone_group(rows, group="G06")
+    for name, kept in rows.items():
+        write(root, name, kept)
+
+
+def a_correction_listed_twice(root):
+    feedback = read(root, "feedback")
+    write(root, "feedback", feedback + [dict(feedback[0], feedback_id=f"{feedback[0]['group_id']}:F099")])
+
+
 def a_value_added_to_a_format_vocabulary(root):
     edit_json(root / "schemas" / "vocabulary.json", lambda v: v["query_types"].append("planning"))
     main(["schemas", "--write", str(root)])
@@ -339,6 +352,9 @@ MISTAKES = {
     "a_review_quote_not_in_the_history": setting("audit", "G05:I0003", "quote", "不需要过敏信息"),
     "a_member_named_assistant": a_member_named_assistant,
     "a_value_added_to_a_format_vocabulary": a_value_added_to_a_format_vocabulary,
+    "a_one_to_one_chat": a_one_to_one_chat,
+    "an_authored_cutoff_counted_past_the_history": setting("instances", "G05:I0002", "cutoff_turn", 61),
+    "a_correction_listed_twice": a_correction_listed_twice,
 }
 
 

@@ -86,3 +86,18 @@ def test_a_release_without_such_values_is_judged_once(tmp_path, monkeypatch):
     monkeypatch.setattr(run, "_execute", lambda *a, **k: calls.append(1) or real(*a, **k))
     validate_groupassist(copy)
     assert len(calls) == 1
+
+
+def test_a_member_left_off_the_roster_is_one_line_however_often_they_speak_or_ask(tmp_path):
+    """A member renamed on the roster, a name that fits its field: GM3 names the speaker once, on its first message,
+    and no instance the member requests is blamed for the roster (GS6)."""
+    copy = Copy(tmp_path / "release")
+    asker = copy.instance(origin="native")
+    member = copy.one("members", group_id=asker["group_id"], member_id=asker["requester"])
+    member["member_id"] += "x"
+    said = [m for m in copy.rows["messages"] if (m["group_id"], m["speaker"]) == (asker["group_id"], asker["requester"])]
+    copy.save()
+    found = errors(validate_groupassist(copy.root))
+    assert len(said) > 1
+    assert found[["rule", "row", "field"]].values.tolist() == [["GM3", said[0]["message_id"], "speaker"]]
+    assert found["message"].iloc[0].startswith(f"not a member of the group: {len(said)} message(s)")

@@ -350,10 +350,14 @@ def no_pointers(ctx) -> pd.DataFrame:
 
 
 @rule("GP1", "error", "provenance", ("feedback", "messages"),
-      "a feedback item is a member message of its group right after an assistant reply, holding the wording verbatim",
-      "App. B (feedback: a member message right after an assistant reply, wording released)")
+      "a feedback item is a member message of its group right after an assistant reply, holding the wording verbatim: "
+      "no safety-filter placeholder, and no other item's message",
+      "App. B (feedback: a member message right after an assistant reply, recorded with the member's wording; the 97 "
+      "corrections, one a message, clustered 23/24/21/12/17); App. A.1 (safety placeholders replace a message's text)")
 def feedback_items(ctx) -> pd.DataFrame:
-    """One line per item, naming the first condition it fails (a line naming all four sent the reader to guess)."""
+    """One line per item, naming the first condition it fails (a line naming all four sent the reader to guess). A
+    safety placeholder's text is the filter's notice, not the member's wording; a message cited twice counts one
+    correction twice in the ranking the weights follow (GP3)."""
     f, m = ctx.frame("feedback"), ctx.messages
     msg = m.reindex(f["message_id"])
     prev = m.set_index(["group_id", "seq"])["role"]
@@ -364,9 +368,13 @@ def feedback_items(ctx) -> pd.DataFrame:
         (msg["group_id"].isna().to_numpy(), "message_id", "no message of the release"),
         (msg["group_id"].to_numpy() != f["group_id"].to_numpy(), "message_id", "message of another group"),
         (msg["role"].to_numpy() != "member", "message_id", "not a member's message"),
+        (msg["placeholder"].to_numpy() == "safety", "message_id", "a safety-filter placeholder: the filter's notice, "
+         "not the member's wording"),
         (np.array(before, dtype=object) != "assistant", "message_id", "the message before it is not an assistant reply"),
         *((~found, f"wording_{lang}", f"wording not verbatim in the message's text_{lang}")
-          for lang, found in verbatim.items())]
+          for lang, found in verbatim.items()),
+        ((f["message_id"].notna() & f["message_id"].duplicated()).to_numpy(), "message_id",
+         "an earlier feedback item cites this message: one correction is one item")]
     masks = [np.asarray(mask, dtype=bool) for mask, _, _ in reasons]
     bad = np.logical_or.reduce(masks)
     field = np.select(masks, [r[1] for r in reasons], "")[bad]

@@ -6,7 +6,8 @@ and its `requester` is null. A Table Schema cannot say so: Frictionless (`resour
 GS3) skips a foreign key only when every one of its fields is null, and reads `(G01, null)` as a key that does not
 resolve. So the format declares no foreign key on `requester`, does not require it, and this rule checks a
 non-null requester's group and allows a null one on an authored instance only (a native instance is a member's
-own request, whose speaker GC7 compares with its requester).
+own request, whose speaker GC7 compares with its requester). A requester who speaks in the group but is not on its
+roster is GM3's line (the roster left them out), not one more line an instance.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from ..catalogue import combined, failures
 from .catalogue import rule
 
 
-@rule("GS6", "error", "structure", ("instances", "members"),
+@rule("GS6", "error", "structure", ("instances", "members", "messages"),
       "an instance's requester is a member of its group (group_id and requester name a members row); only an authored "
       "instance, a question nobody in the group asked, leaves it null",
       "GROUPASSIST.md §2 (requester: a member_id; members per group); App. A.5 (native instances keep the member's "
@@ -25,7 +26,12 @@ def requester(ctx) -> pd.DataFrame:
     inst, members = ctx.frame("instances"), ctx.frame("members")
     known = pd.MultiIndex.from_frame(members[["group_id", "member_id"]].dropna())
     asked = inst["requester"].notna() & inst["group_id"].notna()  # a group_id set aside: GS2's
-    unknown = asked & ~pd.MultiIndex.from_arrays([inst["group_id"], inst["requester"]]).isin(known)
+    pairs = pd.MultiIndex.from_arrays([inst["group_id"], inst["requester"]])
+    unknown = asked & ~pairs.isin(known)
+    if unknown.any():  # a requester who speaks in the group off its roster: GM3's one line for the roster
+        m = ctx.frame("messages")
+        spoken = m.loc[m["speaker"] != "assistant", ["group_id", "speaker"]].dropna().drop_duplicates()
+        unknown &= ~pairs.isin(pd.MultiIndex.from_frame(spoken))
     unasked = inst["requester"].isna() & inst["origin"].notna() & (inst["origin"] != "authored")
     return combined([
         failures("instances", inst["instance_id"][unknown], "group_id,requester",

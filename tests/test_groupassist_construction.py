@@ -28,14 +28,21 @@ def request_of(c, i):
                 and m["speaker"] == i["requester"] and m["text_zh"] == i["query_zh"])
 
 
-def test_a_restated_fact_anchored_again_in_its_own_unit_is_valid(tmp_path):
-    """GC12's near-miss: near-duplicate facts merged into one memory unit, the instance still M1."""
-    c = Copy(tmp_path / "release")
+def restated(c):
+    """A native M1 L2 instance, its memory anchor, and a later filler member message before the cutoff now stating
+    the anchor's span again."""
     i = c.instance(origin="native", dependency="M1", level="L2")
     a = next(a for a in c.anchors(i["instance_id"]) if a["unit"])
     m = c.free_filler(i["group_id"], after=c.message(a["message_id"])["turn"], before=i["cutoff_turn"])
     m["text_zh"] += a["span_zh"]
     m["text_en"] += " " + a["span_en"]
+    return i, a, m
+
+
+def test_a_restated_fact_anchored_again_in_its_own_unit_is_valid(tmp_path):
+    """GC12's near-miss: near-duplicate facts merged into one memory unit, the instance still M1."""
+    c = Copy(tmp_path / "release")
+    i, a, m = restated(c)
     again = a | {"anchor_id": f"{i['instance_id']}:A{len(c.anchors(i['instance_id'])) + 1:02d}",
                  "message_id": m["message_id"], "fact_en": a["fact_en"].upper()}  # the same fact, other case
     c.rows["anchors"].insert(c.rows["anchors"].index(a) + 1, again)
@@ -381,4 +388,41 @@ def test_two_members_correcting_the_assistant_in_the_same_words_are_two_items(tm
     m, said = after_a_reply(c, f), c.message(f["message_id"])
     m["text_zh"], m["text_en"] = said["text_zh"], said["text_en"]
     c.rows["feedback"].append(f | {"feedback_id": f"{f['group_id']}:F099", "message_id": m["message_id"]})
+    assert fired(c) == set()
+
+
+def test_an_m3_update_marked_profile_only_fails(tmp_path):
+    """GC3: the current value marked as a member's profile counts toward no unit; one line, on its flag."""
+    c = Copy(tmp_path / "release")
+    _, _, new = m3_pair(c, "L2")
+    new["profile_only"], new["unit"] = True, None
+    report = (c.save(), validate(c.root))[1]
+    assert report.fired() == {"GC3"}
+    assert report.failure_frame()[["row", "field"]].values.tolist() == [[new["anchor_id"], "profile_only"]]
+
+
+def test_a_members_profile_beside_an_m3_pair_is_valid(tmp_path):
+    """GC3's near-miss: an M3 instance also anchors a member's profile, which is no value of its pair."""
+    c = Copy(tmp_path / "release")
+    i, _, _ = m3_pair(c, "L2")
+    turn = {m["message_id"]: m["turn"] for m in c.rows["messages"]}
+    profile = next(a for a in c.rows["anchors"] if a["profile_only"] and a["instance_id"].startswith(i["group_id"])
+                   and turn[a["message_id"]] < i["cutoff_turn"] and a["instance_id"] != i["instance_id"])
+    c.rows["anchors"].insert(c.rows["anchors"].index(c.anchors(i["instance_id"])[-1]) + 1, profile | {
+        "anchor_id": f"{i['instance_id']}:A{len(c.anchors(i['instance_id'])) + 1:02d}", "instance_id": i["instance_id"]})
+    assert fired(c) == set()
+
+
+def test_a_unit_joined_through_an_anchor_of_both_message_and_fact_is_one_memory(tmp_path):
+    """GC22's near-miss: A and B cite one message, B and C state one fact (C in capitals, on a later message); A and C
+    share neither, yet the unit is one memory."""
+    c = Copy(tmp_path / "release")
+    i, a, m = restated(c)
+    n = len(c.anchors(i["instance_id"]))
+    b = a | {"anchor_id": f"{i['instance_id']}:A{n + 1:02d}", "fact_zh": a["fact_zh"] + "，已确认",
+             "fact_en": a["fact_en"] + ", confirmed"}
+    later = b | {"anchor_id": f"{i['instance_id']}:A{n + 2:02d}", "message_id": m["message_id"],
+                 "fact_en": b["fact_en"].upper()}
+    at = c.rows["anchors"].index(c.anchors(i["instance_id"])[-1]) + 1
+    c.rows["anchors"][at:at] = [b, later]
     assert fired(c) == set()

@@ -539,6 +539,16 @@ def gm9(c):
     return "instances", i["instance_id"]
 
 
+def gc22(c):
+    """An L2 M2 instance relabelled M1, its two memories numbered one unit (the unit count, GC1, then holds)."""
+    i = c.instance(level="L2", dependency="M2")
+    i["dependency"] = "M1"
+    memories = [a for a in c.anchors(i["instance_id"]) if a["unit"]]
+    for a in memories:
+        a["unit"] = 1
+    return "anchors", memories[-1]["anchor_id"]
+
+
 def earlier_filler(c):
     """An M1 instance's memory anchor on a member message, and a filler member message before it."""
     for i in c.rows["instances"]:

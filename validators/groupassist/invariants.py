@@ -59,13 +59,15 @@ def one_message_one_unit(ctx) -> pd.DataFrame:
 
 
 @rule("GC3", "error", "invariant", ("anchors", "instances", "messages"),
-      "M3 has one superseded and one current anchor, the current one later and in another memory unit; other "
-      "instances have no m3_role",
-      "App. A.4 (M3: a superseded and a current value; a memory unit merges one message's anchors or near-duplicate "
-      "facts, never two values); GROUPASSIST.md §3")
+      "M3 has one superseded and one current anchor, the current one later and in another memory unit (each value "
+      "a memory: neither profile-only nor a premise); other instances have no m3_role",
+      "App. A.4 (M3: a superseded and a current value, each new value paired with the anchor that established the "
+      "earlier one; a memory unit merges one message's anchors or near-duplicate facts, never two values; profile-only "
+      "anchors count toward no unit); App. A.5 (a premise is the query's); GROUPASSIST.md §3")
 def m3_pair(ctx) -> pd.DataFrame:
     """The two values of a pair are two memories: an instance that merged them into one unit counts the old value
-    toward its units and, in L1, scores the distractor's unit as a memory."""
+    toward its units and, in L1, scores the distractor's unit as a memory; a value marked profile-only or a premise
+    counts toward no unit, so the instance's units hold one value of its conflict."""
     a, inst = ctx.anchors, ctx.frame("instances")
     sup = a.loc[a["m3_role"] == "superseded", ["instance_id", "seq"]].groupby("instance_id")["seq"].agg(["size", "max"])
     cur = a.loc[a["m3_role"] == "current", ["instance_id", "seq"]].groupby("instance_id")["seq"].agg(["size", "min"])
@@ -79,7 +81,12 @@ def m3_pair(ctx) -> pd.DataFrame:
     paired = a.loc[a["m3_role"].notna() & a["unit"].notna(), ["anchor_id", "instance_id", "m3_role", "unit"]]
     merged = paired.groupby(["instance_id", "unit"])["m3_role"].transform("nunique") > 1
     merged &= paired["m3_role"] == "current"
-    return combined([failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
+    valued = a.loc[a["m3_role"].notna(), ["anchor_id", "profile_only", "premise"]]
+    profile, hit = valued["profile_only"].eq(True), valued["profile_only"].eq(True) | valued["premise"].eq(True)
+    return combined([failures("anchors", valued["anchor_id"][hit], np.where(profile[hit], "profile_only", "premise"),
+                              "true", "an M3 value is a memory of its own unit, not a member's profile nor the query's "
+                              "premise"),
+                     failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
                               "M3 needs exactly one superseded and one later current anchor; others none"),
                      failures("anchors", paired["anchor_id"][merged], "unit", paired["unit"][merged].astype("Int64"),
                               "the current value shares its memory unit with the superseded value: two values are two "

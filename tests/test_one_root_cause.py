@@ -26,6 +26,7 @@ GROUPASSIST = {  # resource, which record, the typo: each breaks a constraint of
                           lambda r: {"instance_id": r["instance_id"].replace(":I", ":X")}),
     "message's group": ("messages", lambda r: r["turn"] == 5, {"group_id": "G1"}),
     "unit 0": ("anchors", lambda r: r["unit"] == 2, {"unit": 0}),
+    "atom's instance": ("atoms", lambda r: r["unit"] == 1, lambda r: {"instance_id": r["instance_id"].replace(":I", ":X")}),
 }
 
 
@@ -101,3 +102,13 @@ def test_a_member_left_off_the_roster_is_one_line_however_often_they_speak_or_as
     assert len(said) > 1
     assert found[["rule", "row", "field"]].values.tolist() == [["GM3", said[0]["message_id"], "speaker"]]
     assert found["message"].iloc[0].startswith(f"not a member of the group: {len(said)} message(s)")
+
+
+def test_a_native_requester_misspelt_is_one_line(tmp_path):
+    """A requester no member of the group has (GS6): the request at the cutoff is not judged against it (GC7)."""
+    copy = Copy(tmp_path / "release")
+    asker = copy.instance(origin="native")
+    asker["requester"] = asker["requester"].replace("_", "-")
+    copy.save()
+    found = errors(validate_groupassist(copy.root))
+    assert found[["rule", "row"]].values.tolist() == [["GS6", asker["instance_id"]]]

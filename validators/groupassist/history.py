@@ -122,7 +122,7 @@ def cutoffs_in_history(ctx) -> pd.DataFrame:
     inst, m = ctx.frame("instances"), ctx.frame("messages")
     end = m.groupby("group_id")["turn"].max().to_dict()
     own = inst[(inst["origin"] == "authored") & among(inst["group_id"], list(end))]
-    last = own["group_id"].map(end)
+    last = own["group_id"].map(end).astype(float)
     bad = own["cutoff_turn"] > last + 1  # null (set aside): not judged
     return failures("instances", own["instance_id"][bad], "cutoff_turn", own["cutoff_turn"][bad],
                     [f"the group's last turn is {int(t)}: a cutoff lies at most one turn after it" for t in last[bad]])

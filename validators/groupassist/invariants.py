@@ -9,8 +9,9 @@ import pyarrow.compute as pc
 from ..catalogue import combined, failures
 from ..screen import search
 from .catalogue import rule
-from .context import among, position_in, taken
+from .context import among, owned, position_in, taken
 from .gates import elsewhere, every_written, stated, word_pattern
+from .requester import strangers
 
 
 def _units(ctx) -> pd.Series:
@@ -199,7 +200,7 @@ def authored(ctx) -> pd.DataFrame:
     return combined(parts)
 
 
-@rule("GC7", "error", "invariant", ("instances", "messages"),
+@rule("GC7", "error", "invariant", ("instances", "messages", "members"),
       "native: the cutoff is the requester's request message and the query is its text, verbatim in each language "
       "the release declares; a safety-filter placeholder is no request",
       "App. A.5 (native: the request is the cutoff, the query its text); App. A.1 (a safety filter replaced some "
@@ -209,8 +210,9 @@ def native(ctx) -> pd.DataFrame:
     record the safety filter replaced holds the filter's notice, not the member's words: a query copied from it
     asks nothing."""
     inst = ctx.frame("instances")
-    # a field set aside, or a null requester (GS6's), leaves the request unjudged
+    # a field set aside, or a null requester or one no member of the group (GS6's), leaves the request unjudged
     nat = inst[(inst["origin"] == "native") & inst[["group_id", "cutoff_turn", "requester"]].notna().all(axis=1)]
+    nat = nat[~strangers(ctx, nat)]
     m = ctx.messages[["group_id", "turn", "speaker", "text_zh", "text_en"]].reset_index(drop=True)
     at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh", "query_en"]].astype(
         {"cutoff_turn": float}).merge(m.astype({"turn": float}).reset_index(names="at"), left_on=["group_id", "cutoff_turn"],
@@ -234,7 +236,7 @@ def native(ctx) -> pd.DataFrame:
       "L1: one atom per memory unit, one distractor (the superseded unit) exactly for M3, a reference answer; L2: a rubric only",
       "§3.3 (L1 atoms, the M3 distractor); GROUPASSIST.md §3")
 def l1_atoms(ctx) -> pd.DataFrame:
-    inst, at, a = ctx.frame("instances"), ctx.frame("atoms"), ctx.anchors
+    inst, at, a = ctx.frame("instances"), owned(ctx.frame("atoms"), "atom_id"), ctx.anchors
     keys = ["instance_id", "unit", "distractor"]
     units = a["unit"].notna() & a["instance_id"].notna()
     # the unit holding the superseded anchor is the superseded value: its one atom is the distractor, whatever

@@ -8,8 +8,8 @@ import json
 import pytest
 from realcompanion.validators.groupassist.gates import inflected
 from realcompanion.validators.groupassist.run import validate
-from test_groupassist_rules import (FILLER, Copy, changed_again, earlier_filler, gc16, relay,
-                                   superseded_restated)
+from test_groupassist_rules import (FILLER, Copy, changed_again, earlier_filler, gc16, last_authored, lone_group,
+                                   relay, superseded_restated)
 
 
 def fired(copy) -> set[str]:
@@ -29,14 +29,21 @@ def request_of(c, i):
                 and m["speaker"] == i["requester"] and m["text_zh"] == i["query_zh"])
 
 
-def test_a_restated_fact_anchored_again_in_its_own_unit_is_valid(tmp_path):
-    """GC12's near-miss: near-duplicate facts merged into one memory unit, the instance still M1."""
-    c = Copy(tmp_path / "release")
+def restated(c):
+    """A native M1 L2 instance, its memory anchor, and a later filler member message before the cutoff now stating
+    the anchor's span again."""
     i = c.instance(origin="native", dependency="M1", level="L2")
     a = next(a for a in c.anchors(i["instance_id"]) if a["unit"])
     m = c.free_filler(i["group_id"], after=c.message(a["message_id"])["turn"], before=i["cutoff_turn"])
     m["text_zh"] += a["span_zh"]
     m["text_en"] += " " + a["span_en"]
+    return i, a, m
+
+
+def test_a_restated_fact_anchored_again_in_its_own_unit_is_valid(tmp_path):
+    """GC12's near-miss: near-duplicate facts merged into one memory unit, the instance still M1."""
+    c = Copy(tmp_path / "release")
+    i, a, m = restated(c)
     again = a | {"anchor_id": f"{i['instance_id']}:A{len(c.anchors(i['instance_id'])) + 1:02d}",
                  "message_id": m["message_id"], "fact_en": a["fact_en"].upper()}  # the same fact, other case
     c.rows["anchors"].insert(c.rows["anchors"].index(a) + 1, again)
@@ -356,4 +363,95 @@ def test_an_update_of_another_matter_in_an_authored_range_is_valid(tmp_path):
     instance's other memory)."""
     c = Copy(tmp_path / "release")
     superseded_restated(c, role=None)
+
+def test_a_group_of_two_members_one_of_them_silent_is_a_group_chat(tmp_path):
+    """GM8's near-miss: a second member on the roster who never speaks."""
+    c = Copy(tmp_path / "release")
+    lone_group(c.rows, roster=("member_01", "member_02"))
+    assert fired(c) == set()
+
+
+def test_a_cutoff_right_after_the_last_turn_is_the_whole_history(tmp_path):
+    """GM9's near-miss: an authored instance that sees its group's whole history."""
+    c = Copy(tmp_path / "release")
+    i, end = last_authored(c)
+    i["cutoff_turn"] = end + 1
+    assert fired(c) == set()
+
+
+def after_a_reply(c, f):
+    """A filler member message of `f`'s group right after an assistant reply, nothing citing it."""
+    ms, cited = c.rows["messages"], c.cited()
+    return next(m for k, m in enumerate(ms) if k and ms[k - 1]["role"] == "assistant" and m["text_zh"] in FILLER
+                and ms[k - 1]["group_id"] == m["group_id"] == f["group_id"] and m["message_id"] not in cited)
+
+
+def heaviest(c):
+    """A feedback item of a pattern with the heaviest penalty weight: one more item of it keeps the ranking (GP3)."""
+    weights = c.descriptor()["groupassist"]["weights"]["penalty"]
+    return min(c.rows["feedback"], key=lambda f: weights[f["pattern"]])
+
+
+@pytest.mark.parametrize("break_", ["notice", "twice"])
+def test_a_feedback_item_on_a_filter_notice_or_on_another_items_message_fails(tmp_path, break_):
+    """GP1: the notice of the safety filter is no member's wording; a message cited by two items is one correction
+    counted twice."""
+    c = Copy(tmp_path / "release")
+    f = heaviest(c)
+    if break_ == "notice":
+        m = c.message(f["message_id"])
+        m["placeholder"], m["text_zh"], m["text_en"] = "safety", "[该消息已被安全过滤]", "[message removed by the safety filter]"
+        f["wording_zh"], f["wording_en"] = m["text_zh"], m["text_en"]
+    else:
+        c.rows["feedback"].append(f | {"feedback_id": f"{f['group_id']}:F099"})
+    report = (c.save(), validate(c.root))[1]
+    assert report.fired() == {"GP1"}
+    assert report.failure_frame()[["row", "field"]].values.tolist() == [
+        [f["feedback_id"] if break_ == "notice" else f"{f['group_id']}:F099", "message_id"]]
+
+
+def test_two_members_correcting_the_assistant_in_the_same_words_are_two_items(tmp_path):
+    """GP1's near-miss: another message right after an assistant reply holds the same correction, its own item."""
+    c = Copy(tmp_path / "release")
+    f = heaviest(c)
+    m, said = after_a_reply(c, f), c.message(f["message_id"])
+    m["text_zh"], m["text_en"] = said["text_zh"], said["text_en"]
+    c.rows["feedback"].append(f | {"feedback_id": f"{f['group_id']}:F099", "message_id": m["message_id"]})
+    assert fired(c) == set()
+
+
+def test_an_m3_update_marked_profile_only_fails(tmp_path):
+    """GC3: the current value marked as a member's profile counts toward no unit; one line, on its flag."""
+    c = Copy(tmp_path / "release")
+    _, _, new = m3_pair(c, "L2")
+    new["profile_only"], new["unit"] = True, None
+    report = (c.save(), validate(c.root))[1]
+    assert report.fired() == {"GC3"}
+    assert report.failure_frame()[["row", "field"]].values.tolist() == [[new["anchor_id"], "profile_only"]]
+
+
+def test_a_members_profile_beside_an_m3_pair_is_valid(tmp_path):
+    """GC3's near-miss: an M3 instance also anchors a member's profile, which is no value of its pair."""
+    c = Copy(tmp_path / "release")
+    i, _, _ = m3_pair(c, "L2")
+    turn = {m["message_id"]: m["turn"] for m in c.rows["messages"]}
+    profile = next(a for a in c.rows["anchors"] if a["profile_only"] and a["instance_id"].startswith(i["group_id"])
+                   and turn[a["message_id"]] < i["cutoff_turn"] and a["instance_id"] != i["instance_id"])
+    c.rows["anchors"].insert(c.rows["anchors"].index(c.anchors(i["instance_id"])[-1]) + 1, profile | {
+        "anchor_id": f"{i['instance_id']}:A{len(c.anchors(i['instance_id'])) + 1:02d}", "instance_id": i["instance_id"]})
+    assert fired(c) == set()
+
+
+def test_a_unit_joined_through_an_anchor_of_both_message_and_fact_is_one_memory(tmp_path):
+    """GC22's near-miss: A and B cite one message, B and C state one fact (C in capitals, on a later message); A and C
+    share neither, yet the unit is one memory."""
+    c = Copy(tmp_path / "release")
+    i, a, m = restated(c)
+    n = len(c.anchors(i["instance_id"]))
+    b = a | {"anchor_id": f"{i['instance_id']}:A{n + 1:02d}", "fact_zh": a["fact_zh"] + "，已确认",
+             "fact_en": a["fact_en"] + ", confirmed"}
+    later = b | {"anchor_id": f"{i['instance_id']}:A{n + 2:02d}", "message_id": m["message_id"],
+                 "fact_en": b["fact_en"].upper()}
+    at = c.rows["anchors"].index(c.anchors(i["instance_id"])[-1]) + 1
+    c.rows["anchors"][at:at] = [b, later]
     assert fired(c) == set()

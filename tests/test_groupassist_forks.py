@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from realcompanion.validators.groupassist.run import validate
 from test_forks import edit_json, mistakes_table
+from test_groupassist_rules import lone_group
 from test_rules import read, write
 from tiny_groupassist import SPEAKERS, messages
 
@@ -334,6 +335,18 @@ def two_atoms_with_each_others_units(root):
     write(root, "atoms", rows)
 
 
+def a_one_to_one_chat(root):
+    rows = {name: read(root, name) for name in ("messages", "members")}
+    lone_group(rows, group="G06")
+    for name, kept in rows.items():
+        write(root, name, kept)
+
+
+def a_correction_listed_twice(root):
+    feedback = read(root, "feedback")
+    write(root, "feedback", feedback + [dict(feedback[0], feedback_id=f"{feedback[0]['group_id']}:F099")])
+
+
 def a_value_added_to_a_format_vocabulary(root):
     edit_json(root / "schemas" / "vocabulary.json", lambda v: v["query_types"].append("planning"))
     main(["schemas", "--write", str(root)])
@@ -367,6 +380,9 @@ MISTAKES = {
         root / "datapackage.json", lambda d: d["groupassist"].update(languages=["en"])),
     "a_memory_marked_as_a_premise": a_memory_marked_as_a_premise,
     "two_atoms_with_each_others_units": two_atoms_with_each_others_units,
+    "a_one_to_one_chat": a_one_to_one_chat,
+    "an_authored_cutoff_counted_past_the_history": setting("instances", "G05:I0002", "cutoff_turn", 61),
+    "a_correction_listed_twice": a_correction_listed_twice,
 }
 
 

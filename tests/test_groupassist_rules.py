@@ -43,10 +43,14 @@ class Copy:
     def message(self, message_id):
         return self.one("messages", message_id=message_id)
 
+    def cited(self) -> set:
+        """The messages an anchor, a criterion, a reply or a feedback item cites."""
+        return {a["message_id"] for a in self.rows["anchors"]} | {c["evidence"] for c in self.rows["criteria"]} | \
+               {m["reply_to"] for m in self.rows["messages"]} | {f["message_id"] for f in self.rows["feedback"]}
+
     def free_filler(self, group, after=-1, before=10**9):
         """A filler member message nothing cites, strictly between two turns."""
-        cited = {a["message_id"] for a in self.rows["anchors"]} | {c["evidence"] for c in self.rows["criteria"]} | \
-                {m["reply_to"] for m in self.rows["messages"]} | {f["message_id"] for f in self.rows["feedback"]}
+        cited = self.cited()
         return next(m for m in self.rows["messages"] if m["group_id"] == group and after < m["turn"] < before
                     and m["text_zh"] in FILLER and m["message_id"] not in cited and "." not in m["message_id"])
 
@@ -491,6 +495,58 @@ def gc20(c):
     first, second = [t for t in c.rows["atoms"] if t["instance_id"] == i["instance_id"]][:2]
     first["unit"], second["unit"] = second["unit"], first["unit"]
     return "atoms", first["atom_id"]
+
+
+def lone_group(rows, roster=("member_01",), group="G05"):
+    """A group of three records, member_01's, the assistant's and member_01's, added to `rows` (messages and
+    members), its members `roster`."""
+    texts = [("周末一起去爬山吧", "Let's go hiking this weekend"), ("我带水和零食", "I'll bring water and snacks"),
+             ("八点集合", "Meet at eight")]
+    for turn, (speaker, (zh, en)) in enumerate(zip(("member_01", "assistant", "member_01"), texts)):
+        rows["messages"].append(rows["messages"][-1] | {
+            "group_id": group, "turn": turn, "message_id": f"{group}:m{turn:06d}", "speaker": speaker, "reply_to": None,
+            "role": "assistant" if speaker == "assistant" else "member", "placeholder": None, "text_zh": zh, "text_en": en})
+    rows["members"] += [{"group_id": group, "member_id": m, "profile": None} for m in roster]
+
+
+def gm8(c):
+    """A one-to-one chat converted as a group: one member and the assistant."""
+    lone_group(c.rows)
+    return "messages", "G05:m000000"
+
+
+def last_authored(c):
+    """The authored instance whose cutoff lies nearest its group's last turn, with delta_min-delta_max records after
+    its last anchor, and that last turn."""
+    end = {}
+    for m in c.rows["messages"]:
+        end[m["group_id"]] = max(end.get(m["group_id"], 0), m["turn"])
+    turn = {m["message_id"]: m["turn"] for m in c.rows["messages"]}
+    params = c.descriptor()["groupassist"]
+
+    def after(i):  # records after the instance's last memory anchor
+        last = max(turn[a["message_id"]] for a in c.anchors(i["instance_id"]) if not a["premise"])
+        return sum(m["group_id"] == i["group_id"] and m["turn"] > last for m in c.rows["messages"])
+    i = min((i for i in c.rows["instances"] if i["origin"] == "authored"
+             and params["delta_min"] <= after(i) <= params["delta_max"]), key=lambda i: end[i["group_id"]] - i["cutoff_turn"])
+    return i, end[i["group_id"]]
+
+
+def gm9(c):
+    """An authored instance's cutoff counted past its group's last turn."""
+    i, end = last_authored(c)
+    i["cutoff_turn"] = end + 30
+    return "instances", i["instance_id"]
+
+
+def gc22(c):
+    """An L2 M2 instance relabelled M1, its two memories numbered one unit (the unit count, GC1, then holds)."""
+    i = c.instance(level="L2", dependency="M2")
+    i["dependency"] = "M1"
+    memories = [a for a in c.anchors(i["instance_id"]) if a["unit"]]
+    for a in memories:
+        a["unit"] = 1
+    return "anchors", memories[-1]["anchor_id"]
 
 
 def earlier_filler(c):

@@ -26,6 +26,7 @@ GROUPASSIST = {  # resource, which record, the typo: each breaks a constraint of
                           lambda r: {"instance_id": r["instance_id"].replace(":I", ":X")}),
     "message's group": ("messages", lambda r: r["turn"] == 5, {"group_id": "G1"}),
     "unit 0": ("anchors", lambda r: r["unit"] == 2, {"unit": 0}),
+    "atom's instance": ("atoms", lambda r: r["unit"] == 1, lambda r: {"instance_id": r["instance_id"].replace(":I", ":X")}),
 }
 
 
@@ -86,3 +87,28 @@ def test_a_release_without_such_values_is_judged_once(tmp_path, monkeypatch):
     monkeypatch.setattr(run, "_execute", lambda *a, **k: calls.append(1) or real(*a, **k))
     validate_groupassist(copy)
     assert len(calls) == 1
+
+
+def test_a_member_left_off_the_roster_is_one_line_however_often_they_speak_or_ask(tmp_path):
+    """A member renamed on the roster, a name that fits its field: GM3 names the speaker once, on its first message,
+    and no instance the member requests is blamed for the roster (GS6)."""
+    copy = Copy(tmp_path / "release")
+    asker = copy.instance(origin="native")
+    member = copy.one("members", group_id=asker["group_id"], member_id=asker["requester"])
+    member["member_id"] += "x"
+    said = [m for m in copy.rows["messages"] if (m["group_id"], m["speaker"]) == (asker["group_id"], asker["requester"])]
+    copy.save()
+    found = errors(validate_groupassist(copy.root))
+    assert len(said) > 1
+    assert found[["rule", "row", "field"]].values.tolist() == [["GM3", said[0]["message_id"], "speaker"]]
+    assert found["message"].iloc[0].startswith(f"not a member of the group: {len(said)} message(s)")
+
+
+def test_a_native_requester_misspelt_is_one_line(tmp_path):
+    """A requester no member of the group has (GS6): the request at the cutoff is not judged against it (GC7)."""
+    copy = Copy(tmp_path / "release")
+    asker = copy.instance(origin="native")
+    asker["requester"] = asker["requester"].replace("_", "-")
+    copy.save()
+    found = errors(validate_groupassist(copy.root))
+    assert found[["rule", "row"]].values.tolist() == [["GS6", asker["instance_id"]]]

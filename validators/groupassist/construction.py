@@ -62,6 +62,37 @@ def one_fact_one_unit(ctx) -> pd.DataFrame:
                      for f in first[bad]])
 
 
+@rule("GC22", "warning", "invariant", ("anchors",),
+      "anchors that share a memory unit are one memory: each reaches the unit's first through anchors that cite one "
+      "message or state one fact (the same text once normalized)",
+      "App. A.4 (anchors from the same message and near-duplicate facts are merged into one memory unit; an instance "
+      "with one unit is M1, with two or more M2); declared approximation, a warning: a near-duplicate worded otherwise "
+      "is not read as one")
+def one_unit_one_memory(ctx) -> pd.DataFrame:
+    """GC2 and GC12 the other way round: two memories numbered one unit make an M2 instance M1 (GC1) and score one
+    atom for both (GC8). A near-duplicate may be worded otherwise ("4 sheets", "four sheets"): a warning. A unit
+    holding both values of an M3 pair is GC3's error."""
+    a = ctx.anchors.loc[ctx.anchors["unit"].notna() & ctx.anchors["message_id"].notna(),
+                        ["anchor_id", "instance_id", "unit", "message_id", "seq", "m3_role"]]
+    unit = a.groupby(["instance_id", "unit"])
+    a = a[(unit["anchor_id"].transform("size") > 1) & (unit["m3_role"].transform("nunique") < 2)].sort_values(
+        ["instance_id", "unit", "seq"], kind="stable")
+    keys = [a["message_id"], *(ctx.written_anchors(f"fact_{lang}").loc[a.index] for lang in ctx.languages)]
+    keys = [k.where(k.fillna("") != "", a["anchor_id"] + "\x00") for k in keys]  # a blank fact links nothing (GS7)
+    label = pd.Series(np.arange(len(a)), index=a.index)
+    while True:  # each anchor takes the least label it reaches: a message or a fact shared, step by step
+        reached = label
+        for key in keys:
+            label = label.groupby([a["instance_id"], a["unit"], key]).transform("min")
+        if label.equals(reached):
+            break
+    first = a.groupby(["instance_id", "unit"])["anchor_id"].transform("first")
+    bad = label != label.groupby([a["instance_id"], a["unit"]]).transform("min")
+    return failures("anchors", a["anchor_id"][bad], "unit", a["unit"][bad].astype("Int64"),
+                    [f"shares its unit with anchor {f} but neither cites its message nor states its fact (nor through "
+                     "another anchor of the unit): two memories are two units" for f in first[bad]])
+
+
 @rule("GC13", "error", "invariant", ("atoms", "anchors", "instances"),
       "M3 L1: the distractor atom states the superseded value, and no scored atom nor the reference answer states it",
       "App. A.5 (atomic facts, one per anchor; the superseded value recorded as a distractor); §3.3 (a stated "

@@ -47,6 +47,12 @@ def taken(column: pd.Series, positions: np.ndarray) -> np.ndarray:
     return np.where(positions >= 0, out, np.nan)
 
 
+def owned(frame: pd.DataFrame, key: str) -> pd.DataFrame:
+    """`frame` with a set-aside (null) `instance_id` read from the record's own `key` (GM6: an id begins with its
+    owner's): the instance is judged with the record, not blamed for its loss."""
+    return frame.assign(instance_id=frame["instance_id"].fillna(frame[key].astype(object).str.rsplit(":", n=1).str[0]))
+
+
 def written_column(values: pa.Array | pa.ChunkedArray, lang: str) -> np.ndarray:
     """`every_written` of a column of texts, as numpy: only its distinct texts become Python strings, once each (Arrow
     encodes the column by them), each row taking its text's by position; a column not of strings (null throughout,
@@ -107,11 +113,7 @@ class Context(CoreContext):
                            "text_en"]].rename(columns={"group_id": "message_group"}).reset_index(drop=True)
         a = self.frame("anchors")
         a = a.drop(columns=[c for c in a.columns if c in {*inst.columns, *m.columns} - {"instance_id", "message_id"}])
-        # an anchor whose instance_id is set aside (null) is the instance's its own id names (GM6: an id begins with
-        # its owner's): the instance's units and atoms are judged with it, not blamed for its loss
-        owner = a["anchor_id"].astype(object).str.rsplit(":", n=1).str[0]
-        a = a.assign(instance_id=a["instance_id"].fillna(owner))
-        return a.merge(inst, on="instance_id", how="left").merge(m, on="message_id", how="left")
+        return owned(a, "anchor_id").merge(inst, on="instance_id", how="left").merge(m, on="message_id", how="left")
 
     @cached_property
     def _written(self) -> dict:

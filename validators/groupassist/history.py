@@ -55,14 +55,21 @@ def in_order(ctx) -> pd.DataFrame:
       "a message's role is assistant exactly when its speaker is 'assistant'; any other speaker is a member of its group",
       "GROUPASSIST.md §2 (role, speaker)")
 def speakers(ctx) -> pd.DataFrame:
+    """A speaker off its group's roster is one line, on its first message: the roster or the name is the one fault,
+    not each of its messages."""
     m = ctx.frame("messages")
     members = ctx.frame("members")
     known = pd.MultiIndex.from_frame(members[["group_id", "member_id"]]).to_flat_index()
     is_member = pd.MultiIndex.from_arrays([m["group_id"], m["speaker"]]).isin(known)
     assistant = m["speaker"] == "assistant"
-    bad = (assistant != (m["role"] == "assistant")) | (~assistant & ~is_member)
-    return failures("messages", m["message_id"][bad], "speaker", m["speaker"][bad],
-                    "speaker does not match role, or is not a member of the group")
+    mismatch = assistant != (m["role"] == "assistant")
+    off = m.loc[~assistant & ~is_member & ~mismatch, ["message_id", "group_id", "speaker"]]
+    said = off.groupby(["group_id", "speaker"], dropna=False, sort=False)["message_id"].agg(["first", "size"])
+    return combined([failures("messages", m["message_id"][mismatch], "speaker", m["speaker"][mismatch],
+                              "speaker does not match role"),
+                     failures("messages", said["first"], "speaker", said.index.get_level_values("speaker"),
+                              [f"not a member of the group: {n} message(s) of {g} by this speaker, none on its roster"
+                               for g, n in zip(said.index.get_level_values("group_id"), said["size"])])])
 
 
 @rule("GM7", "error", "history", ("members", "messages"),
@@ -81,6 +88,44 @@ def members(ctx) -> pd.DataFrame:
                               "no message of the release is of this group: a member of a group it does not hold"),
                      failures("members", rows[named], "member_id", mem["member_id"][named],
                               "'assistant' is the assistant's speaker, not a member's pseudonym")])
+
+
+@rule("GM8", "error", "history", ("messages", "members"),
+      "every group the release holds has at least two members (its roster's and its speakers')",
+      "App. A.1 (we keep the group conversations with at least two members); §1 (integration across multiple "
+      "participants); App. A.4 (M2: memories distributed across members)")
+def group_chats(ctx) -> pd.DataFrame:
+    """A one-to-one chat converted as a group has no members' memories to integrate or attribute. A member who never
+    speaks is one (the roster's); a speaker off the roster is one too, GM3's to name."""
+    m, mem = ctx.frame("messages"), ctx.frame("members")
+    first = m.dropna(subset=["group_id"]).drop_duplicates("group_id")
+    roster = mem[["group_id", "member_id"]].dropna().drop_duplicates()
+    n = roster.groupby("group_id").size().reindex(first["group_id"], fill_value=0).to_numpy()
+    if (n < 2).any():  # rare: the speakers of those groups read only then
+        short = m[among(m["group_id"], first["group_id"][n < 2]) & m["speaker"].notna() & (m["speaker"] != "assistant")]
+        spoken = pd.concat([roster, short[["group_id", "speaker"]].set_axis(["group_id", "member_id"], axis=1)])
+        n = spoken.drop_duplicates().groupby("group_id").size().reindex(first["group_id"], fill_value=0).to_numpy()
+    bad = n < 2
+    return failures("messages", first["message_id"][bad], "group_id", first["group_id"][bad],
+                    [f"the group has {k} member(s): a group chat has at least two" for k in n[bad].tolist()])
+
+
+@rule("GM9", "error", "history", ("instances", "messages"),
+      "an authored instance's cutoff lies in its group's history: a turn of it, or the one right after its last (the "
+      "whole history)",
+      "App. E.1 (only turns with index t < c are visible: a cutoff is a point of the history); App. A.5 (the cutoff "
+      "is placed delta messages after the last anchor)")
+def cutoffs_in_history(ctx) -> pd.DataFrame:
+    """A cutoff past the history's end shows a system the same history as one right after it, but claims turns no
+    record holds: a cutoff counted in another index (records, 1-based) or from another copy of the group. A native
+    instance's cutoff is its request's turn (GC7 names one no record holds)."""
+    inst, m = ctx.frame("instances"), ctx.frame("messages")
+    end = m.groupby("group_id")["turn"].max().to_dict()
+    own = inst[(inst["origin"] == "authored") & among(inst["group_id"], list(end))]
+    last = own["group_id"].map(end).astype(float)
+    bad = own["cutoff_turn"] > last + 1  # null (set aside): not judged
+    return failures("instances", own["instance_id"][bad], "cutoff_turn", own["cutoff_turn"][bad],
+                    [f"the group's last turn is {int(t)}: a cutoff lies at most one turn after it" for t in last[bad]])
 
 
 @rule("GM4", "error", "history", ("messages",), "reply_to names an earlier message of the same group",

@@ -9,8 +9,9 @@ import pyarrow.compute as pc
 from ..catalogue import combined, failures
 from ..screen import search
 from .catalogue import rule
-from .context import among, position_in, taken
+from .context import among, owned, position_in, taken
 from .gates import elsewhere, every_written, stated, word_pattern
+from .requester import strangers
 
 
 def _units(ctx) -> pd.Series:
@@ -59,13 +60,15 @@ def one_message_one_unit(ctx) -> pd.DataFrame:
 
 
 @rule("GC3", "error", "invariant", ("anchors", "instances", "messages"),
-      "M3 has one superseded and one current anchor, the current one later and in another memory unit; other "
-      "instances have no m3_role",
-      "App. A.4 (M3: a superseded and a current value; a memory unit merges one message's anchors or near-duplicate "
-      "facts, never two values); GROUPASSIST.md §3")
+      "M3 has one superseded and one current anchor, the current one later and in another memory unit (each value "
+      "a memory: neither profile-only nor a premise); other instances have no m3_role",
+      "App. A.4 (M3: a superseded and a current value, each new value paired with the anchor that established the "
+      "earlier one; a memory unit merges one message's anchors or near-duplicate facts, never two values; profile-only "
+      "anchors count toward no unit); App. A.5 (a premise is the query's); GROUPASSIST.md §3")
 def m3_pair(ctx) -> pd.DataFrame:
     """The two values of a pair are two memories: an instance that merged them into one unit counts the old value
-    toward its units and, in L1, scores the distractor's unit as a memory."""
+    toward its units and, in L1, scores the distractor's unit as a memory; a value marked profile-only or a premise
+    counts toward no unit, so the instance's units hold one value of its conflict."""
     a, inst = ctx.anchors, ctx.frame("instances")
     sup = a.loc[a["m3_role"] == "superseded", ["instance_id", "seq"]].groupby("instance_id")["seq"].agg(["size", "max"])
     cur = a.loc[a["m3_role"] == "current", ["instance_id", "seq"]].groupby("instance_id")["seq"].agg(["size", "min"])
@@ -79,7 +82,12 @@ def m3_pair(ctx) -> pd.DataFrame:
     paired = a.loc[a["m3_role"].notna() & a["unit"].notna(), ["anchor_id", "instance_id", "m3_role", "unit"]]
     merged = paired.groupby(["instance_id", "unit"])["m3_role"].transform("nunique") > 1
     merged &= paired["m3_role"] == "current"
-    return combined([failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
+    valued = a.loc[a["m3_role"].notna(), ["anchor_id", "profile_only", "premise"]]
+    profile, hit = valued["profile_only"].eq(True), valued["profile_only"].eq(True) | valued["premise"].eq(True)
+    return combined([failures("anchors", valued["anchor_id"][hit], np.where(profile[hit], "profile_only", "premise"),
+                              "true", "an M3 value is a memory of its own unit, not a member's profile nor the query's "
+                              "premise"),
+                     failures("instances", inst["instance_id"][bad], "dependency", inst["dependency"][bad],
                               "M3 needs exactly one superseded and one later current anchor; others none"),
                      failures("anchors", paired["anchor_id"][merged], "unit", paired["unit"][merged].astype("Int64"),
                               "the current value shares its memory unit with the superseded value: two values are two "
@@ -192,7 +200,7 @@ def authored(ctx) -> pd.DataFrame:
     return combined(parts)
 
 
-@rule("GC7", "error", "invariant", ("instances", "messages"),
+@rule("GC7", "error", "invariant", ("instances", "messages", "members"),
       "native: the cutoff is the requester's request message and the query is its text, verbatim in each language "
       "the release declares; a safety-filter placeholder is no request",
       "App. A.5 (native: the request is the cutoff, the query its text); App. A.1 (a safety filter replaced some "
@@ -202,8 +210,9 @@ def native(ctx) -> pd.DataFrame:
     record the safety filter replaced holds the filter's notice, not the member's words: a query copied from it
     asks nothing."""
     inst = ctx.frame("instances")
-    # a field set aside, or a null requester (GS6's), leaves the request unjudged
+    # a field set aside, or a null requester or one no member of the group (GS6's), leaves the request unjudged
     nat = inst[(inst["origin"] == "native") & inst[["group_id", "cutoff_turn", "requester"]].notna().all(axis=1)]
+    nat = nat[~strangers(ctx, nat)]
     m = ctx.messages[["group_id", "turn", "speaker", "text_zh", "text_en"]].reset_index(drop=True)
     at = nat[["instance_id", "group_id", "cutoff_turn", "requester", "query_zh", "query_en"]].astype(
         {"cutoff_turn": float}).merge(m.astype({"turn": float}).reset_index(names="at"), left_on=["group_id", "cutoff_turn"],
@@ -227,7 +236,7 @@ def native(ctx) -> pd.DataFrame:
       "L1: one atom per memory unit, one distractor (the superseded unit) exactly for M3, a reference answer; L2: a rubric only",
       "§3.3 (L1 atoms, the M3 distractor); GROUPASSIST.md §3")
 def l1_atoms(ctx) -> pd.DataFrame:
-    inst, at, a = ctx.frame("instances"), ctx.frame("atoms"), ctx.anchors
+    inst, at, a = ctx.frame("instances"), owned(ctx.frame("atoms"), "atom_id"), ctx.anchors
     keys = ["instance_id", "unit", "distractor"]
     units = a["unit"].notna() & a["instance_id"].notna()
     # the unit holding the superseded anchor is the superseded value: its one atom is the distractor, whatever
@@ -350,10 +359,14 @@ def no_pointers(ctx) -> pd.DataFrame:
 
 
 @rule("GP1", "error", "provenance", ("feedback", "messages"),
-      "a feedback item is a member message of its group right after an assistant reply, holding the wording verbatim",
-      "App. B (feedback: a member message right after an assistant reply, wording released)")
+      "a feedback item is a member message of its group right after an assistant reply, holding the wording verbatim: "
+      "no safety-filter placeholder, and no other item's message",
+      "App. B (feedback: a member message right after an assistant reply, recorded with the member's wording; the 97 "
+      "corrections, one a message, clustered 23/24/21/12/17); App. A.1 (safety placeholders replace a message's text)")
 def feedback_items(ctx) -> pd.DataFrame:
-    """One line per item, naming the first condition it fails (a line naming all four sent the reader to guess)."""
+    """One line per item, naming the first condition it fails (a line naming all four sent the reader to guess). A
+    safety placeholder's text is the filter's notice, not the member's wording; a message cited twice counts one
+    correction twice in the ranking the weights follow (GP3)."""
     f, m = ctx.frame("feedback"), ctx.messages
     msg = m.reindex(f["message_id"])
     prev = m.set_index(["group_id", "seq"])["role"]
@@ -364,9 +377,13 @@ def feedback_items(ctx) -> pd.DataFrame:
         (msg["group_id"].isna().to_numpy(), "message_id", "no message of the release"),
         (msg["group_id"].to_numpy() != f["group_id"].to_numpy(), "message_id", "message of another group"),
         (msg["role"].to_numpy() != "member", "message_id", "not a member's message"),
+        (msg["placeholder"].to_numpy() == "safety", "message_id", "a safety-filter placeholder: the filter's notice, "
+         "not the member's wording"),
         (np.array(before, dtype=object) != "assistant", "message_id", "the message before it is not an assistant reply"),
         *((~found, f"wording_{lang}", f"wording not verbatim in the message's text_{lang}")
-          for lang, found in verbatim.items())]
+          for lang, found in verbatim.items()),
+        ((f["message_id"].notna() & f["message_id"].duplicated()).to_numpy(), "message_id",
+         "an earlier feedback item cites this message: one correction is one item")]
     masks = [np.asarray(mask, dtype=bool) for mask, _, _ in reasons]
     bad = np.logical_or.reduce(masks)
     field = np.select(masks, [r[1] for r in reasons], "")[bad]

@@ -3,6 +3,7 @@ typo in a field the rules join on) is reported once, by the constraint rule, and
 as a value of the wrong type is (validators/aside.py); no row that joins on it is blamed for it."""
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -12,6 +13,7 @@ from test_groupassist_rules import Copy
 from test_rules import read, write
 
 from realcompanion.formats.groupassist import SPECIMEN
+from realcompanion.paths import REPO_ROOT
 from realcompanion.stamp import stamp
 
 
@@ -86,3 +88,41 @@ def test_a_release_without_such_values_is_judged_once(tmp_path, monkeypatch):
     monkeypatch.setattr(run, "_execute", lambda *a, **k: calls.append(1) or real(*a, **k))
     validate_groupassist(copy)
     assert len(calls) == 1
+
+
+def _claim_cited(r):
+    return r["participant_id"] == "U01" and r["evidence"] and r["claim_id"] in {
+        c for line in (REPO_ROOT / "data" / "chat.jsonl").read_text(encoding="utf-8").splitlines()
+        for c in json.loads(line)["required_context"]["profile_refs"]}
+
+
+CITED = {  # an id that fits its pattern but names nothing, or a participant_id that names another participant
+    "asked_after naming no message": ("qa", lambda r: r["evidence"], lambda r: {"asked_after": r["participant_id"] + ":d999:001"},
+                                      "KEY1"),
+    "probe_dayid naming no message": ("chat", lambda r: r["tier"] == "basic" and not r["cold_open"],
+                                      lambda r: {"probe_dayid": r["participant_id"] + ":d999:001"}, "KEY1"),
+    "a claim cited that does not exist": ("chat", lambda r: r["required_context"]["profile_refs"] and r["withdrawn"] is None,
+                                          lambda r: {"required_context": {**r["required_context"], "profile_refs": [
+                                              r["participant_id"] + ":P9999"]}}, "C"),
+    "an episode cited that does not exist": ("chat", lambda r: r["required_context"]["episode_refs"] and r["withdrawn"] is None,
+                                             lambda r: {"required_context": {**r["required_context"], "episode_refs": [
+                                                 r["participant_id"] + ":d999:001"]}}, "C"),
+    "a chat row's participant": ("chat", lambda r: r["participant_id"] == "U01" and r["required_context"]["recent_context"],
+                                 {"participant_id": "U02"}, "ID1"),
+    "a cited claim's participant": ("profile", _claim_cited, {"participant_id": "U02"}, "ID1"),
+}
+
+
+@pytest.mark.parametrize("case", CITED)
+def test_a_citation_naming_nothing_or_another_participant_is_one_line(specimen, case):
+    """An identifier that names no record, or a row whose participant_id is another's, is one line: KEY1's where a
+    foreign key declares the field, C's for a list, ID1's where the row's own id says which participant it is; the
+    rules that read what it cites (the referent, sufficiency) do not judge the row on what is missing."""
+    resource, pick, change, rule = CITED[case]
+    rows = read(specimen, resource)
+    row = next(r for r in rows if pick(r))
+    row.update(change(row) if callable(change) else change)
+    write(specimen, resource, rows)
+    stamp(specimen)
+    found = errors(validate(specimen))
+    assert found["rule"].tolist() == [rule], found.to_string()

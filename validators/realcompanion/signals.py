@@ -36,7 +36,7 @@ def referent(ctx) -> pd.DataFrame:
     unreasoned = excepted & ~found & has  # a blank reason (JSON Schema's minLength counts a space) gives none
     if unreasoned.any():
         unreasoned &= ~(ctx.series("chat", "trace.A.ungrounded.reason").str.strip().str.len() > 0).fillna(False)
-    bad = pd.Series(has, index=chat.index) & ~found & ~excepted
+    bad = pd.Series(has, index=chat.index) & ~found & ~excepted & ~ctx.context_unresolved
     stale = found & excepted  # an exception where there is none to record
     # null says nothing prior is referred to (trace schema), which a memory-bearing row's locus contradicts
     unstated = ~pd.Series(has, index=chat.index) & ctx.series("chat", "memory_bearing.recorded").fillna(False).astype(bool)

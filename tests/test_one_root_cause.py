@@ -126,3 +126,31 @@ def test_a_citation_naming_nothing_or_another_participant_is_one_line(specimen, 
     stamp(specimen)
     found = errors(validate(specimen))
     assert found["rule"].tolist() == [rule], found.to_string()
+
+
+def _thread_row(r):
+    return r["scoreable"] and not r["cold_open"] and r["tier"] == "basic" and r["required_context"]["recent_context"] \
+        and r["trace"]["C"]["relabeled"] is None
+
+
+FLAGS = {  # a chat row's field that alone disagrees with the fields that agree with each other
+    "tier": (_thread_row, {"tier": "hard"}, "ARI1"),  # the lists' shape and trace C say basic: CAT1, CAT2 read that
+    "cold_open set": (_thread_row, {"cold_open": True}, "SIG1"),  # SIG7, SIG9 judge cold opens by flag and stratum
+    "stratum abstention": (_thread_row, {"stratum": "abstention"}, "SIG1"),  # ARI2: a gold on a flagged cold open
+    "cold_open cleared": (lambda r: r["cold_open"] and r["withdrawn"] is None, {"cold_open": False}, "SIG1"),  # F too
+    "withdrawn code": (_thread_row, {"withdrawn": "context_lost"}, "SIG6"),  # SIG2 judges by what phase E decided
+}
+
+
+@pytest.mark.parametrize("case", FLAGS)
+def test_a_field_alone_wrong_is_one_line(specimen, case):
+    """A chat field that alone disagrees with others that agree is one line, the rule that compares it with them: the
+    rules that read it as a premise (what a cold open cites, the category of a tier, whether a row is scoreable) judge
+    the row by the fields that agree."""
+    pick, change, rule = FLAGS[case]
+    rows = read(specimen, "chat")
+    next(r for r in rows if pick(r)).update(change)
+    write(specimen, "chat", rows)
+    stamp(specimen)
+    found = errors(validate(specimen))
+    assert found["rule"].tolist() == [rule], found.to_string()

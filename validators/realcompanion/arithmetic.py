@@ -19,10 +19,14 @@ from .catalogue import frame_rule, release_rule
             "(schemas/vocabulary.json tier_rule)",
             "Table 25, Arithmetic (tier recomputable on 1,967 of 1,967 scoreable rows); Table 13; Table 46 (tier)")
 def tier_recomputes(ctx, frame):
-    tier = ctx.release.schemas.tier_of(
+    return ~frame["scoreable"] | (frame["tier"] == shape_tier(ctx))
+
+
+def shape_tier(ctx) -> np.ndarray:
+    """Each chat row's tier as the shape of its context lists gives it (vocabulary tier_rule)."""
+    return ctx.release.schemas.tier_of(
         ctx.series("chat", "required_context.profile_refs").list.len().fillna(0) > 0,
         ctx.series("chat", "required_context.episode_refs").list.len().fillna(0) > 0)
-    return ~frame["scoreable"] | (frame["tier"] == tier)
 
 
 @frame_rule("ARI2", "error", "arithmetic", "chat", "stratum",
@@ -31,7 +35,8 @@ def tier_recomputes(ctx, frame):
 def no_stratum_exception(ctx, frame):
     recorded = ctx.series("chat", "memory_bearing.recorded")
     enriched_ok = (frame["stratum"] != "enriched") | recorded | frame["withdrawn"].notna()
-    abstention_ok = (frame["stratum"] != "abstention") | (frame["cold_open"] & frame["gold_response"].isna())
+    # an abstention row whose cold_open flag says otherwise is SIG1's line, whichever of the two is wrong
+    abstention_ok = ~((frame["stratum"] == "abstention") & frame["cold_open"]) | frame["gold_response"].isna()
     return enriched_ok & abstention_ok
 
 

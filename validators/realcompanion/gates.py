@@ -249,6 +249,8 @@ def gate_f(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
     gold = chat["gold_response"]
     absent = gold.isna() | (gold.str.strip() == "").fillna(False)
-    bad = absent & ~chat["cold_open"].fillna(False).astype(bool) & chat["withdrawn"].isna()
+    # an abstention row is a cold open whatever its flag says: a flag that disagrees is SIG1's line
+    cold = chat["cold_open"].fillna(False).astype(bool) | (chat["stratum"] == "abstention").fillna(False)
+    bad = absent & ~cold & chat["withdrawn"].isna()
     shown = [as_text(g) if g is None or pd.isna(g) else json.dumps(g) for g in gold[bad]]
     return failures("chat", chat["item_id"][bad], "gold_response", shown, "gold response missing or blank")

@@ -5,9 +5,13 @@ A session opener that is no cold open may cite the last session (SIG9 holds cold
 for repair and shipped is revised, a phase B that removed references may record its failure (SIG10); a referent is matched
 whatever its case, and a row citing only the current thread may record none (REF1); a claim may leave its whole
 observation window null (ARI6, counted by NUL1); a value with content is not blank for the spaces around it (FLD3); a
-row withdrawn for another reason than phase B's emptying its context may cite what it was left (SIG11).
+row withdrawn for another reason than phase B's emptying its context may cite what it was left (SIG11); recent context
+may reach back the whole recent window, or further within the probe's session (ARI10); two probes of one stratum may
+say the same words at two turns (ARI11).
 """
 from __future__ import annotations
+
+import json
 
 import pytest
 from realcompanion.validators.run import validate
@@ -81,8 +85,49 @@ def context_kept_by_another_withdrawal(root):
     write(root, "chat", chat)
 
 
+
+def recent_from(name, pick):
+    """An edit (named `name`) giving a row with recent context one more recent message: the first of its participant's
+    messages for which pick(message, probe, window) holds, the probe's message and window given."""
+    def edit(root):
+        chat, source = read(root, "chat"), read(root, "source")
+        window = json.loads((root / "datapackage.json").read_text())["realcompanion"]["recent_window"]
+        by = {m["dayid"]: m for m in source}
+        for row in (r for r in chat if r["required_context"]["recent_context"] and r["withdrawn"] is None):
+            probe = by[row["probe_dayid"]]
+            found = [m for m in source if m["participant_id"] == probe["participant_id"] and pick(m, probe, window)]
+            if found:
+                row["required_context"]["recent_context"].insert(0, found[0]["dayid"])
+                write(root, "chat", chat)
+                return
+        raise AssertionError("no row has such a message")
+    edit.__name__ = name
+    return edit
+
+
+# the window's first message, from the last session: recent
+recent_context_at_window_edge = recent_from("recent_context_at_window_edge", lambda m, probe, window: (
+    m["turn"] == probe["turn"] - window and (m["session"] or 0) < (probe["session"] or 0)))
+# a long thread: a message of the probe's own session beyond the window is the current thread's
+thread_longer_than_window = recent_from("thread_longer_than_window", lambda m, probe, window: (
+    m["turn"] < probe["turn"] - window and m["session"] is not None and m["session"] == probe["session"]))
+
+
+def same_words_probed_twice(root):
+    """Two rows of one stratum whose probes say the same words at different turns: each samples its own turn."""
+    chat, source = read(root, "chat"), read(root, "source")
+    context = {d for r in chat for field in ("recent_context", "episode_refs") for d in r["required_context"][field]}
+    first, second = [r for r in chat if r["stratum"] == "proportional" and r["withdrawn"] is None
+                     and r["probe_dayid"] not in context and r["participant_id"] == chat[0]["participant_id"]][:2]
+    second["probe"] = first["probe"]
+    next(m for m in source if m["dayid"] == second["probe_dayid"])["text"] = first["probe"]
+    write(root, "chat", chat)
+    write(root, "source", source)
+
+
 NEAR_MISSES = [opener_citing_last_session, repaired_and_shipped, removed_and_failed, referent_in_capitals,
-               thread_row_without_referent, window_left_null, answer_with_spaces_around, context_kept_by_another_withdrawal]
+               thread_row_without_referent, window_left_null, answer_with_spaces_around, recent_context_at_window_edge,
+               thread_longer_than_window, same_words_probed_twice, context_kept_by_another_withdrawal]
 
 
 @pytest.mark.parametrize("edit", NEAR_MISSES, ids=[e.__name__ for e in NEAR_MISSES])

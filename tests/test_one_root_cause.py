@@ -3,6 +3,7 @@ typo in a field the rules join on) is reported once, by the constraint rule, and
 as a value of the wrong type is (validators/aside.py); no row that joins on it is blamed for it."""
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -12,6 +13,7 @@ from test_groupassist_rules import Copy
 from test_rules import read, write
 
 from realcompanion.formats.groupassist import SPECIMEN
+from realcompanion.paths import REPO_ROOT
 from realcompanion.stamp import stamp
 
 
@@ -112,3 +114,69 @@ def test_a_native_requester_misspelt_is_one_line(tmp_path):
     copy.save()
     found = errors(validate_groupassist(copy.root))
     assert found[["rule", "row"]].values.tolist() == [["GS6", asker["instance_id"]]]
+
+
+def _claim_cited(r):
+    return r["participant_id"] == "U01" and r["evidence"] and r["claim_id"] in {
+        c for line in (REPO_ROOT / "data" / "chat.jsonl").read_text(encoding="utf-8").splitlines()
+        for c in json.loads(line)["required_context"]["profile_refs"]}
+
+
+CITED = {  # an id that fits its pattern but names nothing, or a participant_id that names another participant
+    "asked_after naming no message": ("qa", lambda r: r["evidence"], lambda r: {"asked_after": r["participant_id"] + ":d999:001"},
+                                      "KEY1"),
+    "probe_dayid naming no message": ("chat", lambda r: r["tier"] == "basic" and not r["cold_open"],
+                                      lambda r: {"probe_dayid": r["participant_id"] + ":d999:001"}, "KEY1"),
+    "a claim cited that does not exist": ("chat", lambda r: r["required_context"]["profile_refs"] and r["withdrawn"] is None,
+                                          lambda r: {"required_context": {**r["required_context"], "profile_refs": [
+                                              r["participant_id"] + ":P9999"]}}, "C"),
+    "an episode cited that does not exist": ("chat", lambda r: r["required_context"]["episode_refs"] and r["withdrawn"] is None,
+                                             lambda r: {"required_context": {**r["required_context"], "episode_refs": [
+                                                 r["participant_id"] + ":d999:001"]}}, "C"),
+    "a chat row's participant": ("chat", lambda r: r["participant_id"] == "U01" and r["required_context"]["recent_context"],
+                                 {"participant_id": "U02"}, "ID1"),
+    "a cited claim's participant": ("profile", _claim_cited, {"participant_id": "U02"}, "ID1"),
+}
+
+
+@pytest.mark.parametrize("case", CITED)
+def test_a_citation_naming_nothing_or_another_participant_is_one_line(specimen, case):
+    """An identifier that names no record, or a row whose participant_id is another's, is one line: KEY1's where a
+    foreign key declares the field, C's for a list, ID1's where the row's own id says which participant it is; the
+    rules that read what it cites (the referent, sufficiency) do not judge the row on what is missing."""
+    resource, pick, change, rule = CITED[case]
+    rows = read(specimen, resource)
+    row = next(r for r in rows if pick(r))
+    row.update(change(row) if callable(change) else change)
+    write(specimen, resource, rows)
+    stamp(specimen)
+    found = errors(validate(specimen))
+    assert found["rule"].tolist() == [rule], found.to_string()
+
+
+def _thread_row(r):
+    return r["scoreable"] and not r["cold_open"] and r["tier"] == "basic" and r["required_context"]["recent_context"] \
+        and r["trace"]["C"]["relabeled"] is None
+
+
+FLAGS = {  # a chat row's field that alone disagrees with the fields that agree with each other
+    "tier": (_thread_row, {"tier": "hard"}, "ARI1"),  # the lists' shape and trace C say basic: CAT1, CAT2 read that
+    "cold_open set": (_thread_row, {"cold_open": True}, "SIG1"),  # SIG7, SIG9 judge cold opens by flag and stratum
+    "stratum abstention": (_thread_row, {"stratum": "abstention"}, "SIG1"),  # ARI2: a gold on a flagged cold open
+    "cold_open cleared": (lambda r: r["cold_open"] and r["withdrawn"] is None, {"cold_open": False}, "SIG1"),  # F too
+    "withdrawn code": (_thread_row, {"withdrawn": "context_lost"}, "SIG6"),  # SIG2 judges by what phase E decided
+}
+
+
+@pytest.mark.parametrize("case", FLAGS)
+def test_a_field_alone_wrong_is_one_line(specimen, case):
+    """A chat field that alone disagrees with others that agree is one line, the rule that compares it with them: the
+    rules that read it as a premise (what a cold open cites, the category of a tier, whether a row is scoreable) judge
+    the row by the fields that agree."""
+    pick, change, rule = FLAGS[case]
+    rows = read(specimen, "chat")
+    next(r for r in rows if pick(r)).update(change)
+    write(specimen, "chat", rows)
+    stamp(specimen)
+    found = errors(validate(specimen))
+    assert found["rule"].tolist() == [rule], found.to_string()

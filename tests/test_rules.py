@@ -263,6 +263,42 @@ def clear_inside_window(r, root):
                                              for d in r["required_context"]["episode_refs"])
 
 
+def opening_message_as_recent(row, root):
+    """Recent context given the participant's first message too, sessions and more than the window before the probe,
+    as a converter listing every message the gold used as recent context does."""
+    row["required_context"]["recent_context"].insert(0, f"{row['participant_id']}:d001:001")
+
+
+def probe_in_later_session(r, root) -> bool:
+    """A row with recent context whose probe lies more than the window after the participant's first message, in a
+    later session."""
+    message = next(m for m in read(root, "source") if m["dayid"] == r["probe_dayid"])
+    window = json.loads((root / "datapackage.json").read_text())["realcompanion"]["recent_window"]
+    return bool(r["required_context"]["recent_context"]) and r["withdrawn"] is None and message["turn"] > window \
+        and (message["session"] or 0) > 1
+
+
+def episode_also_recent(row, root):
+    """An episode_ref inside the window (a clear row's) listed again as recent context."""
+    turns = turns_of(root)
+    window = json.loads((root / "datapackage.json").read_text())["realcompanion"]["recent_window"]
+    probe = turns[row["probe_dayid"]]
+    inside = next(d for d in row["required_context"]["episode_refs"] if probe - window <= turns[d] < probe)
+    row["required_context"].update(recent_context=sorted({*row["required_context"]["recent_context"], inside},
+                                                         key=turns.get), recent_needed=True)
+
+
+def row_written_twice(root):
+    """A proportional row copied under the participant's next item_id: the same probe sampled twice."""
+    rows = read(root, "chat")
+    row = next(r for r in rows if r["stratum"] == "proportional" and r["withdrawn"] is None)
+    number = max(int(r["item_id"].split(":C")[1]) for r in rows if r["participant_id"] == row["participant_id"]) + 1
+    copy = {**json.loads(json.dumps(row)), "item_id": f"{row['participant_id']}:C{number:04d}"}
+    rows.insert(rows.index(row) + 1, copy)
+    write(root, "chat", rows)
+    return copy["item_id"]
+
+
 def previous_message_as_recent(row, root):
     """A cold open given the message before its probe (the last session's) as its recent context, as a converter that
     gives every probe the messages before it does."""
@@ -600,6 +636,12 @@ CASES = [
     Case("ARI1", on_rows("chat", cold_open, chat_change(
         tier="hard", category="episode_callback", trace__C__tier="hard", trace__C__category="episode_callback",
         trace__C__rule=lambda r: "only episode_refs is non-empty")), branch="cold-open"),
+    # Table 46: recent context is the recent window's, the reference set lies outside it
+    Case("ARI10", on_rows("chat", probe_in_later_session, opening_message_as_recent), branch="far",
+         message="recent context from an earlier session"),
+    Case("ARI10", on_rows("chat", clear_inside_window, episode_also_recent), branch="both",
+         message="episode_ref is also recent context"),
+    Case("ARI11", row_written_twice, message="probe already sampled in the proportional stratum by"),
     Case("ARI2", on_rows("chat", basic_scoreable, chat_change(stratum="enriched")), branch="enriched"),
     # an abstention row that is no cold open breaks SIG1 too (cold_open exactly on abstention); a gold is ARI2's alone
     Case("ARI2", on_rows("chat", lambda r, root: r["stratum"] == "abstention",

@@ -314,6 +314,19 @@ class Context:
         return pd.concat([*own, claims], ignore_index=True)
 
     @cached_property
+    def context_unresolved(self) -> np.ndarray:
+        """Per chat row, whether its recorded context cites an id naming no message or claim: gate C's one line, so
+        the rules that read the context (the referent, sufficiency) do not judge that row on what is missing."""
+        out = np.zeros(len(self.table("chat")), dtype=bool)
+        for field in ("recent_context", "episode_refs"):
+            cited = self._citing_fields["chat", f"required_context.{field}"]
+            out[cited["idx"][cited["position"] < 0]] = True
+        refs = self.ids_cited("chat", "required_context.profile_refs")
+        if len(refs):  # a release citing claims holds profile (TRK1)
+            out[refs["idx"][~refs["value"].isin(self.frame("profile")["claim_id"])]] = True
+        return out
+
+    @cached_property
     def citations(self) -> pd.DataFrame:
         """Every cited identifier: resource, idx (row position), field, value, position, pid (citing row's participant)."""
         keys, parts = zip(*self._citing_fields.items())

@@ -361,20 +361,29 @@ def own_participant(ctx) -> pd.DataFrame:
     key holds participant_id itself)."""
     parts = []
     for name in ctx.release.resources:
-        key, *rest = ctx.release.primary_key(name) or [None]
-        if key is None or rest or "participant_id" not in ctx.table(name).column_names:
+        bad = prefix_differs(ctx, name)
+        if bad is None:
             continue
-        ids = ctx.table(name).column(key)
-        if not pa.types.is_string(ids.type):
-            continue
-        prefix = pc.list_element(pc.split_pattern(ids, ":", max_splits=1), 0)
-        bad = pc.fill_null(pc.not_equal(prefix, ctx.table(name).column("participant_id")), False).to_numpy(
-            zero_copy_only=False)  # a null id or participant_id is SCH2's
-        frame = ctx.frame(name)
+        key, frame = ctx.release.primary_key(name)[0], ctx.frame(name)
         parts.append(failures(name, frame[key][bad], key, frame[key][bad],
                               [f"identifier prefix differs from its participant_id, {p}"
                                for p in frame["participant_id"][bad]]))
     return combined(parts)
+
+
+def prefix_differs(ctx, name: str) -> np.ndarray | None:
+    """Row by row, whether the record's own identifier's prefix differs from its participant_id (ID1), or None where
+    the resource has no such identifier. Such a row's participant is in doubt: ID1's line names it, and a row citing
+    by it is not blamed for citing another participant's records."""
+    key, *rest = ctx.release.primary_key(name) or [None]
+    if key is None or rest or "participant_id" not in ctx.table(name).column_names:
+        return None
+    ids = ctx.table(name).column(key)
+    if not pa.types.is_string(ids.type):
+        return None
+    prefix = pc.list_element(pc.split_pattern(ids, ":", max_splits=1), 0)
+    return pc.fill_null(pc.not_equal(prefix, ctx.table(name).column("participant_id")), False).to_numpy(
+        zero_copy_only=False)  # a null id or participant_id is SCH2's
 
 
 def text_or_media(ctx, frame):

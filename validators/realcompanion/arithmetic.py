@@ -8,7 +8,7 @@ from realcompanion.names import STALE, stale_count
 from realcompanion.schemas import RESOURCES
 from realcompanion.stamp import participant_counts
 
-from ..catalogue import as_text, failure_rows, failures
+from ..catalogue import as_text, combined, failure_rows, failures
 from ..context import runs
 from ..integrity import unmatched
 from .catalogue import frame_rule, release_rule
@@ -19,10 +19,14 @@ from .catalogue import frame_rule, release_rule
             "(schemas/vocabulary.json tier_rule)",
             "Table 25, Arithmetic (tier recomputable on 1,967 of 1,967 scoreable rows); Table 13; Table 46 (tier)")
 def tier_recomputes(ctx, frame):
-    tier = ctx.release.schemas.tier_of(
+    return ~frame["scoreable"] | (frame["tier"] == shape_tier(ctx))
+
+
+def shape_tier(ctx) -> np.ndarray:
+    """Each chat row's tier as the shape of its context lists gives it (vocabulary tier_rule)."""
+    return ctx.release.schemas.tier_of(
         ctx.series("chat", "required_context.profile_refs").list.len().fillna(0) > 0,
         ctx.series("chat", "required_context.episode_refs").list.len().fillna(0) > 0)
-    return ~frame["scoreable"] | (frame["tier"] == tier)
 
 
 @frame_rule("ARI2", "error", "arithmetic", "chat", "stratum",
@@ -31,8 +35,59 @@ def tier_recomputes(ctx, frame):
 def no_stratum_exception(ctx, frame):
     recorded = ctx.series("chat", "memory_bearing.recorded")
     enriched_ok = (frame["stratum"] != "enriched") | recorded | frame["withdrawn"].notna()
-    abstention_ok = (frame["stratum"] != "abstention") | (frame["cold_open"] & frame["gold_response"].isna())
+    # an abstention row whose cold_open flag says otherwise is SIG1's line, whichever of the two is wrong
+    abstention_ok = ~((frame["stratum"] == "abstention") & frame["cold_open"]) | frame["gold_response"].isna()
     return enriched_ok & abstention_ok
+
+
+@release_rule("ARI10", "error", "arithmetic", ("source", "chat"),
+              "the context lists are what the tier reads: every recent_context entry is recent, in the probe's session "
+              "(the current thread) or in the last recent_window messages before it, and no episode_ref is also "
+              "recent context",
+              "Table 46 (reference set: disjoint from the recent window by construction; tier: the shape of the "
+              "three context lists); Tables 13, 19 (required_context; the current thread); Table 24, gate E")
+def recent_context_is_recent(ctx) -> pd.DataFrame:
+    """A message of an earlier session beyond the window is a memory: listed as recent context, it makes a callback
+    a thread row (tier basic, not memory-bearing), and listed in both lists, it is two shapes at once. Sessions are
+    the gap rule's (a stored index may be null). A message at or after the probe is gate D's, an episode_ref inside
+    the window on a strict row gate E's."""
+    window = ctx.format["recent_window"]
+    chat = ctx.frame("chat")
+    recent = ctx.cited("chat", "required_context.recent_context", "turn")
+    before = ctx.probe_turns.to_numpy()[recent["idx"]] - recent["turn"].astype("float64").to_numpy()
+    sessions = gap_sessions(ctx).to_numpy(dtype="float64")
+    probe = ctx.probe_positions.to_numpy()[recent["idx"]]
+    earlier = sessions[recent["position"]] < np.where(probe >= 0, sessions[probe], np.nan)
+    far = before > window
+    strict = ctx.series("chat", "memory_bearing.strict").fillna(False).to_numpy(dtype=bool)
+    told = strict[recent["idx"]] & ~far  # an episode_ref there lies in the window: gate E's line
+    far &= earlier
+    kept = recent[(before > 0) & ~far & ~told]
+    both = ctx.cited("chat", "required_context.episode_refs").merge(kept[["idx", "value"]], on=["idx", "value"])
+    return combined([
+        failures("chat", chat["item_id"].to_numpy()[recent["idx"][far]], "required_context.recent_context",
+                 recent["value"][far], [f"recent context from an earlier session, {n:.0f} messages before the probe, "
+                                        f"outside the last {window} (the recent window): a message from further back "
+                                        "is an episode_ref" for n in before[far]]),
+        failures("chat", chat["item_id"].to_numpy()[both["idx"]], "required_context.episode_refs", both["value"],
+                 "episode_ref is also recent context: the reference set is disjoint from the recent window")])
+
+
+@release_rule("ARI11", "error", "arithmetic", ("chat",),
+              "a stratum samples each turn once: no two chat rows of one stratum share a probe_dayid",
+              "Table 32 (natural-rate stratum: 1,169 sampled turns); Table 21 (proportional: 1,169 rows); Table 3 "
+              "(434 cold opens)")
+def probe_sampled_once(ctx) -> pd.DataFrame:
+    """A row written twice under a new item_id counts its item twice in every score; the second and later rows are
+    named, each with the first."""
+    chat = ctx.frame("chat")
+    held = chat["stratum"].notna() & chat["probe_dayid"].notna()
+    keys = chat.loc[held, ["stratum", "probe_dayid"]]
+    again = keys.duplicated()
+    first = chat["item_id"][held].groupby([keys["stratum"], keys["probe_dayid"]]).transform("first")
+    return failures("chat", chat["item_id"][held][again], "probe_dayid", keys["probe_dayid"][again],
+                    [f"probe already sampled in the {s} stratum by {f}: a stratum samples each turn once"
+                     for s, f in zip(keys["stratum"][again], first[again])])
 
 
 @release_rule("ARI3", "error", "arithmetic", RESOURCES,

@@ -10,9 +10,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from realcompanion.schemas import RESOURCES
+from realcompanion.schemas import RESOURCES, names
 
 from ..catalogue import FAILURE_COLUMNS, as_text, combined, failures
+from ..structure import prefix_differs
 from .catalogue import release_rule
 
 
@@ -178,10 +179,29 @@ def gate_c(ctx) -> pd.DataFrame:
     claims = ctx.frame("profile").set_index("claim_id")["participant_id"]
     owner = ctx.at(cited["position"], "participant_id")
     owner = owner.fillna(cited["value"][owner.isna()].map(claims))  # not a message: a claim, or nothing
-    bad = cited[owner.isna() | (owner != cited["pid"])]
+    bad = cited[(owner.isna() | (owner != cited["pid"])) & ~_told(ctx, cited, owner)]
     why = np.where(owner[bad.index].isna(), "cited identifier does not exist",
                    "cited identifier belongs to another participant")
     return _report(ctx, bad, why)
+
+
+def _told(ctx, cited: pd.DataFrame, owner: pd.Series) -> np.ndarray:
+    """Citations whose failure another rule's one line tells: an id naming nothing in a field a foreign key declares
+    (probe_dayid, asked_after: KEY1), and another participant's record where the citing row's or the cited claim's
+    own id prefix differs from its participant_id (ID1, which names which of the two is wrong)."""
+    keyed = [(name, field) for name in ctx.release.resources
+             for key in ctx.release.table_schema(name).get("foreignKeys", []) for field in names(key["fields"])]
+    unknown = pd.Series(list(zip(cited["resource"], cited["field"])), index=cited.index).isin(keyed) & owner.isna()
+    doubted = np.zeros(len(cited), dtype=bool)
+    for name in set(cited["resource"]):
+        differs = prefix_differs(ctx, name)
+        if differs is not None:
+            mine = (cited["resource"] == name).to_numpy()
+            doubted[mine] = differs[cited["idx"].to_numpy()[mine]]
+    differs = prefix_differs(ctx, "profile") if "profile" in ctx.release.resources else None
+    if differs is not None:
+        doubted |= cited["value"].isin(ctx.frame("profile")["claim_id"][differs]).to_numpy(dtype=bool)
+    return unknown.to_numpy(dtype=bool) | (doubted & owner.notna().to_numpy(dtype=bool))
 
 
 @release_rule("D", "error", "gate", RESOURCES,
@@ -229,6 +249,8 @@ def gate_f(ctx) -> pd.DataFrame:
     chat = ctx.frame("chat")
     gold = chat["gold_response"]
     absent = gold.isna() | (gold.str.strip() == "").fillna(False)
-    bad = absent & ~chat["cold_open"].fillna(False).astype(bool) & chat["withdrawn"].isna()
+    # an abstention row is a cold open whatever its flag says: a flag that disagrees is SIG1's line
+    cold = chat["cold_open"].fillna(False).astype(bool) | (chat["stratum"] == "abstention").fillna(False)
+    bad = absent & ~cold & chat["withdrawn"].isna()
     shown = [as_text(g) if g is None or pd.isna(g) else json.dumps(g) for g in gold[bad]]
     return failures("chat", chat["item_id"][bad], "gold_response", shown, "gold response missing or blank")

@@ -11,6 +11,7 @@ from realcompanion.names import stale_count
 
 from ..catalogue import combined, failure_rows, failures
 from ..context import runs, take_rows
+from .arithmetic import shape_tier
 from .catalogue import frame_rule, release_rule
 
 
@@ -37,7 +38,7 @@ def referent(ctx) -> pd.DataFrame:
     unreasoned = excepted & ~found & has  # a blank reason (JSON Schema's minLength counts a space) gives none
     if unreasoned.any():
         unreasoned &= ~(ctx.series("chat", "trace.A.ungrounded.reason").str.strip().str.len() > 0).fillna(False)
-    bad = pd.Series(has, index=chat.index) & ~found & ~excepted
+    bad = pd.Series(has, index=chat.index) & ~found & ~excepted & ~ctx.context_unresolved
     stale = found & excepted  # an exception where there is none to record
     # null says nothing prior is referred to (trace schema), which a memory-bearing row's locus contradicts
     unstated = ~pd.Series(has, index=chat.index) & ctx.series("chat", "memory_bearing.recorded").fillna(False).astype(bool)
@@ -97,7 +98,8 @@ def _joined(texts: pa.ChunkedArray, rows: np.ndarray, positions: np.ndarray, cou
             "(1,967 scoreable = 1,533 + 434 cold opens)",
             "Table 25, Arithmetic (1,967 scoreable rows); Table 3 (1,533 + 434 cold opens); Table 22")
 def scoreable_rows(ctx, frame):
-    shipped = frame["withdrawn"].isna()
+    # a withdrawn code on a row phase E ships is SIG6's line: the flag is judged by what E decided
+    shipped = frame["withdrawn"].isna() | ctx.series("chat", "trace.E.ok").fillna(False).astype(bool)
     return (~frame["scoreable"] | shipped) & (frame["scoreable"] | ~(frame["cold_open"] & shipped))
 
 
@@ -144,7 +146,13 @@ def cold_open_opens_session(ctx, frame):
     positions = ctx.probe_positions.to_numpy()
     placed = (positions >= 0) & ctx.at(ctx.probe_positions, "instant").notna().to_numpy()  # unresolved: gate C's;
     opens = np.where(placed, ctx.session_starts.to_numpy()[positions], True)  # no instant: FLD2's, not judged
-    return ~frame["cold_open"] | opens
+    return ~_cold_open(frame) | opens
+
+
+def _cold_open(chat: pd.DataFrame) -> pd.Series:
+    """Rows that are cold opens by both their flag and their stratum: where the two disagree, SIG1's line names the
+    row, and the rules about cold opens do not judge it by the one that may be wrong."""
+    return (chat["cold_open"] & (chat["stratum"] == "abstention")).fillna(False).astype(bool)
 
 
 @release_rule("SIG9", "error", "signals", ("chat",),
@@ -154,7 +162,7 @@ def cold_open_cites_nothing(ctx) -> pd.DataFrame:
     """A cold open opens a session: no current thread precedes it, and a memory it needed would make it no control
     of restraint. A converter that gives every probe the messages before it gives a cold open the last session's."""
     chat = ctx.frame("chat")
-    cold = chat["cold_open"].fillna(False).astype(bool)
+    cold = _cold_open(chat)
     bad = cold & (chat["locus"] != "none").fillna(False)
     return combined([failures("chat", chat["item_id"][bad], "locus", chat["locus"][bad],
                               "a cold open's locus is none: nothing prior is referred to"),
@@ -220,7 +228,15 @@ def locus_is_memory(ctx, frame):
             "Table 18 (categories by tier); Table 25, Category rule")
 def category_in_tier(ctx, frame):
     allowed = [f"{t}/{c}" for t, cats in ctx.vocab["chat_category"].items() for c in cats]
-    return (frame["tier"] + "/" + frame["category"]).isin(allowed)
+    return (_judged_tier(ctx, frame) + "/" + frame["category"]).isin(allowed)
+
+
+def _judged_tier(ctx, frame) -> pd.Series:
+    """The tier the category rule judges a row by: its own, unless on a scoreable row that alone differs from both its
+    lists' shape and trace C's, where ARI1's one line names it and the rule reads the tier the two agree on."""
+    shape = pd.Series(shape_tier(ctx), index=frame.index)
+    lone = (frame["scoreable"] & (frame["tier"] != shape) & (ctx.series("chat", "trace.C.tier") == shape)).fillna(False)
+    return frame["tier"].where(~lone.astype(bool), shape)
 
 
 @frame_rule("CAT2", "error", "category", "chat", "trace.C",
@@ -228,12 +244,13 @@ def category_in_tier(ctx, frame):
             "and C.category = category unless trace C records a relabel to category, with its reason",
             "Table 25, Category rule (agree on 2,018 rows; 3 relabeled by record); Table 16, row C")
 def trace_c_agrees(ctx, frame):
-    rule = frame["tier"].map(ctx.vocab["tier_rule"])
+    tier = _judged_tier(ctx, frame)
+    rule = tier.map(ctx.vocab["tier_rule"])
     written = ctx.series("chat", "trace.C.category")
     to, reason = ctx.series("chat", "trace.C.relabeled.category"), ctx.series("chat", "trace.C.relabeled.reason")
     agrees = to.isna() & (written == frame["category"])
     relabeled = (to == frame["category"]) & (written != frame["category"]) & (reason.str.strip().str.len() > 0)
-    return ((ctx.series("chat", "trace.C.tier") == frame["tier"]) & (ctx.series("chat", "trace.C.rule") == rule)
+    return ((ctx.series("chat", "trace.C.tier") == tier) & (ctx.series("chat", "trace.C.rule") == rule)
             & (agrees | relabeled)).fillna(False)
 
 

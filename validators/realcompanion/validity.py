@@ -17,9 +17,9 @@ from .catalogue import frame_rule, release_rule
               "(recent_context, episode_refs, or evidence of profile_refs)", "Table 9, V1 (sufficiency verified)")
 def sufficiency(ctx) -> pd.DataFrame:
     context = ctx.recorded_context[["idx", "value"]].drop_duplicates()
-    grounding = ctx.ids_cited("chat", "grounding_dayids")
+    grounding = ctx.cited("chat", "grounding_dayids")[["idx", "value"]]  # an id naming no message is gate C's
     merged = grounding.merge(context, on=["idx", "value"], how="left", indicator=True)
-    bad = merged[merged["_merge"] == "left_only"]
+    bad = merged[(merged["_merge"] == "left_only") & ~ctx.context_unresolved[merged["idx"]]]
     return failures("chat", ctx.frame("chat")["item_id"].to_numpy()[bad["idx"]], "grounding_dayids",
                     bad["value"], "grounding message is not in the recorded context")
 

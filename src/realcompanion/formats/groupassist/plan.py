@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...apportion import largest_remainder
+
 DEPENDENCIES = ("M1", "M2", "M3")
 # Evaluated instances per level and dependency M1/M2/M3, recovered from Table 3 (docs/scoring.md).
 PAPER_DEPENDENCIES = {"L1": (776, 442, 156), "L2": (222, 646, 153)}
@@ -33,15 +35,6 @@ class GroupPlan:
     dependencies: tuple = ()  # dependency of each eval instance, L1 then L2; () rotates M1-M3
 
 
-def spread(total: int, weights: list[float]) -> list[int]:
-    """`total` split in proportion to `weights`, largest remainders first (sums exactly)."""
-    raw = [total * w / sum(weights) for w in weights]
-    out = [int(r) for r in raw]
-    for i in sorted(range(len(raw)), key=lambda i: out[i] - raw[i])[: total - sum(out)]:
-        out[i] += 1
-    return out
-
-
 def interleave(counts: tuple[int, ...]) -> list[str]:
     """`counts[k]` copies of each dependency, each dependency's copies evenly spaced over the sequence."""
     return [d for _, d in sorted(((j + 0.5) / n, d) for d, n in zip(DEPENDENCIES, counts) for j in range(n))]
@@ -51,9 +44,9 @@ def plan(groups: int, messages: int, eval_l1: int, eval_l2: int, pool: int, audi
          feedback: dict, dependencies: dict | None = None) -> list[GroupPlan]:
     """`dependencies` (level -> eval counts for M1-M3) fixes the per-dependency totals; without it they rotate."""
     weights = [1.0 + (i * 7919 % 13) / 3 for i in range(groups)]  # uneven, fixed history lengths
-    per = {name: spread(total, weights) for name, total in
+    per = {name: largest_remainder(total, weights) for name, total in
            (("messages", messages), ("eval_l1", eval_l1), ("eval_l2", eval_l2), ("pool", pool), ("audit", audit))}
-    fb = {pattern: spread(n, [1.0] * groups) for pattern, n in feedback.items()}
+    fb = {pattern: largest_remainder(n, [1.0] * groups) for pattern, n in feedback.items()}
     deps = [() for _ in range(groups)]
     for level, total in (("L1", eval_l1), ("L2", eval_l2)) if dependencies else ():
         if sum(dependencies[level]) != total:

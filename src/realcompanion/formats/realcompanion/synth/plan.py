@@ -13,6 +13,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, replace
 
+from ....apportion import largest_remainder
+
 PAPER_TOTALS = {"source": 27218, "profile": 3580, "persona": 390, "chat": 2034, "qa": 3312}
 # qa rows kept out of scoring (`excluded`): 3,312 rows (Table 11), 3,235 scored (Tables 3, 41)
 PAPER_QA_EXCLUDED = 3312 - 3235
@@ -49,19 +51,10 @@ class ParticipantPlan:
     chat_strata: tuple[int, int, tuple[str, ...]] | None = None
 
 
-def _apportion(total: int, weights: list[int]) -> list[int]:
-    """`total` shared in proportion to `weights`, by largest remainder (the earliest first among equal ones)."""
-    exact = [total * w / sum(weights) for w in weights]
-    counts = [int(x) for x in exact]
-    for i in sorted(range(len(weights)), key=lambda i: counts[i] - exact[i])[:total - sum(counts)]:
-        counts[i] += 1
-    return counts
-
-
 def _with_excluded(plans: list[ParticipantPlan], total: int) -> list[ParticipantPlan]:
     """`total` excluded qa rows shared among the plans in proportion to their qa rows (largest remainder), each
     plan's reasons following on from the last plan's."""
-    counts = _apportion(total, [p.qa for p in plans])
+    counts = largest_remainder(total, [p.qa for p in plans])
     firsts = [sum(counts[:i]) for i in range(len(plans))]
     return [replace(p, qa_excluded=n, first_reason=first) for p, n, first in zip(plans, counts, firsts)]
 
@@ -71,11 +64,11 @@ def _with_chat_strata(plans: list[ParticipantPlan]) -> list[ParticipantPlan]:
     the withdrawn rows' codes taken in Table 22's order."""
     chat = [p.chat for p in plans]
     codes = [code for code, n in PAPER_WITHDRAWN.items() for _ in range(n)]
-    ends = itertools.accumulate(_apportion(len(codes), chat), initial=0)
+    ends = itertools.accumulate(largest_remainder(len(codes), chat), initial=0)
     spans = list(itertools.pairwise(ends))
     return [replace(p, chat_strata=(cold, enriched, tuple(codes[a:b])))
-            for p, cold, enriched, (a, b) in zip(plans, _apportion(PAPER_COLD_OPENS, chat),
-                                                _apportion(PAPER_ENRICHED, chat), spans)]
+            for p, cold, enriched, (a, b) in zip(plans, largest_remainder(PAPER_COLD_OPENS, chat),
+                                                largest_remainder(PAPER_ENRICHED, chat), spans)]
 
 
 def _split(total: int, parts: int) -> list[int]:

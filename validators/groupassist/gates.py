@@ -36,7 +36,7 @@ def inflected(word: str) -> str:
 
 
 # a letter or digit of a script that writes spaces between words: not a Chinese or Japanese character
-_SPACED_WORD = f"[^\\W{UNSPACED}]"
+SPACED_WORD = f"[^\\W{UNSPACED}]"
 
 
 def stated_in_chinese(query: str, span: str) -> bool:
@@ -46,10 +46,10 @@ def stated_in_chinese(query: str, span: str) -> bool:
     words."""
     if span not in query:
         return False
-    left, right = (re.match(_SPACED_WORD, c) is not None for c in (span[0], span[-1]))
+    left, right = (re.match(SPACED_WORD, c) is not None for c in (span[0], span[-1]))
     if not (left or right):
         return True
-    pattern = (f"(?<!{_SPACED_WORD})" if left else "") + re.escape(span) + (f"(?!{_SPACED_WORD})" if right else "")
+    pattern = (f"(?<!{SPACED_WORD})" if left else "") + re.escape(span) + (f"(?!{SPACED_WORD})" if right else "")
     return re.search(pattern, query) is not None
 
 

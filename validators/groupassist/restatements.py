@@ -14,10 +14,10 @@ import pandas as pd
 
 from ..catalogue import failures
 from .catalogue import rule
-from .gates import _SPACED_WORD, elsewhere, stated
+from .gates import SPACED_WORD, elsewhere, stated
 
 _APART = "\x1f"  # between two messages' texts: a span found across it is in neither
-_SPACED = re.compile(_SPACED_WORD)
+_SPACED = re.compile(SPACED_WORD)
 
 
 class Statements:

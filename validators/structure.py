@@ -298,7 +298,8 @@ BLANK = "a blank record: every field is null or a missing value (Frictionless's 
 
 
 def _named(table_schema: dict) -> dict:
-    """(field, pandera check) -> what the check's values are: a vocabulary's enum copy or an identifier's pattern."""
+    """(field, pandera check) -> what the check's values are: a vocabulary's enum copy, an identifier's pattern, or a
+    text the schema asks content of (minLength 1 and no maxLength: a failure is then an empty text, nothing else)."""
     out = {}
     for field in table_schema["fields"]:
         if field.get("vocabulary"):

@@ -193,14 +193,13 @@ def _told(ctx, cited: pd.DataFrame, owner: pd.Series) -> np.ndarray:
              for key in ctx.release.table_schema(name).get("foreignKeys", []) for field in names(key["fields"])]
     unknown = pd.Series(list(zip(cited["resource"], cited["field"])), index=cited.index).isin(keyed) & owner.isna()
     doubted = np.zeros(len(cited), dtype=bool)
-    for name in set(cited["resource"]):
-        differs = prefix_differs(ctx, name)
-        if differs is not None:
+    differs = {name: prefix_differs(ctx, name) for name in {*cited["resource"], "profile"} & set(ctx.release.resources)}
+    for name, rows in differs.items():
+        if rows is not None and name in set(cited["resource"]):
             mine = (cited["resource"] == name).to_numpy()
-            doubted[mine] = differs[cited["idx"].to_numpy()[mine]]
-    differs = prefix_differs(ctx, "profile") if "profile" in ctx.release.resources else None
-    if differs is not None:
-        doubted |= cited["value"].isin(ctx.frame("profile")["claim_id"][differs]).to_numpy(dtype=bool)
+            doubted[mine] = rows[cited["idx"].to_numpy()[mine]]
+    if differs.get("profile") is not None:
+        doubted |= cited["value"].isin(ctx.frame("profile")["claim_id"][differs["profile"]]).to_numpy(dtype=bool)
     return unknown.to_numpy(dtype=bool) | (doubted & owner.notna().to_numpy(dtype=bool))
 
 

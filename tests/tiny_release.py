@@ -125,7 +125,9 @@ def source_rows() -> list[dict]:
     return rows
 
 
-def chat_rows(texts: dict[str, list[str]]) -> list[dict]:
+def chat_rows(texts: dict[str, list[str]], withdrawn_rows: dict | None = None) -> list[dict]:
+    """The rows of ITEMS; `withdrawn_rows` (item: code) replaces WITHDRAWN."""
+    withdrawn_rows = WITHDRAWN if withdrawn_rows is None else withdrawn_rows
     rules = json.loads((REPO_ROOT / "schemas" / "vocabulary.json").read_text(encoding="utf-8"))["tier_rule"]
     rows = []
     for item, stratum, locus, probe, recent, episodes, claims, (recorded, strict, strict2), on_screen in ITEMS:
@@ -135,7 +137,7 @@ def chat_rows(texts: dict[str, list[str]]) -> list[dict]:
         category = {"basic": "continuation", "intermediate": "biographical", "hard": "episode_callback",
                     "edge": "profile_episode_link"}[tier]
         cold = stratum == "abstention"
-        withdrawn = WITHDRAWN.get(item)
+        withdrawn = withdrawn_rows.get(item)
         gold = None if cold or withdrawn else "A reply written from the recorded context."
         grounding = [dayid(pid, t) for t in recent + episodes]
         rows.append({
@@ -186,9 +188,11 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
     return path
 
 
-def build(folder: Path, questions=QUESTIONS) -> Path:
+def build(folder: Path, questions=QUESTIONS, withdrawn: dict | None = None, tracks=("chat", "qa")) -> Path:
     """Write the release into `folder` (the repository's descriptor and schemas, the rows above, `questions` for
-    QUESTIONS), stamped."""
+    QUESTIONS, `withdrawn` for WITHDRAWN), stamped; a track not in `tracks` is left out, as a release without it."""
+    from left_out import leave_out
+
     from realcompanion.stamp import stamp
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -196,9 +200,11 @@ def build(folder: Path, questions=QUESTIONS) -> Path:
     shutil.copytree(REPO_ROOT / "schemas", folder / "schemas")
     (folder / "data").mkdir()
     write_jsonl(folder / "data" / "source.jsonl", source_rows())
-    write_jsonl(folder / "data" / "chat.jsonl", chat_rows({"U01": U01_TEXTS, "U02": U02_TEXTS}))
+    write_jsonl(folder / "data" / "chat.jsonl", chat_rows({"U01": U01_TEXTS, "U02": U02_TEXTS}, withdrawn))
     write_jsonl(folder / "data" / "profile.jsonl", profile_rows())
     write_jsonl(folder / "data" / "persona.jsonl", persona_rows())
     write_jsonl(folder / "data" / "qa.jsonl", qa_rows(questions))
+    for track in {"chat", "qa"} - set(tracks):
+        leave_out(folder, track)
     stamp(folder)
     return folder

@@ -199,4 +199,6 @@ def read_verdicts(path, track, data: bytes | None = None) -> Verdicts:
             for name, (kinds, choices) in OPTIONAL_FIELDS[track.name].items()}})
     if not records:
         raise ReadError(path, "no verdicts")
-    return Verdicts(str(path), sha256_of(path), judge, pd.DataFrame.from_records(records))
+    # object columns: pandas would read a text column (`locus`) as strings, turning a verdict's absent field (None)
+    # into NaN, which no `is None` test sees: a v1 verdict then counted as a wrong locus, not a missing one
+    return Verdicts(str(path), sha256_of(path), judge, pd.DataFrame(records, dtype=object))

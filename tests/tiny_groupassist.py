@@ -50,8 +50,8 @@ def messages(group: str = "G01", special: dict = SPECIAL, turns: int = 38) -> li
     return out
 
 
-def instance(n, level, dep, cutoff, ref=None):
-    speaker, zh, en = SPECIAL[cutoff]
+def instance(n, level, dep, cutoff, ref=None, special: dict = SPECIAL):
+    speaker, zh, en = special[cutoff]
     return {"instance_id": f"G01:I{n:04d}", "group_id": "G01", "split": "eval", "level": level, "dependency": dep,
             "origin": "native", "query_type": None, "requester": speaker, "cutoff_turn": cutoff, "query_zh": zh,
             "query_en": en, "history_contribution": "strong",
@@ -81,8 +81,9 @@ def criterion(inst, k, kind, mandatory, weight, evidence, zh, en, pattern=None):
             "evidence": None if evidence is None else f"G01:m{evidence:06d}", "text_zh": zh, "text_en": en}
 
 
-def build(folder, k: int | None = None) -> Path:
-    """Write the release into `folder`, stamped; `k` replaces the descriptor's retrieval_k."""
+def build(folder, k: int | None = None, special: dict = SPECIAL, turns: int = 38, more: dict | None = None) -> Path:
+    """Write the release into `folder`, stamped; `k` replaces the descriptor's retrieval_k, `special` and `turns` the
+    messages', and `more` (resource: rows) adds rows."""
     folder = Path(folder)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
@@ -95,7 +96,7 @@ def build(folder, k: int | None = None) -> Path:
     (folder / "datapackage.json").write_text(json.dumps(d, ensure_ascii=False, indent=2), encoding="utf-8")
     (folder / "data").mkdir()
     rows = {
-        "messages": messages(),
+        "messages": messages(special=special, turns=turns),
         "members": [{"group_id": "G01", "member_id": m, "profile": None} for m in SPEAKERS[:3]],
         "instances": [instance(1, "L1", "M1", 30, TRIP[2:]),
                       instance(2, "L1", "M2", 32, ("member_02对花生过敏，member_03喜欢吃辣",
@@ -118,7 +119,7 @@ def build(folder, k: int | None = None) -> Path:
                    "quote": None}],
     }
     for name, data in rows.items():
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in data)
+        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in data + (more or {}).get(name, []))
         (folder / "data" / f"{name}.jsonl").write_text(text, encoding="utf-8")
     stamp(folder)
     return folder

@@ -130,6 +130,45 @@ def test_detectability_of_tied_and_missing_top_1_scores_by_hand(chat_run):
     assert 0.15 < top1["ci"]["undefined_resamples"] / 500 < 0.35
 
 
+# per item, exact: U01:C0001 (pool 8, gold {6, 7}), U01:C0003 (20, {17}) | U02:C0001 (4, {3}), U02:C0003 (18, {17}),
+# U02:C0004 (19, {8}). Random: a first gold at rank r has chance C(N - r, g - 1) / C(N, g); with one gold MRR is
+# H_N / N, with N = 8, g = 2 it is (8 H_7 - 7) / 28; hit@5 of N = 8, g = 2 is 1 - C(6, 5) / C(8, 5) = 50/56.
+H = {n: sum(1 / r for r in range(1, n + 1)) for n in (4, 7, 18, 19, 20)}
+BASELINES = {
+    ("recency", "hit@1"): ([1, 0], [1, 1, 0]),  # the newest first: 7, then 17 third, 3, 17, and 8 eleventh
+    ("recency", "hit@5"): ([1, 1], [1, 1, 0]),
+    ("recency", "mrr"): ([1, 1 / 3], [1, 1, 1 / 11]),
+    ("recency_user", "hit@1"): ([1, 0], [0, 0, 0]),  # the user's own messages: only U01:C0001's 6 is one
+    ("recency_user", "recall@5"): ([1 / 2, 0], [0, 0, 0]),
+    ("random_expected", "hit@1"): ([2 / 8, 1 / 20], [1 / 4, 1 / 18, 1 / 19]),
+    ("random_expected", "hit@5"): ([50 / 56, 5 / 20], [1, 5 / 18, 5 / 19]),
+    ("random_expected", "recall@5"): ([5 / 8, 5 / 20], [1, 5 / 18, 5 / 19]),
+    ("random_expected", "mrr"): ([(8 * H[7] - 7) / 28, H[20] / 20], [H[4] / 4, H[18] / 18, H[19] / 19]),
+    ("oracle", "recall@1"): ([1 / 2, 1], [1, 1, 1]),
+    ("broken_oracle", "hit@20"): ([0, 0], [0, 0, 0]),
+}
+
+
+def test_baselines_on_a_withdrawn_stratum_by_hand(chat_only, tmp_path):
+    """Every deterministic ranker on the five retrieval-scored items; the demand rate over the six scored rows of
+    the proportional stratum (U01:C0003 the one memory-bearing, recorded only): 1/6, Wilson [0.030053, 0.563503]
+    ((1/6 + z^2/12 -+ z sqrt(5/216 + z^2/144)) / (1 + z^2/6)), strict 0/6, [0, z^2 / (6 + z^2)]; the required
+    message in recency's top 5 for 4 of the 6 scored probes (U01:C0004 has none)."""
+    out = tmp_path / "b.json"
+    assert main(["baselines", str(chat_only), "--track", "chat", "--resamples", "20", "--json", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    for (method, metric), (u01, u02) in BASELINES.items():
+        block = report["baselines"][method]["actual"]["all"][metric]
+        assert (block["pooled"], block["macro"], block["by_participant"]) == (
+            pytest.approx(sum(u01 + u02) / 5), pytest.approx((sum(u01) / 2 + sum(u02) / 3) / 2),
+            pytest.approx({"U01": sum(u01) / 2, "U02": sum(u02) / 3})), (method, metric)
+    demand = report["demand_rate"]
+    assert (demand["recorded"]["memory_bearing"], demand["recorded"]["rows"]) == (1, 6)
+    assert demand["recorded"]["wilson"] == pytest.approx({"low": 0.030053, "high": 0.563503}, abs=1e-6)
+    assert demand["strict"]["wilson"] == pytest.approx({"low": 0.0, "high": 3.841459 / 9.841459}, abs=1e-6)
+    assert report["found_share_top5"]["recency"] == {"found": 4.0, "probes": 6, "share": 4 / 6}
+
+
 # C1: (item, content match, used memory, attributed, locus, consistent); U02:C0004 has no verdict (missing), the
 # withdrawn U01:C0002 has one (extra: listed, not scored); the cold open carries no Table 7 field
 C1 = [("U01:C0001", 2, False, False, "current_thread", True), ("U01:C0003", 1, True, True, "companion_behavior", True),

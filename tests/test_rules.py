@@ -951,6 +951,21 @@ def test_a_url_in_chinese_text_ends_at_the_punctuation_after_it(specimen):
     assert sorted(found) == ["https://example.com/a?id=3", "https://example.com/s?q=北京"], found
 
 
+def test_a_url_in_code_ends_before_the_code_around_it(specimen):
+    """A URL in code or Markdown is followed by what closes the code or the sentence: a quote, a backtick, a bracket
+    it does not open, a full stop. PII1 names the URL without them (a finding is acknowledged by its value), and keeps
+    a bracket the URL opens itself (the near miss)."""
+    for sender, text in (("companion", 'Try `fetch("https://example.com/a?id=3")`.'),
+                         ("user", "[see](https://example.org/w?title=Foo_(bar))."),
+                         ("companion", "`[https://example.net/?q=1]`")):
+        on_rows("source", lambda r, root: uncited_message(sender)(r, root) and "://" not in r["text"],
+                append_text(text))(specimen)
+    stamp(specimen)
+    found = validate(specimen, rules="PII1").failure_frame()["value"].tolist()
+    assert sorted(found) == ["https://example.com/a?id=3", "https://example.net/?q=1",
+                             "https://example.org/w?title=Foo_(bar)"], found
+
+
 
 def test_the_url_pattern_leaves_no_split_to_try():
     """Python's engine tries every way a pattern can split a run: a class repeated before a `?` (or `=`) that it

@@ -46,11 +46,17 @@ def stated_in_chinese(query: str, span: str) -> bool:
     words."""
     if span not in query:
         return False
+    pattern = as_words(span, "zh")
+    return pattern == re.escape(span) or re.search(pattern, query) is not None
+
+
+def as_words(span: str, lang: str) -> str:
+    """A regex finding a normalized `span` (not blank, no space at its ends) where `stated` finds it: in English as
+    whole words, in Chinese anywhere but inside a longer Latin word or number."""
+    if lang == "en":
+        return rf"(?<!\S){re.escape(span)}(?!\S)"
     left, right = (re.match(SPACED_WORD, c) is not None for c in (span[0], span[-1]))
-    if not (left or right):
-        return True
-    pattern = (f"(?<!{SPACED_WORD})" if left else "") + re.escape(span) + (f"(?!{SPACED_WORD})" if right else "")
-    return re.search(pattern, query) is not None
+    return (f"(?<!{SPACED_WORD})" if left else "") + re.escape(span) + (f"(?!{SPACED_WORD})" if right else "")
 
 
 def written(text, lang: str) -> str:

@@ -76,13 +76,17 @@ def answer_with_spaces_around(root):
     write(root, "qa", qa)
 
 
-def context_kept_by_another_withdrawal(root):
-    """SIG11's mutation under another Table 22 code: a row withdrawn for a lost context may cite what B left it."""
-    chat = read(root, "chat")
-    row = next(r for r in chat if r["withdrawn"] == "stage_b_empty_context")
-    context_phase_b_left(row, root)
-    row["withdrawn"] = row["trace"]["E"]["rationale"] = "context_lost"
-    write(root, "chat", chat)
+def context_kept_when_withdrawn_as(code):
+    """SIG11's mutation under another Table 22 code: a row withdrawn for a lost context, or for a gold outside an empty
+    context (the paper defines it by its name alone: docs/validating.md, SIG11), may cite what B left it."""
+    def edit(root):
+        chat = read(root, "chat")
+        row = next(r for r in chat if r["withdrawn"] == "stage_b_empty_context")
+        context_phase_b_left(row, root)
+        row["withdrawn"] = row["trace"]["E"]["rationale"] = code
+        write(root, "chat", chat)
+    edit.__name__ = f"context_kept_when_withdrawn_as_{code}"
+    return edit
 
 
 
@@ -127,7 +131,8 @@ def same_words_probed_twice(root):
 
 NEAR_MISSES = [opener_citing_last_session, repaired_and_shipped, removed_and_failed, referent_in_capitals,
                thread_row_without_referent, window_left_null, answer_with_spaces_around, recent_context_at_window_edge,
-               thread_longer_than_window, same_words_probed_twice, context_kept_by_another_withdrawal]
+               thread_longer_than_window, same_words_probed_twice,
+               *map(context_kept_when_withdrawn_as, ("context_lost", "gold_outside_empty_context"))]
 
 
 @pytest.mark.parametrize("edit", NEAR_MISSES, ids=[e.__name__ for e in NEAR_MISSES])

@@ -709,6 +709,12 @@ CASES = [
     Case("INT3", escape_path, restamp=False, stops=True, branch="path"),  # nothing outside the package is read
     Case("INT3", link_outside, restamp=False, stops=True, branch="link", message="outside the package folder"),
     Case("INT9", undeclared_resource, message="no resource reads it"),
+    # a converted release of real records keeping the specimen's keyword; a synthetic one whose keywords lost it
+    Case("INT10", set_param(["realcompanion", "synthetic"], False, "datapackage.json"), restamp=False, branch="real",
+         message="says synthetic, but realcompanion.synthetic is false"),
+    Case("INT10", set_param(["keywords"], lambda words: [w for w in words if w != "synthetic-specimen"],
+                            "datapackage.json"), restamp=False, branch="synthetic",
+         message="no keyword says synthetic, but realcompanion.synthetic is true"),
     Case("INT4", pickle_file, branch="pickle", message="code or serialized object"),
     Case("INT4", pickle_without_suffix, branch="pickle-bytes", message="code or serialized object"),
     Case("INT4", pickle_protocol_0, branch="pickle-protocol-0", message="a pickle (by its opcodes)"),
@@ -927,6 +933,14 @@ def test_digit_run_length_is_read_from_the_descriptor(specimen, baseline):
     set_param(["realcompanion", "pii_digit_run"], lambda n: n + 1, None)(specimen)
     stamp(specimen)
     assert validate(specimen).fired() == baseline
+
+
+@pytest.mark.parametrize("case_id", ["INT10-real", "INT10-synthetic"])
+def test_a_synthetic_label_disagreeing_is_one_line(case_id, specimen):
+    """INT10 names the descriptor's keywords once, whichever way the labels disagree."""
+    next(c for c in CASES if c.id == case_id).fn(specimen)
+    found = validate(specimen, rules="INT10").failure_frame()
+    assert found[["row", "field"]].values.tolist() == [["datapackage.json", "keywords"]], found
 
 
 def test_the_screen_reads_full_width_forms():

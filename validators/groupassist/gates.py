@@ -46,17 +46,23 @@ def stated_in_chinese(query: str, span: str) -> bool:
     words."""
     if span not in query:
         return False
-    pattern = as_words(span, "zh")
-    return pattern == re.escape(span) or re.search(pattern, query) is not None
-
-
-def as_words(span: str, lang: str) -> str:
-    """A regex finding a normalized `span` (not blank, no space at its ends) where `stated` finds it: in English as
-    whole words, in Chinese anywhere but inside a longer Latin word or number."""
-    if lang == "en":
-        return rf"(?<!\S){re.escape(span)}(?!\S)"
     left, right = (re.match(SPACED_WORD, c) is not None for c in (span[0], span[-1]))
-    return (f"(?<!{SPACED_WORD})" if left else "") + re.escape(span) + (f"(?!{SPACED_WORD})" if right else "")
+    if not (left or right):
+        return True
+    pattern = (f"(?<!{SPACED_WORD})" if left else "") + re.escape(span) + (f"(?!{SPACED_WORD})" if right else "")
+    return re.search(pattern, query) is not None
+
+
+_SPACED_WORD = re.compile(SPACED_WORD)
+
+
+def inside_a_word(text: str, start: int, end: int, lang: str) -> bool:
+    """Whether `text[start:end]` (of a `written` text) runs into a longer word, where `stated` would not find it: in
+    English, a neighbour that is no space; in Chinese, a Latin letter or digit beside one at its end."""
+    if lang == "en":
+        return text[start - 1:start].strip() != "" or text[end:end + 1].strip() != ""
+    spaced = [0 <= k < len(text) and _SPACED_WORD.match(text, k) is not None for k in (start - 1, start, end - 1, end)]
+    return spaced[0] and spaced[1] or spaced[2] and spaced[3]
 
 
 def written(text, lang: str) -> str:

@@ -64,8 +64,8 @@ def pseudonyms(ctx) -> dict[str, list[str]]:
 
 def unnamed(names: list[str], lang: str) -> re.Pattern | None:
     """One regex finding any of `names` `written` in `lang`, the longest first (a name inside another's is not taken
-    out of it), or None: `matter` takes a name out where `stated` would find it (`inside_a_word`). Literal, since a
-    class of every letter of every script in each group's pattern cost its compiling 0.3 s a paper-scale release."""
+    out of it), or None: `matter` takes a name out where `stated` would find it (`inside_a_word`). Literal: a class of
+    every script's letters around the names, compiled into each group's pattern, cost 0.3 s on a paper-scale release."""
     spelt = sorted({n.strip() for n in every_written(names, lang)} - {""}, key=len, reverse=True)
     return re.compile("|".join(map(re.escape, spelt))) if spelt else None
 

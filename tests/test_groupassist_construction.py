@@ -158,6 +158,19 @@ def test_the_current_value_restated_with_a_change_word_is_no_change(tmp_path):
     assert fired(c) == set()
 
 
+def test_a_member_named_beside_a_change_word_is_not_the_matter(tmp_path):
+    """GC18's near-miss: the pair's facts say whose the matter is (a member's seat), and a later message names that
+    member, another matter of theirs and a change word; the name is no word of the matter."""
+    c = Copy(tmp_path / "release")
+    i, m = changed_again(c)
+    name = c.message(next(a for a in c.anchors(i["instance_id"]) if a["m3_role"] == "current")["message_id"])["speaker"]
+    for a in c.anchors(i["instance_id"]):
+        if a["m3_role"]:
+            a["fact_en"], a["fact_zh"] = f"{name}'s seat is {a['span_en']}", f"{name}的座位是{a['span_zh']}"
+    m["text_en"], m["text_zh"] = f"{name}'s seating order changed.", f"{name}的座次变了。"
+    assert fired(c) == set()
+
+
 def optional_beside_two(c):
     """An L2 rubric with three mandatory criteria, one of its services made optional (weight 1)."""
     for i in c.rows["instances"]:

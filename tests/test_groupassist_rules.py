@@ -388,6 +388,17 @@ def gi11(c):
     return None, "DATASHEET.md"
 
 
+def gi12(c, synthetic=False, keywords=None):
+    """A release of real group chats keeping the specimen's synthetic-specimen keyword (or, given `keywords`, the
+    keywords in its place)."""
+    c.save()
+    descriptor = c.descriptor()
+    descriptor["groupassist"]["synthetic"] = synthetic
+    descriptor["keywords"] = descriptor["keywords"] if keywords is None else keywords(descriptor["keywords"])
+    c.save(restamp=False, descriptor=descriptor)
+    return None, "datapackage.json"
+
+
 def gi6(c):
     """An edited enum copy lets a level outside the vocabulary through the Table Schema's check."""
     path = c.root / "schemas" / "instances.schema.json"
@@ -663,6 +674,28 @@ def test_a_failure_line_shows_the_value_the_file_holds(tmp_path, rule_id):
     for f in found[found["rule"] == rule_id].itertuples():
         record = next(r for r in copy.rows[f.resource] if r[KEYS[f.resource]] == f.row)
         assert f.value == as_text(record[f.field]), f
+
+
+@pytest.mark.parametrize("synthetic", [True, False])
+def test_the_synthetic_labels_disagreeing_either_way_is_one_line(tmp_path, synthetic):
+    """GI12 both ways: a synthetic release whose keywords lost the specimen's label, a real one that kept it."""
+    copy = Copy(tmp_path / "release")
+    gi12(copy, synthetic, (lambda words: [w for w in words if w != "synthetic-specimen"]) if synthetic else None)
+    found = validate(copy.root).failure_frame()
+    said = "no keyword says synthetic, but groupassist.synthetic is true" if synthetic else \
+        "says synthetic, but groupassist.synthetic is false"
+    assert found[["rule", "row", "field"]].values.tolist() == [["GI12", "datapackage.json", "keywords"]], found
+    assert said in found["message"].iat[0]
+
+
+@pytest.mark.parametrize("synthetic, keyword", [(False, "group-chats"), (True, "synthetic group chats")])
+def test_labels_that_agree_stay_valid(tmp_path, synthetic, keyword):
+    """GI12's near-miss: the flag set, and a keyword of the converter's own in the specimen's label's place, saying
+    synthetic where the flag does."""
+    copy = Copy(tmp_path / "release")
+    gi12(copy, synthetic, lambda words: [keyword if w == "synthetic-specimen" else w for w in words])
+    report = validate(copy.root)
+    assert report.errors == 0 and not report.fired(), report.failure_frame()
 
 
 def personal_data_in_a_rubric_criterion(c):

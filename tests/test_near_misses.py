@@ -7,7 +7,8 @@ whatever its case, and a row citing only the current thread may record none (REF
 observation window null (ARI6, counted by NUL1); a value with content is not blank for the spaces around it (FLD3); a
 row withdrawn for another reason than phase B's emptying its context may cite what it was left (SIG11); recent context
 may reach back the whole recent window, or further within the probe's session (ARI10); two probes of one stratum may
-say the same words at two turns (ARI11).
+say the same words at two turns (ARI11); a release of real records whose keywords no longer say synthetic, and a
+synthetic one saying so in its own words, label their records as the flag does (INT10).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import json
 
 import pytest
 from realcompanion.validators.run import validate
-from test_rules import chat_where, context_phase_b_left, read, turns_of, write
+from test_rules import chat_where, context_phase_b_left, edit_descriptor, read, turns_of, write
 
 from realcompanion.stamp import stamp
 
@@ -76,13 +77,17 @@ def answer_with_spaces_around(root):
     write(root, "qa", qa)
 
 
-def context_kept_by_another_withdrawal(root):
-    """SIG11's mutation under another Table 22 code: a row withdrawn for a lost context may cite what B left it."""
-    chat = read(root, "chat")
-    row = next(r for r in chat if r["withdrawn"] == "stage_b_empty_context")
-    context_phase_b_left(row, root)
-    row["withdrawn"] = row["trace"]["E"]["rationale"] = "context_lost"
-    write(root, "chat", chat)
+def context_kept_when_withdrawn_as(code):
+    """SIG11's mutation under another Table 22 code: a row withdrawn for a lost context, or for a gold outside an empty
+    context (the paper defines it by its name alone: docs/validating.md, SIG11), may cite what B left it."""
+    def edit(root):
+        chat = read(root, "chat")
+        row = next(r for r in chat if r["withdrawn"] == "stage_b_empty_context")
+        context_phase_b_left(row, root)
+        row["withdrawn"] = row["trace"]["E"]["rationale"] = code
+        write(root, "chat", chat)
+    edit.__name__ = f"context_kept_when_withdrawn_as_{code}"
+    return edit
 
 
 
@@ -125,9 +130,24 @@ def same_words_probed_twice(root):
     write(root, "source", source)
 
 
+def labelled(name, synthetic, keyword):
+    """An edit (named `name`) setting the synthetic flag and putting `keyword` in the specimen's synthetic-specimen's
+    place, as a converter labels its release."""
+    def edit(root):
+        def change(d):
+            d["realcompanion"]["synthetic"] = synthetic
+            d["keywords"] = [keyword if w == "synthetic-specimen" else w for w in d["keywords"]]
+        edit_descriptor(root, change)
+    edit.__name__ = name
+    return edit
+
+
 NEAR_MISSES = [opener_citing_last_session, repaired_and_shipped, removed_and_failed, referent_in_capitals,
                thread_row_without_referent, window_left_null, answer_with_spaces_around, recent_context_at_window_edge,
-               thread_longer_than_window, same_words_probed_twice, context_kept_by_another_withdrawal]
+               thread_longer_than_window, same_words_probed_twice,
+               *map(context_kept_when_withdrawn_as, ("context_lost", "gold_outside_empty_context")),
+               labelled("real_records_labelled_real", False, "non-synthetic"),
+               labelled("synthetic_records_in_other_words", True, "Synthetic dialogues")]
 
 
 @pytest.mark.parametrize("edit", NEAR_MISSES, ids=[e.__name__ for e in NEAR_MISSES])

@@ -709,6 +709,12 @@ CASES = [
     Case("INT3", escape_path, restamp=False, stops=True, branch="path"),  # nothing outside the package is read
     Case("INT3", link_outside, restamp=False, stops=True, branch="link", message="outside the package folder"),
     Case("INT9", undeclared_resource, message="no resource reads it"),
+    # a converted release of real records keeping the specimen's keyword; a synthetic one whose keywords lost it
+    Case("INT10", set_param(["realcompanion", "synthetic"], False, "datapackage.json"), restamp=False, branch="real",
+         message="says synthetic, but realcompanion.synthetic is false"),
+    Case("INT10", set_param(["keywords"], lambda words: [w for w in words if w != "synthetic-specimen"],
+                            "datapackage.json"), restamp=False, branch="synthetic",
+         message="no keyword says synthetic, but realcompanion.synthetic is true"),
     Case("INT4", pickle_file, branch="pickle", message="code or serialized object"),
     Case("INT4", pickle_without_suffix, branch="pickle-bytes", message="code or serialized object"),
     Case("INT4", pickle_protocol_0, branch="pickle-protocol-0", message="a pickle (by its opcodes)"),
@@ -929,6 +935,14 @@ def test_digit_run_length_is_read_from_the_descriptor(specimen, baseline):
     assert validate(specimen).fired() == baseline
 
 
+@pytest.mark.parametrize("case_id", ["INT10-real", "INT10-synthetic"])
+def test_a_synthetic_label_disagreeing_is_one_line(case_id, specimen):
+    """INT10 names the descriptor's keywords once, whichever way the labels disagree."""
+    next(c for c in CASES if c.id == case_id).fn(specimen)
+    found = validate(specimen, rules="INT10").failure_frame()
+    assert found[["row", "field"]].values.tolist() == [["datapackage.json", "keywords"]], found
+
+
 def test_the_screen_reads_full_width_forms():
     """Chinese and Japanese input methods type full-width forms: an address with ＠ and ．, a number with － or an
     ideographic space between its groups, is what a personal-data screen is there to find (PII1), named as written."""
@@ -949,6 +963,21 @@ def test_a_url_in_chinese_text_ends_at_the_punctuation_after_it(specimen):
     stamp(specimen)
     found = validate(specimen, rules="PII1").failure_frame()["value"].tolist()
     assert sorted(found) == ["https://example.com/a?id=3", "https://example.com/s?q=北京"], found
+
+
+def test_a_url_in_code_ends_before_the_code_around_it(specimen):
+    """A URL in code or Markdown is followed by what closes the code or the sentence: a quote, a backtick, a bracket
+    it does not open, a full stop. PII1 names the URL without them (a finding is acknowledged by its value), and keeps
+    a bracket the URL opens itself (the near miss)."""
+    for sender, text in (("companion", 'Try `fetch("https://example.com/a?id=3")`.'),
+                         ("user", "[see](https://example.org/w?title=Foo_(bar))."),
+                         ("companion", "`[https://example.net/?q=1]`")):
+        on_rows("source", lambda r, root: uncited_message(sender)(r, root) and "://" not in r["text"],
+                append_text(text))(specimen)
+    stamp(specimen)
+    found = validate(specimen, rules="PII1").failure_frame()["value"].tolist()
+    assert sorted(found) == ["https://example.com/a?id=3", "https://example.net/?q=1",
+                             "https://example.org/w?title=Foo_(bar)"], found
 
 
 

@@ -102,6 +102,17 @@ def test_profile_pairs_claims_one_to_one_within_a_field():
     assert s["f1"] == pytest.approx(1 / 3)
 
 
+def test_a_repeated_predicted_claim_is_an_unmatched_prediction():
+    """Each record is a unit on both sides: two reference claims of one text pair with two of the three predictions
+    of it; the third, and the claim the reference lacks, are unmatched (docs/scoring.md, a repeated claim)."""
+    reference = [*REFERENCE_PROFILE[:2], {**REFERENCE_PROFILE[0], "claim_id": "U01:P0004"}]
+    yoga = {"participant_id": "U01", "field": "routines", "text": "does yoga every morning"}
+    predicted = [yoga, yoga, yoga, {**yoga, "text": "Swims on Mondays."}]
+    s = prf(profile_units(reference, predicted, normalized_match))
+    assert (s["matched"], s["predicted"], s["reference"]) == (2, 4, 3)
+    assert (s["precision"], s["recall"], s["f1"]) == (pytest.approx(2 / 4), pytest.approx(2 / 3), pytest.approx(4 / 7))
+
+
 def test_f1_when_one_side_is_empty():
     """A run that predicts nothing has recall 0 and F1 0 (precision 0/0 is undefined); so does a run that fills
     slots the reference leaves empty (recall 0/0); with nothing on either side F1 is undefined."""

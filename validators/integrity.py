@@ -257,3 +257,33 @@ def unread(ctx) -> pd.DataFrame:
             rows.append(("", path, "", path, f"{odd}: remove it" if odd else
                          "no resource reads it: declare it in datapackage.json, or remove it"))
     return failure_rows(rows)
+
+
+SYNTHETIC = "synthetic"  # the format block's flag, and the word a keyword saying so begins with
+SYNTHETIC_LABELS = ("the labels agree on whether the records are synthetic: a keyword of datapackage.json (the card's "
+                    "tags) begins with the word synthetic, as the specimen's synthetic-specimen does, exactly when "
+                    "{block}.synthetic is true")
+
+
+def says_synthetic(keyword) -> bool:
+    """Whether a keyword labels the records synthetic: its first word (words split at anything but letters and
+    digits) is `synthetic`, so `synthetic-specimen` and `Synthetic data` do and `non-synthetic` does not."""
+    return isinstance(keyword, str) and re.split(r"[\W_]+", keyword.strip().casefold())[0] == SYNTHETIC
+
+
+def synthetic_labelled(ctx) -> pd.DataFrame:
+    """A warning: a converted release keeps the specimen's `synthetic-specimen` keyword until its author replaces it,
+    and the Hub lists the records by the card's tags (and Croissant by its keywords), which `refresh` copies from the
+    keywords; a synthetic release whose keywords do not say so is listed among real ones. The card's status notice
+    follows the flag (`card.status`): the keywords are the label that can disagree with it."""
+    flag = f"{ctx.release.BLOCK}.{SYNTHETIC}"
+    keywords = ctx.release.descriptor.get("keywords")
+    keywords = keywords if isinstance(keywords, list) else []  # a list of strings: the Data Package profile's check
+    if ctx.params.get(SYNTHETIC) is True:
+        return failure_rows([] if any(map(says_synthetic, keywords)) else [
+            ("", "datapackage.json", "keywords", as_text(keywords),
+             f"no keyword says synthetic, but {flag} is true: the card's tags list the records as real ones")])
+    return failure_rows([("", "datapackage.json", "keywords", keyword,
+                          f"says synthetic, but {flag} is {as_text(ctx.params.get(SYNTHETIC))}: the records are real "
+                          "ones, and the card's tags list them as synthetic") for keyword in keywords
+                         if says_synthetic(keyword)])

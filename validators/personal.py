@@ -27,7 +27,8 @@ from .screen import candidates
 # The patterns read text as `readable` reads it: full-width forms are already their ASCII characters, every dash a
 # `-`, every digit an ASCII digit.
 _GROUPS = "[ .-]"
-# A URL runs to the first space or full-width punctuation mark: Chinese writes no space after a URL, and the comma
+# A URL runs to the first space, full-width punctuation mark or character RFC 3986 (Appendix C) names as what delimits
+# a URI in text (" < > and the backtick that opens and closes code): Chinese writes no space after a URL, and the comma
 # or full stop (，。、) that ends it belongs to the sentence. Letters, Chinese ones too, stay part of it (?q=北京).
 # Its query is matched to its first `?` and that query's first `=`: a class that also took the `?` (or `=`) after
 # it left Python's engine every split of a run to try, minutes on one value of 20,000 characters
@@ -35,7 +36,7 @@ _GROUPS = "[ .-]"
 # at each of the many in one run, each attempt ran to the run's end (3 s for `http://a?b` repeated to 100,000
 # characters); the rows it flags are the same, and of a URL inside another's path it names the inner one. As read,
 # the full-width marks are ASCII ones: a URL's end is where the text as written holds one (`_url_end`).
-_NOT_URL = "\\s\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+_NOT_URL = "\\s\"<>`\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
 _URL = f"[^{_NOT_URL}]"
 _UNTIL_URL = "(?:(?!https?://)[^{}{}])*"  # URL characters other than the one given, up to the next scheme
 EMAIL = "e-mail address"
@@ -181,7 +182,7 @@ def _matches(text: str, compiled: dict, document: bool = False):
             words = _WORDS_BEFORE.match(reading, start, at), _WORDS_AFTER.search(reading, at + 1, end)
             start, end = words[0].end() if words[0] else start, words[1].end() if words[1] else end
         elif label == URL:
-            end = _url_end(text, start, end, starts)
+            end = _url_end(text, reading, start, end, starts)
         yield label, written(text, start, end, starts, ends)
 
 
@@ -190,10 +191,24 @@ def _not_url() -> re.Pattern:
     return re.compile(f"[{_NOT_URL}]")
 
 
-def _url_end(text: str, start: int, end: int, starts) -> int:
-    """Where a URL found in the text as read ends: at the first mark the text as written holds that ends a URL
-    (a full-width comma or full stop, which reads as an ASCII one)."""
-    if starts is None:
-        return end
-    stop = _not_url().search(text, starts[start], starts[end - 1] + 1)
-    return end if stop is None else next(k for k in range(start, end) if starts[k] >= stop.start())
+# What GitHub's Markdown leaves out of the end of an autolink (the sentence's or the code's, not the URL's), and a
+# closing quote; a closing bracket is left out when the URL does not open it (`(see http://a?b=1)`, `f("http://...")`)
+_TRAILING = "?!.,:;*_~'"
+_OPENING = {")": "(", "]": "[", "}": "{"}
+
+
+def _url_end(text: str, reading: str, start: int, end: int, starts) -> int:
+    """Where a URL found in the text as read ends: at the first mark the text as written holds that ends a URL (a
+    full-width comma or full stop, which reads as an ASCII one), then before the punctuation and the closing brackets
+    it does not open that end the sentence or code around it. The `=` of its query is never left out: what is named
+    is still a URL with a query string."""
+    if starts is not None:
+        stop = _not_url().search(text, starts[start], starts[end - 1] + 1)
+        end = end if stop is None else next(k for k in range(start, end) if starts[k] >= stop.start())
+    unopened = {close: reading.count(close, start, end) - reading.count(opening, start, end)
+                for close, opening in _OPENING.items()}
+    while reading[end - 1] in _TRAILING or unopened.get(reading[end - 1], 0) > 0:
+        if reading[end - 1] in unopened:
+            unopened[reading[end - 1]] -= 1
+        end -= 1
+    return end

@@ -53,6 +53,18 @@ def stated_in_chinese(query: str, span: str) -> bool:
     return re.search(pattern, query) is not None
 
 
+_SPACED_WORD = re.compile(SPACED_WORD)
+
+
+def inside_a_word(text: str, start: int, end: int, lang: str) -> bool:
+    """Whether `text[start:end]` (of a `written` text) runs into a longer word, where `stated` would not find it: in
+    English, a neighbour that is no space; in Chinese, a Latin letter or digit beside one at its end."""
+    if lang == "en":
+        return text[start - 1:start].strip() != "" or text[end:end + 1].strip() != ""
+    spaced = [0 <= k < len(text) and _SPACED_WORD.match(text, k) is not None for k in (start - 1, start, end - 1, end)]
+    return spaced[0] and spaced[1] or spaced[2] and spaced[3]
+
+
 def written(text, lang: str) -> str:
     """A text as every rule that asks whether one text states another reads it: normalized as the scorer normalizes
     (NFKC, case folded, punctuation a space, no space beside a Chinese character: `normalize`), an English one

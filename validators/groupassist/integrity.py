@@ -10,6 +10,7 @@ from ..catalogue import failure_rows
 from ..documents import STATEMENT, documents_whole
 from ..integrity import (
     DIGESTS,
+    SYNTHETIC_LABELS,
     contained,
     data_not_code,
     declared_rows,
@@ -17,6 +18,7 @@ from ..integrity import (
     loaded_as_written,
     schema_copies,
     standard_counts,
+    synthetic_labelled,
     unread,
 )
 from ..kept import definitions_kept, format_rules_kept
@@ -64,6 +66,10 @@ rule("GI10", "warning", "integrity", (),
      "every file under data/ and schemas/ is one the release reads, a resource's data file or a schema: another (a "
      "fork's resource left out of datapackage.json) is neither validated nor published",
      "GROUPASSIST.md §3 (integrity as in the RealCompanion format; SPEC §1, §4)")(unread)
+
+rule("GI12", "warning", "integrity", (), SYNTHETIC_LABELS.format(block="groupassist"),
+     "GROUPASSIST.md §5 (a synthetic specimen from the project's generator; the real group chats' records); SPEC §1 "
+     "(labelled synthetic everywhere it shows)")(synthetic_labelled)
 
 
 @rule("GI2", "error", "integrity", RESOURCES,

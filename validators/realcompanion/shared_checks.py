@@ -103,3 +103,6 @@ release_rule("INT9", "warning", "integrity", (),
              "every file under data/ and schemas/ is one the release reads, a resource's data file or a schema: "
              "another (a fork's resource left out of datapackage.json) is neither validated nor published",
              "SPEC §1 (the release is its files), §4 (integrity)")(integrity.unread)
+release_rule("INT10", "warning", "integrity", (), integrity.SYNTHETIC_LABELS.format(block="realcompanion"),
+             "SPEC §1 (the specimen labelled synthetic everywhere it shows: card, datasheet, datapackage.json; the "
+             "real participants' files dropped into data/)")(integrity.synthetic_labelled)

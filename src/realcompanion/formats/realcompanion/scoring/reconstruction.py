@@ -12,7 +12,8 @@ Units and matching
   profile  claims, grouped by (participant, field). Within a group, reference
            and predicted claims are paired one to one, greedily in file order
            (each reference claim takes the first unpaired predicted claim that
-           matches it).
+           matches it); a repeat left unpaired is an unmatched prediction, as
+           each record is a unit on both sides (docs/scoring.md).
   match    `normalized` (default): equal after Unicode NFKC, case folding,
            NFKC again, punctuation (Unicode category P) removed and whitespace
            collapsed, none kept beside a Chinese or Japanese character. `judge`: equal under `normalized`, or a judge

@@ -160,3 +160,13 @@ def test_a_claim_without_evidence_written_as_an_empty_list_is_the_guides_v5_line
     said = dict(mistakes_table((Path(__file__).parents[1] / "docs" / "forking.md").read_text(encoding="utf-8")))["V5"]
     failing = [line.strip() for line in capsys.readouterr().out.splitlines() if line.startswith("  profile ") and "[]" in line]
     assert failing == [f"profile {c['claim_id']} evidence=[] : {said}" for c in bare]
+
+
+def test_the_datasheet_of_a_release_without_chat_crosses_no_tiers(fork, capsys):  # noqa: F811
+    """The datasheet's tier block follows the resources present: a conversion that leaves out `chat` gets a sentence
+    saying so, not a table of zeros read as sixteen empty cells of a sample it never drew."""
+    packaged(fork, *convert(EPISODES, slots_of(fork))[:3])
+    assert main(["refresh", str(fork)]) == 0
+    sheet = (fork / "DATASHEET.md").read_text(encoding="utf-8")
+    block = sheet[sheet.index("<!-- generated:tiers -->"):sheet.index("<!-- /generated:tiers -->")]
+    assert "leaves out `chat`" in block and "|" not in block

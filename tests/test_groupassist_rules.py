@@ -318,11 +318,12 @@ def gc15(c):
 
 
 def gc16(c):
-    """A native request whose reply, the record after it, is a member's, and whose English text no longer names
-    `@assistant` (its Chinese `@助手` is a name the format does not fix): no service point it can read."""
+    """A native request whose reply, the record after it, is a member's, and whose texts no longer name the assistant
+    (`@助手`, `@assistant`): no service point it can read."""
     i = c.instance(origin="native")
     request = next(m for m in c.rows["messages"] if m["group_id"] == i["group_id"] and m["turn"] == i["cutoff_turn"]
                    and m["text_zh"] == i["query_zh"])
+    request["text_zh"] = i["query_zh"] = i["query_zh"].replace("@助手 ", "")
     request["text_en"] = i["query_en"] = i["query_en"].replace("@assistant ", "")
     reply = c.rows["messages"][c.rows["messages"].index(request) + 1]
     reply.update(role="member", speaker=next(m["member_id"] for m in c.rows["members"] if m["group_id"] == i["group_id"]),

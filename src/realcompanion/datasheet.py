@@ -99,9 +99,11 @@ def distributions(release: Release) -> str:
 
 def tiers(release: Release) -> str:
     """Sampling bucket against the tier the context shape gives, on scoreable chat rows other than cold opens
-    (paper Table 17)."""
+    (paper Table 17); a release without `chat` says so, rather than cross nothing into a table of zeros."""
     import pandas as pd
 
+    if "chat" in release.absent:
+        return "The release leaves out `chat`: no sampled rows."
     chat = release.table("chat").select(["sampled_as", "tier", "scoreable", "cold_open"]).to_pandas()
     chat = chat[chat["scoreable"] & ~chat["cold_open"]]  # Table 17's 1,533: cold opens are not sampled by tier
     tier = release.schemas.vocabulary["tier"]

@@ -12,6 +12,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from realcompanion.formats.groupassist import ASSISTANT_MENTION
+
 from ..catalogue import combined, failure_rows, failures
 from .catalogue import rule
 from .context import among, position_in, taken
@@ -252,16 +254,13 @@ def atoms_of_their_unit(ctx) -> pd.DataFrame:
     return combined(parts)
 
 
-MENTION = "@assistant"  # GM3: the assistant's messages are the speaker `assistant`'s
-
-
 @rule("GC16", "warning", "invariant", ("instances", "messages"),
-      "a native request is a service point: it mentions the assistant ('@assistant', the speaker name the format "
-      "gives it, in either language's text), or the next record of its group is the assistant's, or an assistant "
-      "record replies to it",
+      "a native request is a service point: it mentions the assistant (a name of words.assistant_mention, in any "
+      "declared language's text), or the next record of its group is the assistant's, or an assistant record replies "
+      "to it",
       "App. A.2 (a service point mentions the assistant or immediately precedes an assistant reply); App. A.5 "
-      "(native instances keep the member's original request); declared approximation, a warning: a mention by "
-      "another name (the deployment's) is not read")
+      "(native instances keep the member's original request); declared approximation, a warning: a mention by a "
+      "name the release does not declare is not read")
 def native_service_points(ctx) -> pd.DataFrame:
     inst = ctx.frame("instances")
     nat = inst[(inst["origin"] == "native") & inst["group_id"].notna() & inst["cutoff_turn"].notna()]
@@ -276,8 +275,9 @@ def native_service_points(ctx) -> pd.DataFrame:
     role = m.set_index(["group_id", "seq"])["role"]
     answered = role.reindex(after).to_numpy() == "assistant"
     replied = among(request["message_id"], m.loc[m["role"] == "assistant", "reply_to"].dropna())
-    mentioned = np.logical_or.reduce([request[f"text_{lang}"].str.contains(MENTION, case=False, regex=False).fillna(
-        False).to_numpy(bool) for lang in ctx.languages])
+    names = ctx.params["words"].get("assistant_mention", ASSISTANT_MENTION)  # a request in Chinese may name it in English
+    mentioned = np.logical_or.reduce([request[f"text_{lang}"].str.contains(name, case=False, regex=False).fillna(
+        False).to_numpy(bool) for lang in ctx.languages for name in (*names["zh"], *names["en"])])
     bad = request[~(answered | replied | mentioned)]
     return failures("instances", bad["instance_id"], "cutoff_turn", bad["cutoff_turn"].astype(int),
                     [f"the request {r} is no service point: it mentions no assistant, and no assistant record follows it or "

@@ -7,6 +7,7 @@ same machinery as a RealCompanion release.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from ...descriptor import check_block
@@ -25,6 +26,9 @@ TRACKS = Tracks(
 RESOURCES = TRACKS.resources
 SPECIMEN = REPO_ROOT / "specimens" / "groupassist"
 SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
+# how a member mentions the assistant where a release declares no `words.assistant_mention` (declared once, there)
+ASSISTANT_MENTION = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))["properties"]["words"]["properties"][
+    "assistant_mention"]["default"]
 LANGUAGES = ("zh", "en")  # the suffixes of the text fields: `text_zh`, `text_en`, ... (GROUPASSIST.md §2)
 
 

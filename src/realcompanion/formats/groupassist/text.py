@@ -10,6 +10,8 @@ is said in the same words each time: it is anchored where the member first said 
 """
 from __future__ import annotations
 
+from . import ASSISTANT_MENTION, LANGUAGES
+
 # (zh, en) pairs; filler never holds a value, a matter name or a gate word
 FILLER_MEMBER = [
     ("今天下班有点晚，刚到家。", "Got off work a bit late today, just got home."),
@@ -75,7 +77,7 @@ QUERY = {  # level -> (zh, en); {premise} is empty or a premise clause
     "L2": ("{premise}帮我们围绕{matters}安排一下，给个方案。", "{premise}Please plan around {matters} and propose an arrangement."),
 }
 QUERY_PREMISE = ("{span}，", "Given that {span}, ")
-NATIVE_PREFIX = ("@助手 ", "@assistant ")
+NATIVE_PREFIX = tuple(f"{ASSISTANT_MENTION[lang][0]} " for lang in LANGUAGES)  # a native request mentions the assistant
 ANSWER_JOIN = ("；", "; ")
 MATTER_JOIN = ("和", " and ")
 CRITERION = {

@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 from local_server import serving
-from test_fuzz import check_contract, run_quietly
+from test_fuzz import check_contract, restamp, run_quietly
 
 from realcompanion.errors import ReadError
 from realcompanion.formats.groupassist import SPECIMEN
@@ -139,3 +139,43 @@ def test_a_chat_answer_larger_than_the_bound_is_one_line_naming_the_endpoint(rep
         assert respond(repo, url, tmp_path / "r.jsonl", "--timeout", "30", "--concurrency", "2") == 2
     err = capsys.readouterr().err.strip()
     assert err.endswith(f"{url}: the answer is larger than 8,388,608 bytes") and "\n" not in err, err
+
+
+def with_patterned_field(root, pattern: str, values: dict[int, str]) -> None:
+    """A fork's string field `x_code` on qa, of `pattern`: "a" on every row, `values` on the rows they name."""
+    schema = root / "schemas" / "qa.schema.json"
+    table = json.loads(schema.read_text(encoding="utf-8"))
+    table["fields"].append({"name": "x_code", "type": "string", "constraints": {"pattern": pattern}})
+    schema.write_text(json.dumps(table, indent=2), encoding="utf-8")
+    data = root / "data" / "qa.jsonl"
+    rows = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
+    data.write_text("".join(json.dumps({**row, "x_code": values.get(n, "a")}, ensure_ascii=False) + "\n"
+                            for n, row in enumerate(rows)), encoding="utf-8")
+    restamp(root)
+
+
+def test_a_pattern_that_backtracks_fails_its_row_at_once(specimen):
+    """`(a+\\s?)+` on forty a's and a `!`: pandas matched it with Python's backtracking search (as it does any pattern
+    holding `\\s`, or `\\w` once a value holds a character past ASCII), which ran for ever; RE2 answers at once."""
+    with_patterned_field(specimen, r"(a+\s?)+", {1: "a" * 40 + "!", 2: "a\u3000a", 3: "ä"})
+    code, out, err = run_quietly(["validate", str(specimen), "--json", "-"])
+    found = [(f["rule"], f["row"], f["field"]) for f in json.loads(out)["failures"] if f["rule"] != "NUL1"]  # warnings
+    assert code == 1 and found == [("SCH2", "U01:Q0002", "x_code"), ("SCH2", "U01:Q0004", "x_code")], found
+
+
+def test_a_pattern_keeps_its_unicode_classes_in_linear_time(specimen):
+    """The near miss: `\\w` and `\\d` read Chinese, Arabic-Indic digits and a non-breaking space as Frictionless's
+    Python does (RE2's own classes are ASCII), and `$` is the end of the value."""
+    with_patterned_field(specimen, r"[\w-]+(\s\d+)?", {1: "张三-x", 2: "a\u00a0١٢", 3: "a_b 7"})
+    code, out, err = run_quietly(["validate", str(specimen)])
+    assert code == 0, out
+
+
+@pytest.mark.parametrize("pattern,why", [("(?=(a+)+b)a.*", "invalid perl operator: (?="),
+                                         (r"((a+)+)\1c", r"invalid escape sequence: \1"),
+                                         (r"[^\W\d]+", r"RE2 has no Unicode \W in a negated set")])
+def test_a_pattern_only_a_backtracking_search_matches_is_one_line(specimen, pattern, why):
+    with_patterned_field(specimen, pattern, {})
+    code, out, err = run_quietly(["validate", str(specimen)])
+    check_contract(code, out, err, "qa.schema.json field 'fields.9.constraints.pattern': field 'x_code': pattern")
+    assert code == 2 and why in err and "cannot be matched in time linear in the value" in err, err

@@ -61,6 +61,12 @@ CASES = [  # (id, mutation, commands that read the document, the one line must h
     # a kilobyte whose aliases expand to a million values (ten levels, ten billion: 23 GB before `cite` was killed)
     ("citation-an-alias-bomb", edit("CITATION.cff", lambda b: b + ALIAS_BOMB), [["cite"], ["card"], PUBLISH],
      "CITATION.cff: expands to more than 100,000 values"),
+    # JSON's and YAML's \ud800 escape reads as a lone surrogate, which no UTF-8 holds: a title holding one was VALID,
+    # then `stamp` stopped writing the descriptor, and `cite` rendering the citation, each with a traceback
+    ("descriptor-a-lone-surrogate", edit("datapackage.json", lambda b: b.replace(b'"title": "', b'"title": "\\ud800', 1)),
+     [["validate"], ["stamp"], ["cite"], PUBLISH], "datapackage.json field 'title': holds a lone surrogate ('\\ud800'"),
+    ("citation-a-lone-surrogate", edit("CITATION.cff", lambda b: b.replace(b"\ntitle: ", b'\ntitle: "\\ud800" #', 1)),
+     [["cite"], ["cite", "--format", "apa"], PUBLISH], "CITATION.cff field 'title': holds a lone surrogate"),
     ("datasheet-latin-1", edit("DATASHEET.md", lambda b: b + b"\xe9\n"), [["datasheet"], PUBLISH],
      "DATASHEET.md:"),
     ("changelog-latin-1", edit("CHANGELOG.md", lambda b: b + b"\xe9\n"), [PUBLISH], "CHANGELOG.md:"),

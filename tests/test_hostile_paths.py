@@ -262,3 +262,19 @@ def test_a_socket_as_a_data_file_is_named_as_one(specimen, command):
         code, out, err = run_quietly([command[0], str(specimen)])
     assert code == 2, out + err
     check_contract(code, out, err, "data/qa.jsonl: is a socket, not a regular file")
+
+
+@pytest.mark.parametrize("make,said", [(os.mkfifo, "which is a FIFO (named pipe), not a regular file"),
+                                       (lambda p: p.symlink_to("/dev/null"), "which is a link to /dev/null")])
+def test_load_refuses_a_data_file_no_config_may_read(documented, offline, make, said):
+    """`datasets` resolves every config's data files: a FIFO under another config was a FileNotFoundError traceback,
+    and a link out of the folder was loaded as though it were the release's."""
+    from realcompanion.errors import ReadError
+    from realcompanion.loader import load
+
+    (documented / "data" / "chat.jsonl").unlink()
+    make(documented / "data" / "chat.jsonl")
+    with pytest.raises(ReadError) as refused:
+        load(documented, "qa")
+    assert str(refused.value) == f"{documented / 'README.md'} field 'configs': config 'chat' reads data/chat.jsonl, " \
+                                 f"{said}: a release loads only regular files of its own"

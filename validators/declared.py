@@ -27,7 +27,7 @@ import pyarrow as pa
 from realcompanion import formats
 from realcompanion.descriptor import judged, loaded
 from realcompanion.errors import ReadError
-from realcompanion.files import loads, read_text, yaml_loads
+from realcompanion.files import read_json, read_text, yaml_loads
 from realcompanion.names import STALE
 from realcompanion.schemas import enum_of
 
@@ -54,9 +54,8 @@ def _kind(name: str):
 
 def _load(path: Path):
     """The rules file, read as every package file is (`files.read_text`: a regular file, UTF-8); JSON strictly
-    (`files.loads`: no key twice, no NaN), YAML as strictly (`files.yaml_loads`)."""
-    text = read_text(path)
-    return yaml_loads(text, path) if path.suffix in (".yaml", ".yml") else loads(text, path)
+    (`files.read_json`: no key twice, no NaN, no lone surrogate), YAML as strictly (`files.yaml_loads`)."""
+    return yaml_loads(read_text(path), path) if path.suffix in (".yaml", ".yml") else read_json(path)
 
 
 INT_BITS = 1 << 14  # the longest integer an expression may compute: a rule needs far less, 99999 ** 3999999 far more

@@ -19,7 +19,7 @@ from realcompanion.formats import VERSIONS
 from realcompanion.names import STALE
 from realcompanion.nested import cells, column_validators
 from realcompanion.release import FLOAT_EXACT
-from realcompanion.schemas import RFC3339, missing_values, names, schema_reason
+from realcompanion.schemas import RFC3339, arrow_pattern, missing_values, names, schema_reason
 
 from .catalogue import as_text, combined, failure_rows, failures
 from .context import runs
@@ -72,15 +72,31 @@ def _model(table_schema: str, exact: tuple[str, ...]):
     constraints = {f["name"]: _as_compared(f, f["name"] in exact) for f in table_schema["fields"]}
     read = {"fields": [{"name": f["name"], "type": f["type"], "constraints": {
         k: v for k, v in constraints[f["name"]].items()
-        if k not in EXCLUSIVE and not (f["type"] == "datetime" and k in RANGE)}} for f in table_schema["fields"]]}
+        if k not in EXCLUSIVE and not (f["type"] == "datetime" and k in RANGE) and not (f["type"] == "string" and
+                                                                                         k == "pattern")}}
+        for f in table_schema["fields"]]}
     schema = from_frictionless_schema(read | {k: table_schema[k] for k in ("primaryKey",) if k in table_schema})
     added = {f["name"]: [Check.str_matches(UUID)] * (f.get("format") == "uuid") + [
         getattr(Check, check)(constraints[f["name"]][k]) for k, check in EXCLUSIVE.items()
-        if k in constraints[f["name"]] and f["type"] != "datetime"] for f in table_schema["fields"]}
+        if k in constraints[f["name"]] and f["type"] != "datetime"] + [
+        _matches(pattern) for pattern in [constraints[f["name"]].get("pattern")] if f["type"] == "string" and pattern]
+        for f in table_schema["fields"]}
     schema = schema.update_columns({c: {"dtype": None, "coerce": False} | (  # one update: each copies the schema
         {"checks": [*schema.columns[c].checks, *added[c]]} if added.get(c) else {}) for c in schema.columns})
     schema.coerce = False
     return schema
+
+
+def _matches(pattern: str):
+    """The check of a string field's `pattern`, by Arrow (`schemas.arrow_pattern`: in linear time, where pandas's
+    `str.match` fell back to Python's backtracking search), named as pandera names its own check of a Frictionless
+    pattern, which the report reads (`_declared_patterns`)."""
+    from pandera.pandas import Check
+
+    anchored = arrow_pattern(pattern)
+    return Check(lambda values: pd.Series(pc.match_substring_regex(pa.array(values, pa.string(), from_pandas=True),
+                                                                   anchored).fill_null(True), index=values.index),
+                 name=f"str_matches('^{pattern}$')")
 
 
 def _as_compared(field: dict, exact: bool) -> dict:

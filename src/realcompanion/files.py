@@ -162,7 +162,32 @@ def _holding(text: str) -> str | None:
 
 def read_json(path):
     """A JSON file, strictly read; one that cannot be read makes the command's input unreadable."""
-    return loads(read_text(path), path)
+    return unicode_only(loads(read_text(path), path), path)
+
+
+def lone_surrogate(exc: UnicodeEncodeError) -> str:
+    """What a text holding a lone surrogate (JSON's or YAML's `\\ud800` escape) is, from the error of encoding it."""
+    return (f"holds a lone surrogate ({exc.object[exc.start]!r} at character {exc.start}), which is not Unicode "
+            "text: write the whole pair or drop it")
+
+
+def unicode_only(document, path):
+    """`document` (a file's JSON or YAML, read) if every key and text in it is Unicode, else a ReadError naming the
+    first one holding a lone surrogate, as `keys.0.name`: a descriptor's title holding one passed validation, then
+    `stamp` stopped writing it, and `cite` rendering it, each with a traceback."""
+    stack = [((), document)]
+    while stack:
+        at, value = stack.pop()
+        texts = [(at, value)] if isinstance(value, str) else [(at + (key,), key) for key in value
+                                                              if isinstance(key, str)] if isinstance(value, dict) else []
+        for where, text in texts:
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ReadError(path, lone_surrogate(exc), field=".".join(map(str, where)) or None) from None
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        stack += reversed([(at + (key,), item) for key, item in items])
+    return document
 
 
 YAML_NODES = 100_000  # the most values a YAML file (a rules file, CITATION.cff) may expand to, an alias counted each
@@ -195,7 +220,7 @@ def yaml_loads(text: str, path):
             return super().construct_mapping(node, deep)
 
     try:
-        return yaml.load(text, Loader=Strict)  # noqa: S506 - a SafeLoader
+        return unicode_only(yaml.load(text, Loader=Strict), path)  # noqa: S506 - a SafeLoader
     except (yaml.YAMLError, ValueError, RecursionError) as exc:  # a date YAML cannot construct is a ValueError
         raise ReadError(path, f"not valid YAML ({str(exc).splitlines()[0]})") from None
 

@@ -57,7 +57,9 @@ def _data_files(folder: Path, config: str, revision: str | None) -> list[str]:
     """The data files the card of `folder` names for `config`; a card that is missing or names no such config is
     one line (`datasets` said `BuilderConfig 'qa' not found`, or loaded every file as one `default` config)."""
     from .card import read_card
+    from .files import not_regular
     from .names import CARD
+    from .paths import leaves
 
     at = f" at revision '{revision}'" if revision is not None else ""
     card = folder / CARD
@@ -67,8 +69,19 @@ def _data_files(folder: Path, config: str, revision: str | None) -> list[str]:
     if config not in declared:
         raise ReadError(card, f"declares no config '{config}'{at} (it declares: "
                         f"{', '.join(sorted(map(str, declared))) or 'none'})", field="configs")
-    files = declared[config].get("data_files") or []
-    return [f["path"] if isinstance(f, dict) else f for f in ([files] if isinstance(files, (str, dict)) else files)]
+    for name, entry in declared.items():  # `datasets` resolves every config's files: a FIFO's name as no file at all
+        for listed in _listed(entry):  # (FileNotFoundError), a link out as the file it leads to
+            path = folder / listed
+            if why := leaves(folder, listed) or (os.path.lexists(path) and not_regular(path)):
+                raise ReadError(card, f"config '{name}' reads {listed}, which {why if why.startswith('is ') else 'is ' + why}"
+                                f"{at}: a release loads only regular files of its own", field="configs")
+    return _listed(declared[config])
+
+
+def _listed(config: dict) -> list[str]:
+    """The paths (or patterns) a card's config lists as its data files."""
+    files = config.get("data_files") or []
+    return [str(f.get("path") if isinstance(f, dict) else f) for f in ([files] if isinstance(files, (str, dict)) else files)]
 
 
 def _unparsed(folder: Path, files: list[str], exc: Exception) -> ReadError:

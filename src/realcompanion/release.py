@@ -24,7 +24,7 @@ import pyarrow.json as pajson
 
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
-from .files import decode, open_regular, read_bytes
+from .files import decode, lone_surrogate, open_regular, read_bytes
 from .formats import DEFAULT, FORMATS, TITLES, no_block, part
 from .jsonlines import objects
 from .paths import leaves, own_file
@@ -774,8 +774,7 @@ def _field_problem(value, field: pa.Field) -> dict | None:
     try:
         pa.array([value], type=field.type)
     except UnicodeEncodeError as exc:  # JSON's \ud800 escape reads as a lone surrogate, which no UTF-8 holds
-        return {"field": field.name, "message": f"holds a lone surrogate ({exc.object[exc.start]!r} at "
-                f"character {exc.start}), which is not Unicode text: write the whole pair or drop it"}
+        return {"field": field.name, "message": lone_surrogate(exc)}
     except OverflowError:
         return {"field": field.name, "message": f"an integer beyond ±2^63, which no {field.type} holds: Arrow, "
                 "pandas and datasets cannot read it, Frictionless reads it whole; write it as text"}

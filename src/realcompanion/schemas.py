@@ -66,8 +66,9 @@ def check_read_alike(table_schema: dict, path) -> None:
     """Frictionless reads each field's values as this package does: no `arrayItem` (Frictionless types an array's
     items by it; this format, by the field's nestedSchema), no missing value that a number, boolean, list or
     object prints as (Frictionless would read that value as null, and Arrow's reading of a number cannot tell `1`
-    from `1.0`: a record writes null where it has no value), a `pattern` that compiles as Frictionless anchors it,
-    and no unique or key array or object, which Frictionless cannot compare (both stop it with an exception)."""
+    from `1.0`: a record writes null where it has no value), a `pattern` that compiles as Frictionless anchors it
+    and, on a string, as RE2 matches it (`arrow_pattern`), and no unique or key array or object, which Frictionless
+    cannot compare (both stop it with an exception)."""
     keyed = _keyed(table_schema)
     for i, field in enumerate(table_schema["fields"]):
         if "arrayItem" in field:
@@ -80,6 +81,11 @@ def check_read_alike(table_schema: dict, path) -> None:
         except re.error as exc:
             raise ReadError(path, f"field '{field['name']}': pattern {pattern!r} does not compile as Frictionless "
                             f"anchors it, ^{pattern}$ ({exc})", field=f"fields.{i}.constraints.pattern") from None
+        try:
+            _compiles(arrow_pattern(pattern)) if isinstance(pattern, str) and field["type"] == "string" else None
+        except ValueError as exc:
+            raise ReadError(path, f"field '{field['name']}': pattern {pattern!r} cannot be matched in time linear in "
+                            f"the value ({exc})", field=f"fields.{i}.constraints.pattern") from None
         if field["type"] in ("array", "object") and (constraints.get("unique") or field["name"] in keyed):
             where = f"fields.{i}.constraints.unique" if constraints.get("unique") else keyed[field["name"]]
             raise ReadError(path, f"field '{field['name']}' is an {field['type']}, which Frictionless cannot compare "
@@ -92,6 +98,67 @@ def check_read_alike(table_schema: dict, path) -> None:
                 raise ReadError(path, f"missing value {value!r} is how a value of the {field['type']} field "
                                 f"'{field['name']}' prints, which Frictionless would read as null: a record writes "
                                 "null where it has no value", field=where)
+
+
+# Python's `re` reads these classes by Unicode, RE2 by ASCII: each is written as the Unicode class Python reads, outside
+# a set and inside one (None inside: no RE2 set holds it, so a set holding it is an alternation; `\b` inside is a
+# backspace, and RE2 has no Unicode word boundary)
+_SPACE = r"\t-\r\x{1c}-\x{1f}\x{85}\p{Z}"  # what str.isspace() holds
+_UNICODE = {"d": (r"\p{Nd}", r"\p{Nd}"), "D": (r"\P{Nd}", r"\P{Nd}"), "w": (r"[\p{L}\p{N}_]", r"\p{L}\p{N}_"),
+            "W": (r"[^\p{L}\p{N}_]", None), "s": (f"[{_SPACE}]", _SPACE), "S": (f"[^{_SPACE}]", None),
+            "b": (None, r"\x{8}"), "B": (None, None)}
+
+
+def arrow_pattern(pattern: str) -> str:
+    """A string field's `pattern` as Arrow's regular expressions (RE2) match it, anchored as Frictionless anchors it
+    and matched from the start as Python's `re.match` is: RE2 takes time linear in the value, where Python's
+    backtracking search, which pandas falls back to for a pattern holding `\\s`, or `\\w` once a value holds a
+    character past ASCII, ran for ever on `(a+\\s?)+` and forty a's. Raises ValueError on a class RE2 cannot write."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern[i] == "[":
+            i, written = _set(pattern, i)
+        elif pattern[i] == "\\" and pattern[i + 1:i + 2] in _UNICODE:
+            written, i = _UNICODE[pattern[i + 1]][0], i + 2
+            if written is None:
+                raise ValueError(f"RE2 has no Unicode {pattern[i - 2:i]}")
+        else:
+            step = 2 if pattern[i] == "\\" else 1
+            written, i = pattern[i:i + step], i + step
+        out.append(written)
+    return f"^(?:^{''.join(out)}$)"
+
+
+def _set(pattern: str, i: int) -> tuple[int, str]:
+    """(where it ends, RE2 text) of the set `pattern` opens at `i`: its Unicode classes written as members, and a
+    negated class (`[\\s\\S]`) as an alternative to the set, which a negated set cannot take."""
+    j = i + 1 + len(re.match(r"\^?\]?", pattern[i + 1:])[0])  # a `]` first in a set (after its `^`) is a member
+    members, negated, alternatives = [pattern[i + 1:j]], pattern[i + 1:i + 2] == "^", []
+    while j < len(pattern) and pattern[j] != "]":
+        if pattern[j] == "\\" and pattern[j + 1:j + 2] in _UNICODE:
+            inside = _UNICODE[pattern[j + 1]][1]
+            if inside is None and (negated or _UNICODE[pattern[j + 1]][0] is None):
+                raise ValueError(f"RE2 has no Unicode {pattern[j:j + 2]} in {'a negated' if negated else 'a'} set")
+            members.append(inside) if inside is not None else alternatives.append(_UNICODE[pattern[j + 1]][0])
+            j += 2
+            continue
+        step = 2 if pattern[j] == "\\" else 1
+        members.append(pattern[j:j + step])
+        j += step
+    written = f"[{''.join(members)}]"
+    return j + 1, f"(?:{'|'.join([written] * (len(written) > 2) + alternatives)})" if alternatives else written
+
+
+def _compiles(pattern: str) -> None:
+    """RE2 compiles `pattern`, else ValueError: it has no lookaround or backreference, which need a backtracking
+    search (and which Table Schema's patterns, XML Schema regular expressions, do not have)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        pc.match_substring_regex(pa.array([""]), pattern)
+    except pa.ArrowInvalid as exc:
+        raise ValueError(f"{exc}: RE2, which Arrow matches patterns with, has no lookaround or backreference") from None
 
 
 def _keyed(table_schema: dict) -> dict[str, str]:

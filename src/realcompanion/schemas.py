@@ -123,8 +123,7 @@ def arrow_pattern(pattern: str) -> str:
             if written is None:
                 raise ValueError(f"RE2 has no Unicode {pattern[i - 2:i]}")
         else:
-            step = 2 if pattern[i] == "\\" else 1
-            written, i = pattern[i:i + step], i + step
+            written, i = _escape(pattern, i)
         out.append(written)
     return f"^(?:^{''.join(out)}$)"
 
@@ -142,11 +141,24 @@ def _set(pattern: str, i: int) -> tuple[int, str]:
             members.append(inside) if inside is not None else alternatives.append(_UNICODE[pattern[j + 1]][0])
             j += 2
             continue
-        step = 2 if pattern[j] == "\\" else 1
-        members.append(pattern[j:j + step])
-        j += step
+        written, j = _escape(pattern, j)
+        members.append(written)
     written = f"[{''.join(members)}]"
     return j + 1, f"(?:{'|'.join([written] * (len(written) > 2) + alternatives)})" if alternatives else written
+
+
+# Python's escapes of a code point that RE2 writes otherwise: `\u4e00` (a Chinese field's `[\u4e00-\u9fff]`),
+# `\U0001f600`, and `\Z`, the end of the value
+_CODE_POINT = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
+
+
+def _escape(pattern: str, i: int) -> tuple[str, int]:
+    """(RE2 text, where the next token starts) of the character or escape at `i`."""
+    if pattern[i] != "\\":
+        return pattern[i], i + 1
+    if code := _CODE_POINT.match(pattern, i):
+        return f"\\x{{{code[1] or code[2]}}}", code.end()
+    return ("\\z" if pattern[i + 1:i + 2] == "Z" else pattern[i:i + 2]), i + 2
 
 
 def _compiles(pattern: str) -> None:
@@ -158,7 +170,8 @@ def _compiles(pattern: str) -> None:
     try:
         pc.match_substring_regex(pa.array([""]), pattern)
     except pa.ArrowInvalid as exc:
-        raise ValueError(f"{exc}: RE2, which Arrow matches patterns with, has no lookaround or backreference") from None
+        reason = str(exc).removeprefix("Invalid regular expression: ")
+        raise ValueError(f"RE2, which Arrow matches patterns with, cannot compile it: {reason}") from None
 
 
 def _keyed(table_schema: dict) -> dict[str, str]:

@@ -12,7 +12,7 @@ typo is one line, and a genuine defect of any other record is still reported in 
 What a value reads as (`read_as`): the one value its field may hold that it most nearly spells,
 where one is nearest alone, else null. A field may hold a member of its enum (`supersededx`
 reads `superseded`), or a value the release names there that no record holds: a key typed wrong
-(`G01:I000`) reads the id the foreign keys (and, for a RealCompanion key, the citations) name
+(`G01:I000`) reads the id the foreign keys, or the citations its context lists, name
 and find nowhere (`G01:I0001`), so the rows naming it resolve. A value no single choice is
 nearest reads null, and the rules read a null as unknown: a count short by no more than the rows
 that may be its own is not judged (a persona row whose participant is set aside may be any
@@ -76,8 +76,8 @@ def read_as(values: dict[str, dict[str, set[str]]], release, table, cited) -> di
             pattern = declared[field].get("pattern")
             choices = declared[field].get("enum") or [v for v in named.get((resource, field), ())
                                                       if pattern is None or re.fullmatch(pattern, v)]
-            if len(held) * len(choices) > MAX_COMPARED:
-                choices = []  # more than a typo's worth: each reads null
+            if len(held) * len(choices) > MAX_COMPARED or not _text(table(resource).column(field)):
+                choices = []  # more than a typo's worth, or no text: each reads null
             readings = {value: _nearest(value, choices) for value in held}
             taken = [v for v in readings.values() if v is not None]
             out.setdefault(resource, {})[field] = {value: None if taken.count(v) > 1 else v
@@ -92,7 +92,7 @@ def _named_and_missing(values: dict[str, dict[str, set[str]]], release, table, c
         for key in release.table_schema(name).get("foreignKeys", []):
             fields, reference = names(key["fields"]), key["reference"]
             target, targets = reference.get("resource") or name, names(reference["fields"])
-            if len(fields) == 1 and targets[0] in values.get(target, {}):
+            if len(fields) == 1 and targets[0] in values.get(target, {}) and fields[0] in table(name).column_names:
                 out.setdefault((target, targets[0]), set()).update(_distinct(table(name).column(fields[0])))
     keys = [(resource, field) for resource, fields in values.items() for field in fields
             if field in release.primary_key(resource)]
@@ -103,8 +103,13 @@ def _named_and_missing(values: dict[str, dict[str, set[str]]], release, table, c
             for (resource, field), named in out.items()}
 
 
+def _text(column: pa.ChunkedArray) -> bool:
+    return pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+
+
 def _distinct(column: pa.ChunkedArray) -> set[str]:
-    return set(pc.unique(column.cast(pa.string())).drop_null().to_pylist())
+    """The column's distinct values, if text (a key of another type is read null: `read_as`)."""
+    return set(pc.unique(column).drop_null().to_pylist()) if _text(column) else set()
 
 
 def _nearest(value: str, choices) -> object:

@@ -117,7 +117,11 @@ class Context:
 
     def unresolved(self) -> set[str]:
         """The identifiers the records cite (`CITATIONS`) that name no message: a claim's, or one no record holds."""
-        return set().union(*(set(p.loc[p["position"] < 0, "value"].dropna()) for p in self._citing_fields.values()))
+        try:
+            cited = self._citing_fields
+        except Exception:  # noqa: BLE001 - a view this release cannot yield: the rules reading it report it
+            return set()
+        return set().union(*(set(p.loc[p["position"] < 0, "value"].dropna()) for p in cited.values()))
 
     def set_aside_at(self, name: str) -> np.ndarray:
         """Positions in `table(name)` of the records the reader set aside: SCH1 reports each, and every other

@@ -274,3 +274,17 @@ def test_a_participant_set_aside_fills_only_a_slot_it_may_hold(specimen):
     stamp(specimen)
     found = errors(validate(specimen))
     assert found[["rule", "row"]].values.tolist() == [["SCH2", "U0:openness"], ["ARI7", "U02"]], found.to_string()
+
+
+def test_a_key_set_aside_stands_for_the_missing_id_nearest_it_alone(tmp_path):
+    """A cited message's id typed a digit short reads as the id the foreign keys name and no record holds that it
+    most nearly spells: the anchors citing it resolve, and a reply naming another missing message is still GS3's."""
+    copy = Copy(tmp_path / "release")
+    cited = copy.message(copy.rows["anchors"][0]["message_id"])
+    cited["message_id"] = cited["message_id"][:-1]
+    stray = next(m for m in copy.rows["messages"] if m["group_id"] == "G02" and m["turn"] > 5 and not m["reply_to"])
+    stray["reply_to"] = "G02:m099999"
+    copy.save()
+    found = errors(validate_groupassist(copy.root))
+    assert set(found["row"]) == {cited["message_id"], stray["message_id"]}, found.to_string()
+    assert ("GS3", stray["message_id"]) in set(zip(found["rule"], found["row"]))

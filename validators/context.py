@@ -61,7 +61,7 @@ class Context:
         self._set_aside_at: dict[str, np.ndarray] = {}
         self._row_ids: dict[str, pd.Series] = {}
         self._aside: dict[str, dict[str, dict[str, object]]] = {}  # values set aside, as read (validators/aside.py)
-        self._named_by: Context = self  # the context whose values name the rows (`without`: a key read as null)
+        self._named_by: Context = self  # the context whose values name the rows (`without`: a key read otherwise)
 
     @property
     def vocab(self) -> dict:
@@ -178,7 +178,7 @@ class Context:
 
     def row_ids(self, name: str) -> pd.Series:
         """How the report names each row: its primary key, fields joined by ':' (persona: `U01:occupation`),
-        or `line N` (its JSON line) when the row has no key or its resource declares none. A key read as null
+        or `line N` (its JSON line) when the row has no key or its resource declares none. A key read otherwise
         (`without`) still names its row as written, as the constraint rule's line does."""
         if self._named_by is not self:
             return self._named_by.row_ids(name)

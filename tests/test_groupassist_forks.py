@@ -363,6 +363,7 @@ MISTAKES = {
     "a_span_not_verbatim": setting("anchors", "G05:I0001:A01", "span_en", "north park"),
     "a_blank_span": setting("anchors", "G05:I0001:A01", "span_en", " "),
     "a_join_notice_kept_without_text": setting("messages", "G05:m000020", "text_en", ""),
+    "an_instance_id_typed_lower_case": setting("instances", "G05:I0002", "instance_id", "g05:i0002"),
     "a_query_stating_the_memory": setting("instances", "G05:I0002", "query_zh", "城北公园的烧烤谁对什么过敏？"),
     "an_m3_query_hinting_at_the_change": setting("instances", "G05:I0002", "query_en",
                                                  "Where is the barbecue now, and who is allergic to what?"),

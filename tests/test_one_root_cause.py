@@ -4,16 +4,20 @@ as a value of the wrong type is (validators/aside.py); no row that joins on it i
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
+from conftest import copy_release
 from realcompanion.validators.groupassist.run import validate as validate_groupassist
 from realcompanion.validators.run import validate
 from test_groupassist_rules import Copy
 from test_rules import read, write
 
-from realcompanion.formats.groupassist import SPECIMEN
+from realcompanion.formats.groupassist import SPECIMEN, GroupAssistRelease
+from realcompanion.formats.groupassist.synth import stamp as stamp_groupassist
 from realcompanion.paths import REPO_ROOT
+from realcompanion.release import Release
 from realcompanion.stamp import stamp
 
 
@@ -180,3 +184,107 @@ def test_a_field_alone_wrong_is_one_line(specimen, case):
     stamp(specimen)
     found = errors(validate(specimen))
     assert found["rule"].tolist() == [rule], found.to_string()
+
+
+def typo(value, constraints: dict):
+    """The one typo each constrained field is broken by: a number one past its bound, a text one character short (one
+    longer, where short still fits), empty where only its length is constrained; None where the value has no such
+    typo (a boolean, a value of another type)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    if not isinstance(value, str):
+        return constraints["minimum"] - 1 if "minimum" in constraints else \
+            constraints["maximum"] + 1 if "maximum" in constraints else None
+    fits = (lambda v: v in constraints["enum"]) if "enum" in constraints else \
+        (lambda v: re.fullmatch(constraints["pattern"], v)) if "pattern" in constraints else None
+    if fits is None:
+        return "" if constraints.get("minLength", 0) > 0 else None
+    return next((v for v in (value[:-1], value + "x") if not fits(v)), None)
+
+
+def _constrained(release, rows_of) -> list[tuple[str, str, int]]:
+    """Every top-level field of the release's Table Schemas with a value constraint (enum, pattern, range, length),
+    with the record broken: one others cite, for a primary key field (the rows naming it are its own), else the first
+    holding a value the typo breaks."""
+    out = []
+    for name in release.resources:
+        rows, key = rows_of(name), release.primary_key(name)
+        others = "".join(json.dumps(rows_of(n)) for n in release.resources if n != name) if key else ""
+        for field in release.table_schema(name)["fields"]:
+            held = [i for i, r in enumerate(rows) if typo(r.get(field["name"]), field.get("constraints") or {}) is not None]
+            if held:
+                cited = [i for i in held if field["name"] in key and json.dumps(rows[i][field["name"]]) in others]
+                out.append((name, field["name"], (cited or held)[0]))
+    return out
+
+
+def _rows(root):
+    return lambda name: [json.loads(line) for line in (root / "data" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+FIELDS = {**{f"groupassist:{r}.{f}": ("groupassist", r, f, i)
+             for r, f, i in _constrained(GroupAssistRelease(SPECIMEN, check=False), _rows(SPECIMEN))},
+          **{f"realcompanion:{r}.{f}": ("realcompanion", r, f, i)
+             for r, f, i in _constrained(Release(REPO_ROOT, check=False), _rows(REPO_ROOT))}}
+
+
+@pytest.mark.parametrize("case", FIELDS)
+def test_every_constrained_field_broken_is_one_line(tmp_path, case):
+    """Whatever field a typo breaks, of either format, the constraint rule names it once, on its record and field,
+    and no other line follows from it: a key among them (the rows citing it, the counts it fills, are not blamed)."""
+    form, resource, field, at = FIELDS[case]
+    root = tmp_path / "release"
+    copy_release(REPO_ROOT, root) if form == "realcompanion" else shutil.copytree(SPECIMEN, root)
+    release = (Release if form == "realcompanion" else GroupAssistRelease)(root, check=False)
+    rows = read(root, resource)
+    rows[at][field] = typo(rows[at][field], next(f for f in release.table_schema(resource)["fields"]
+                                                 if f["name"] == field).get("constraints") or {})
+    write(root, resource, rows)
+    (stamp if form == "realcompanion" else stamp_groupassist)(root)
+    report = (validate if form == "realcompanion" else validate_groupassist)(root)
+    found = errors(report)
+    named = ":".join(str(rows[at][k]) for k in release.primary_key(resource))
+    assert found[["rule", "resource", "row", "field"]].values.tolist() == [
+        ["SCH2" if form == "realcompanion" else "GS2", resource, named, field]], found.to_string()
+    assert not [o.rule.id for o in report.outcomes if o.skipped]
+
+
+def test_a_key_set_aside_leaves_another_records_defect_to_the_same_rule(tmp_path):
+    """A roster record whose group is set aside may be any group's record of its member: a group lacking that member
+    is not blamed, and a member missing from another group's roster still is (GM3), in the same pass."""
+    copy = Copy(tmp_path / "release")
+    typed = copy.one("members", group_id="G01", member_id="member_01")
+    typed["group_id"] = "G0"
+    renamed = next(m for m in copy.rows["members"] if m["group_id"] == "G02" and m["member_id"] != "member_01")
+    speaker, renamed["member_id"] = renamed["member_id"], renamed["member_id"] + "x"
+    copy.save()
+    found = errors(validate_groupassist(copy.root))
+    said = next(m for m in copy.rows["messages"] if (m["group_id"], m["speaker"]) == ("G02", speaker))
+    assert found[["rule", "row"]].values.tolist() == [["GS2", "G0:member_01"], ["GM3", said["message_id"]]], \
+        found.to_string()
+
+
+def test_a_participant_set_aside_fills_only_a_slot_it_may_hold(specimen):
+    """A persona row whose participant is set aside may be the row of a participant lacking its slot (ARI7 does not
+    blame U01 for it), not of one holding that slot already: U02, short of another slot, is still named."""
+    rows = read(specimen, "persona")
+    next(r for r in rows if (r["participant_id"], r["slot"]) == ("U01", "openness"))["participant_id"] = "U0"
+    rows.remove(next(r for r in rows if (r["participant_id"], r["slot"]) == ("U02", "gender")))
+    write(specimen, "persona", rows)
+    stamp(specimen)
+    found = errors(validate(specimen))
+    assert found[["rule", "row"]].values.tolist() == [["SCH2", "U0:openness"], ["ARI7", "U02"]], found.to_string()
+
+
+def test_a_key_set_aside_stands_for_the_missing_id_nearest_it_alone(tmp_path):
+    """A cited message's id typed a digit short reads as the id the foreign keys name and no record holds that it
+    most nearly spells: the anchors citing it resolve, and a reply naming another missing message is still GS3's."""
+    copy = Copy(tmp_path / "release")
+    cited = copy.message(copy.rows["anchors"][0]["message_id"])
+    cited["message_id"] = cited["message_id"][:-1]
+    stray = next(m for m in copy.rows["messages"] if m["group_id"] == "G02" and m["turn"] > 5 and not m["reply_to"])
+    stray["reply_to"] = "G02:m099999"
+    copy.save()
+    found = errors(validate_groupassist(copy.root))
+    assert set(found["row"]) == {cited["message_id"], stray["message_id"]}, found.to_string()
+    assert ("GS3", stray["message_id"]) in set(zip(found["rule"], found["row"]))

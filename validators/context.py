@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 from realcompanion.formats import constants
 from realcompanion.release import Release, as_is, fits
 
-from .aside import nulled
+from .aside import read_as, read_aside
 
 # every place a record cites another record (a dayid or a claim_id): (resource, dotted path)
 CITATIONS = [
@@ -60,7 +60,8 @@ class Context:
         self._lines: dict[str, np.ndarray] = {}
         self._set_aside_at: dict[str, np.ndarray] = {}
         self._row_ids: dict[str, pd.Series] = {}
-        self._nulled: dict[str, dict[str, set[str]]] = {}  # values read as null (validators/aside.py)
+        self._aside: dict[str, dict[str, dict[str, object]]] = {}  # values set aside, as read (validators/aside.py)
+        self._named_by: Context = self  # the context whose values name the rows (`without`: a key read otherwise)
 
     @property
     def vocab(self) -> dict:
@@ -101,18 +102,26 @@ class Context:
                 self._set_aside_at[name] = np.flatnonzero(order >= table.num_rows)
                 table = pa.concat_tables([table, aside]).take(order)
                 self._lines[name] = lines[order]
-            if name in self._nulled:
-                table = nulled(table, self._nulled[name])
+            if name in self._aside:
+                table = read_aside(table, self._aside[name])
             self._tables[name] = table
         return self._tables[name]
 
     def without(self, values: dict[str, dict[str, set[str]]]) -> Context:
         """A context over the same release in which, per resource and field, the given values (as the report writes
-        them) read as null, as a field that does not fit its type does: the values that break their field's
-        constraints, for every rule but the structure rules (validators/aside.py)."""
+        them) read as `aside.read_as` reads them (null, as a field that does not fit its type, or the one value they
+        stand for): the values that break their field's constraints, for every rule but the structure rules."""
         other = type(self)(self.release)
-        other._nulled = values
+        other._aside, other._named_by = read_as(values, self.release, self.table, self.unresolved), self
         return other
+
+    def unresolved(self) -> set[str]:
+        """The identifiers the records cite (`CITATIONS`) that name no message: a claim's, or one no record holds."""
+        try:
+            cited = self._citing_fields
+        except Exception:  # noqa: BLE001 - a view this release cannot yield: the rules reading it report it
+            return set()
+        return set().union(*(set(p.loc[p["position"] < 0, "value"].dropna()) for p in cited.values()))
 
     def set_aside_at(self, name: str) -> np.ndarray:
         """Positions in `table(name)` of the records the reader set aside: SCH1 reports each, and every other
@@ -169,7 +178,10 @@ class Context:
 
     def row_ids(self, name: str) -> pd.Series:
         """How the report names each row: its primary key, fields joined by ':' (persona: `U01:occupation`),
-        or `line N` (its JSON line) when the row has no key or its resource declares none."""
+        or `line N` (its JSON line) when the row has no key or its resource declares none. A key read otherwise
+        (`without`) still names its row as written, as the constraint rule's line does."""
+        if self._named_by is not self:
+            return self._named_by.row_ids(name)
         if name not in self._row_ids:
             frame = self.frame(name)
             if not self.release.primary_key(name):

@@ -233,10 +233,10 @@ def _about_set_aside(found: pd.DataFrame, aside: dict[str, set[str]], cited: set
 def _without_failing_values(ctx: Context, outcomes: list[Outcome], structure: set[str], runner: Runner
                             ) -> list[Outcome]:
     """The outcomes, each rule that found failures in a resource holding a value that breaks its field's constraints
-    judged again with those values null (validators/aside.py): a failure it finds again (the same resource, row and
-    field) is its own, one it does not was owed to those values and is dropped. Nulling only takes judgments away:
-    what a rule finds only with them null (a count of what the file holds, GI2) is not a finding. A release no value
-    of which breaks its constraints is judged once."""
+    judged again with those values read otherwise (validators/aside.py): a failure it finds again (the same resource,
+    row and field) is its own, one it does not read those values and is dropped. Judging again only takes judgments
+    away: what a rule finds only with them read otherwise (a count of what the file holds, GI2) is not a finding. A
+    release no value of which breaks its constraints is judged once."""
     found = next((o.failures for o in outcomes if o.rule.id == runner.pandera), None)
     values = failing_values(found, ctx.release) if found is not None else {}
     again = [o.rule for o in outcomes if o.rule.id not in structure and not o.failures.empty

@@ -132,10 +132,12 @@ def criteria_of_the_instance(ctx) -> pd.DataFrame:
     sup = _superseded(ctx)
     grounding, penalty = c["kind"] == "grounding", c["kind"] == "penalty"
     # judged: evidence in its group's history before the cutoff (elsewhere is GC9's or GS3's), of an instance whose
-    # anchors are known and lie there too (one gate i names, or none, leaves what its criteria cite unjudged)
+    # anchors are known and lie there too (one gate i names, one whose message is set aside, or none, leaves what its
+    # criteria cite unjudged)
     at = position_in(c["evidence"], ctx.messages["message_id"])
     seen = (taken(ctx.messages["group_id"], at) == c["group_id"]) & (taken(ctx.messages["turn"], at) < c["cutoff_turn"])
-    outside = elsewhere(a) | (a["turn"].notna() & a["cutoff_turn"].notna() & ~(a["turn"] < a["cutoff_turn"]))
+    outside = elsewhere(a) | a["message_id"].isna() | (a["turn"].notna() & a["cutoff_turn"].notna()
+                                                       & ~(a["turn"] < a["cutoff_turn"]))
     judged = among(c["instance_id"], a["instance_id"].dropna().unique()) & ~among(
         c["instance_id"], a.loc[outside, "instance_id"].dropna().unique()) & seen.to_numpy()
     loose = (grounding | penalty).to_numpy() & c["evidence"].notna().to_numpy() & ~cited & judged

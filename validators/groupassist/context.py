@@ -20,7 +20,7 @@ from realcompanion.formats.groupassist import language_of
 from ..context import Context as CoreContext
 from ..kept import canonical
 from . import FORMAT_SCHEMAS
-from .gates import every_written
+from .gates import every_written, owned
 
 
 def among(values: pd.Series, allowed) -> np.ndarray:
@@ -45,12 +45,6 @@ def taken(column: pd.Series, positions: np.ndarray) -> np.ndarray:
     taken become Python objects."""
     out = column.take(np.maximum(positions, 0)).to_numpy(dtype=float if pd.api.types.is_numeric_dtype(column) else object)
     return np.where(positions >= 0, out, np.nan)
-
-
-def owned(frame: pd.DataFrame, key: str) -> pd.DataFrame:
-    """`frame` with a set-aside (null) `instance_id` read from the record's own `key` (GM6: an id begins with its
-    owner's): the instance is judged with the record, not blamed for its loss."""
-    return frame.assign(instance_id=frame["instance_id"].fillna(frame[key].astype(object).str.rsplit(":", n=1).str[0]))
 
 
 def written_column(values: pa.Array | pa.ChunkedArray, lang: str) -> np.ndarray:
@@ -87,6 +81,10 @@ class Context(CoreContext):
         reads its null texts as values (when no declared language is left, every declared one is read)."""
         declared = self.release.languages
         return tuple(lang for lang in declared if not unrequired(self.release, lang)) or declared
+
+    def unresolved(self) -> set[str]:
+        """None: a GroupAssistBench record cites another by a foreign key alone (`aside.read_as` reads those)."""
+        return set()
 
     def frame(self, name: str) -> pd.DataFrame:
         if name not in self._frames:

@@ -117,6 +117,12 @@ def stated_each(texts: list[str], spans: list[str], lang: str) -> np.ndarray:
     return found
 
 
+def owned(frame: pd.DataFrame, key: str) -> pd.DataFrame:
+    """`frame` with a set-aside (null) `instance_id` read from the record's own `key` (GM6: an id begins with its
+    owner's): the instance is judged with the record, not blamed for its loss."""
+    return frame.assign(instance_id=frame["instance_id"].fillna(frame[key].astype(object).str.rsplit(":", n=1).str[0]))
+
+
 def elsewhere(a: pd.DataFrame) -> pd.Series:
     """Anchors citing a message of another group than their instance's: outside its history (gate i names them),
     so the construction invariants judge no position or speaker of theirs."""
@@ -199,7 +205,8 @@ def enough_history(ctx) -> pd.DataFrame:
       "App. A.6, gate v; App. B (weights and constraints); GROUPASSIST.md §3 (v)")
 def rubric_limits(ctx) -> pd.DataFrame:
     limits, weights = ctx.params["rubric"], ctx.params["weights"]
-    c = ctx.frame("criteria")[["criterion_id", "instance_id", "kind", "pattern", "mandatory", "weight"]].merge(
+    c = owned(ctx.frame("criteria"), "criterion_id")[["criterion_id", "instance_id", "kind", "pattern", "mandatory",
+                                                         "weight"]].merge(
         ctx.frame("instances")[["instance_id", "dependency"]], on="instance_id", how="left")
     inst = ctx.frame("instances")
     l2 = inst.loc[inst["level"] == "L2", "instance_id"]

@@ -32,9 +32,10 @@ def message_ids(ctx) -> pd.DataFrame:
       "App. E.1 (cutoffs by turn index)")
 def in_order(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
-    # a record whose group is set aside (null) keeps its line's place in the group of the record before it, as a
-    # RealCompanion message without a participant does: it fills its turn, and no later record skips one for it
-    group = m["group_id"].ffill()
+    # a record whose group is set aside (null) keeps its line's place in the group of the record before it (the file's
+    # first record, of the one after it), as a RealCompanion message without a participant does: it fills its turn,
+    # and no later record skips one for it
+    group = m["group_id"].ffill().bfill()
     instant = instants(m["timestamp"])  # per record, any RFC 3339 spelling; one GS4 rejects is not judged
     parts = [failures("messages", m["message_id"][bad], field, m[field][bad].astype(str), f"{field} goes back")
              for field, values in (("turn", m["turn"]), ("timestamp", instant))
@@ -60,7 +61,11 @@ def speakers(ctx) -> pd.DataFrame:
     m = ctx.frame("messages")
     members = ctx.frame("members")
     known = pd.MultiIndex.from_frame(members[["group_id", "member_id"]]).to_flat_index()
-    is_member = pd.MultiIndex.from_arrays([m["group_id"], m["speaker"]]).isin(known)
+    # a roster record whose group or name is set aside (null) may be any group's, or any name: a speaker it may be
+    # is not judged
+    is_member = (pd.MultiIndex.from_arrays([m["group_id"], m["speaker"]]).isin(known)
+                 | among(m["speaker"], members.loc[members["group_id"].isna(), "member_id"].dropna())
+                 | among(m["group_id"], members.loc[members["member_id"].isna(), "group_id"].dropna()))
     assistant = m["speaker"] == "assistant"
     mismatch = assistant != (m["role"] == "assistant")
     off = m.loc[~assistant & ~is_member & ~mismatch, ["message_id", "group_id", "speaker"]]

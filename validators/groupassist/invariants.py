@@ -9,8 +9,8 @@ import pyarrow.compute as pc
 from ..catalogue import combined, failures
 from ..screen import search
 from .catalogue import rule
-from .context import among, owned, position_in, taken
-from .gates import elsewhere, every_written, stated, word_pattern
+from .context import among, position_in, taken
+from .gates import elsewhere, every_written, owned, stated, word_pattern
 from .requester import strangers
 
 
@@ -100,15 +100,16 @@ def m3_pair(ctx) -> pd.DataFrame:
       "structure; profile-only anchors count toward no unit); GROUPASSIST.md §3")
 def m3_others(ctx) -> pd.DataFrame:
     a = ctx.anchors.loc[(ctx.anchors["dependency"] == "M3").to_numpy() & ~among(
-        ctx.anchors["instance_id"], _displaced(ctx.anchors)), ["instance_id", "m3_role", "speaker", "role",
-                                                               "profile_only", "premise"]]
+        ctx.anchors["instance_id"], _displaced(ctx.anchors)), ["instance_id", "message_id", "m3_role", "speaker",
+                                                               "role", "profile_only", "premise"]]
     updater = a[a["m3_role"] == "current"].groupby("instance_id")["speaker"].first()
     memory = ~a["profile_only"].eq(True) & ~a["premise"].eq(True)  # a profile or the query's premise is no memory
     others = a[memory & (a["role"] == "member") & (a["speaker"] != a["instance_id"].map(updater))].groupby(
         "instance_id").size()
     ids = pd.Index(a["instance_id"].unique())
     count = others.reindex(ids, fill_value=0)
-    bad = count < 2
+    unread = a[memory & a["message_id"].isna()].groupby("instance_id").size()  # set aside: any member's, unjudged
+    bad = count + unread.reindex(ids, fill_value=0) < 2
     return failures("instances", ids[bad], "dependency", "M3",
                     [f"{n} memory anchor(s) from members other than the updater, fewer than two" for n in count[bad]])
 

@@ -48,7 +48,8 @@ def _declare(languages):
 
 def monolingual(root, kept):
     """The specimen at `root` in language `kept` only: the other language's texts null and not required, the
-    audit's review quotes (Chinese in the specimen) quoting the kept language's text of their message."""
+    audit's review quotes (Chinese in the specimen) quoting the kept language's text of their message, the word
+    lists in the kept language alone."""
     other = {"zh": "_en", "en": "_zh"}[kept]
     messages = _rows(root, "messages")
     for name in ("messages", "instances", "anchors", "atoms", "criteria", "feedback", "audit"):
@@ -65,7 +66,8 @@ def monolingual(root, kept):
             if field["name"].endswith(other):
                 field["constraints"].pop("required", None)
         path.write_text(json.dumps(schema, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    _descriptor(root, _declare([kept]))
+    _descriptor(root, lambda block: block.update(languages=[kept], words={
+        name: {kept: words[kept]} for name, words in block["words"].items()}))
     stamp(root)
 
 
@@ -167,8 +169,11 @@ def test_the_judge_reads_the_language_of_evaluation(english, tmp_path, capsys):
 
 
 def test_the_same_nulls_without_the_declaration_are_invalid_in_one_line(english, copy):
+    """An English-only release that does not say so (its word lists the specimen's, in both languages, as a release
+    of both needs) is one GL2 line: the schemas leave the default's Chinese fields optional."""
     root = copy(english)
-    _descriptor(root, _declare(None))
+    words = json.loads((SPECIMEN / "datapackage.json").read_text(encoding="utf-8"))["groupassist"]["words"]
+    _descriptor(root, lambda block: (_declare(None)(block), block.update(words=words)))
     found = validate(root).failure_frame()
     assert found[["rule", "row", "field"]].values.tolist() == [["GL2", "datapackage.json", "groupassist.languages"]]
     assert "declares zh, yet the schemas leave 7 of its text fields optional" in found["message"].iloc[0]

@@ -288,3 +288,36 @@ def test_a_key_set_aside_stands_for_the_missing_id_nearest_it_alone(tmp_path):
     found = errors(validate_groupassist(copy.root))
     assert set(found["row"]) == {cited["message_id"], stray["message_id"]}, found.to_string()
     assert ("GS3", stray["message_id"]) in set(zip(found["rule"], found["row"]))
+
+
+def _renumber(rows, sessions, change):
+    """The messages of each (participant, session) in `sessions`, changed; the first of each."""
+    firsts = [next(r for r in rows if (r["participant_id"], r["session"]) == s) for s in sessions]
+    for row in [r for r in rows if (r["participant_id"], r["session"]) in sessions]:
+        change(row)
+    return firsts
+
+
+def test_a_misnumbered_session_is_one_line_and_another_its_own(specimen):
+    """A session whose every message carries a wrong index is one ARI9 line, on its first message, saying how many
+    messages the index is wrong on; a second one elsewhere, even of the same participant, is its own line."""
+    rows = read(specimen, "source")
+    sessions = [("U01", 2), ("U01", 4), ("U02", 3)]
+    sizes = [sum((r["participant_id"], r["session"]) == s for r in rows) for s in sessions]
+    firsts = _renumber(rows, sessions, lambda r: r.update(session=r["session"] + 100))
+    write(specimen, "source", rows)
+    stamp(specimen)
+    found = errors(validate(specimen))
+    assert min(sizes) > 1
+    assert found[["rule", "row", "field"]].values.tolist() == [["ARI9", f["dayid"], "session"] for f in firsts]
+    assert [m.split(": ")[-1] for m in found["message"]] == [f"{n} messages from this one numbered 100 too high"
+                                                              for n in sizes]
+
+
+def test_a_session_left_without_indices_stays_valid(specimen):
+    """The near miss: a session whose messages carry no index (null: the record has none, SPEC §3) is not misnumbered."""
+    rows = read(specimen, "source")
+    _renumber(rows, [("U01", 2)], lambda r: r.update(session=None))
+    write(specimen, "source", rows)
+    stamp(specimen)
+    assert errors(validate(specimen)).empty

@@ -158,7 +158,7 @@ def authored(messages, group="G01"):
 
 def packaged(root, resources):
     """The release: the specimen's files replaced by the conversion's, English text fields not required, the
-    descriptor declaring Chinese alone and saying where the records come from."""
+    descriptor declaring Chinese alone, with Chinese words alone, and saying where the records come from."""
     for name, rows in resources.items():
         (root / "data" / f"{name}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
                                                     encoding="utf-8")
@@ -167,7 +167,8 @@ def packaged(root, resources):
                                         if f["name"].endswith("_en")])
     edit_json(root / "datapackage.json", lambda d: d["groupassist"].update(
         languages=["zh"], synthetic=True, provenance="WeChat-export-shaped records made for the conversion guide.",
-        words=dict(d["groupassist"]["words"], assistant_mention={"zh": ["@元宝"], "en": []})))
+        words={name: {"zh": words["zh"]} for name, words in
+               dict(d["groupassist"]["words"], assistant_mention={"zh": ["@元宝"]}).items()}))
 
 
 @pytest.fixture

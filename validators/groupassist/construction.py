@@ -279,7 +279,7 @@ def native_service_points(ctx) -> pd.DataFrame:
     replied = among(request["message_id"], m.loc[m["role"] == "assistant", "reply_to"].dropna())
     names = ctx.params["words"].get("assistant_mention", ASSISTANT_MENTION)  # a request in Chinese may name it in English
     mentioned = np.logical_or.reduce([request[f"text_{lang}"].str.contains(name, case=False, regex=False).fillna(
-        False).to_numpy(bool) for lang in ctx.languages for name in (*names["zh"], *names["en"])])
+        False).to_numpy(bool) for lang in ctx.languages for name in sum(names.values(), [])])
     bad = request[~(answered | replied | mentioned)]
     return failures("instances", bad["instance_id"], "cutoff_turn", bad["cutoff_turn"].astype(int),
                     [f"the request {r} is no service point: it mentions no assistant, and no assistant record follows it or "

@@ -197,6 +197,9 @@ def gap_sessions(ctx) -> pd.Series:
               "session indices recompute from the gap rule (a new session after more than session_gap_minutes)",
               "Table 25, Category rule (13 carry no session index); SPEC §3 (session)")
 def sessions_recompute(ctx) -> pd.DataFrame:
+    """One line per run of a participant's messages whose stored indices are off by the same amount, on its first
+    message: a session numbered wrong, or a dropped or split session shifting every later one, is one fault, not one
+    per message (a message with a null index, or without a participant, neither breaks a run nor is judged)."""
     m = ctx.stream
     expected = gap_sessions(ctx).loc[m.index]
     unread = m["instant"].isna()  # FLD2's: a run of them may hide session starts, so after one the indices are
@@ -205,10 +208,18 @@ def sessions_recompute(ctx) -> pd.DataFrame:
         after = unread.groupby(pid).cumsum()  # how many unreadable messages come before, in its participant
         stored = (m["session"] - expected).where(m["session"].notna() & ~unread)
         expected = expected + stored.groupby([pid, after]).transform("first").where(after > 0, 0).fillna(0)
-    bad = m["session"].notna() & (m["session"] != expected).fillna(False)
-    return failures("source", m["dayid"][bad], "session", m["session"][bad],
-                    "expected session " + expected[bad].astype(str) + " by the gap rule (a new session after more than "
-                    f"{ctx.format['session_gap_minutes']} minutes; null if the record has no index)")
+    off = (m["session"] - expected).to_numpy("float64", na_value=np.nan)
+    indexed = ~np.isnan(off)  # a message without a participant (set aside) has no index to expect
+    off = off[indexed]
+    begins, lengths = runs(np.rec.fromarrays([pd.factorize(m["participant_id"])[0][indexed], off]))
+    bad = off[begins] != 0
+    begins, lengths, off = begins[bad], lengths[bad], off[begins[bad]]
+    first = m[indexed].iloc[begins]
+    return failures("source", first["dayid"], "session", first["session"],
+                    [f"expected session {e:g} by the gap rule (a new session after more than "
+                     f"{ctx.format['session_gap_minutes']} minutes; null if the record has no index)"
+                     + (f": {n} messages from this one numbered {abs(d):g} too {'high' if d > 0 else 'low'}" if n > 1 else "")
+                     for e, n, d in zip(expected[indexed].iloc[begins], lengths, off)])
 
 
 @release_rule("STR1", "error", "structural", ("source", "qa"), "multi_hop evidence spans at least two sessions",

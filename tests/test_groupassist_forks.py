@@ -384,6 +384,8 @@ MISTAKES = {
     "a_one_to_one_chat": a_one_to_one_chat,
     "an_authored_cutoff_counted_past_the_history": setting("instances", "G05:I0002", "cutoff_turn", 61),
     "a_correction_listed_twice": a_correction_listed_twice,
+    "a_real_release_keeping_the_synthetic_keyword": lambda root: edit_json(
+        root / "datapackage.json", lambda d: d["groupassist"].update(synthetic=False)),
 }
 
 

@@ -122,6 +122,8 @@ def arrow_pattern(pattern: str) -> str:
             written, i = _UNICODE[pattern[i + 1]][0], i + 2
             if written is None:
                 raise ValueError(f"RE2 has no Unicode {pattern[i - 2:i]}")
+        elif bound := _UP_TO.match(pattern, i):  # RE2 reads `{,n}` as text
+            written, i = f"{{0,{bound[1]}}}", bound.end()
         else:
             written, i = _escape(pattern, i)
         out.append(written)
@@ -147,6 +149,7 @@ def _set(pattern: str, i: int) -> tuple[int, str]:
     return j + 1, f"(?:{'|'.join([written] * (len(written) > 2) + alternatives)})" if alternatives else written
 
 
+_UP_TO = re.compile(r"\{,([0-9]+)\}")  # a bound with no least count, which Python reads as 0
 # Python's escapes of a code point that RE2 writes otherwise: `\u4e00` (a Chinese field's `[\u4e00-\u9fff]`),
 # `\U0001f600`, and `\Z`, the end of the value
 _CODE_POINT = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")

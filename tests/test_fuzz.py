@@ -361,6 +361,10 @@ HOSTILE = [  # (id, mutation, exit code, text the one error line / the report mu
                                                        edit_line("qa", 3, lambda line: b'{"x":1,' + line[1:])(root)],
      2, "qa.jsonl:1 field 'encoding': starts with a UTF-8 byte order mark"),
     ("fake-verdict-in-a-value", fake_verdict_line, 1, "release is INVALID"),
+    ("byte-order-mark-in-the-descriptor", edit_json("datapackage.json", lambda text: "\ufeff" + text), 2,
+     "datapackage.json:1 field 'encoding': starts with a UTF-8 byte order mark"),
+    ("byte-order-mark-in-a-schema", edit_json("schemas/qa.schema.json", lambda text: "\ufeff" + text), 2,
+     "qa.schema.json:1 field 'encoding': starts with a UTF-8 byte order mark"),
 ]
 
 

@@ -24,7 +24,7 @@ import pyarrow.json as pajson
 
 from .descriptor import check_block, check_table_schema
 from .errors import ReadError
-from .files import decode, lone_surrogate, open_regular, read_bytes
+from .files import BOM, decode, lone_surrogate, open_regular, read_bytes
 from .formats import DEFAULT, FORMATS, TITLES, no_block, part
 from .jsonlines import objects
 from .paths import leaves, own_file
@@ -571,8 +571,7 @@ class Release:
             except (pa.ArrowInvalid, pa.ArrowTypeError, _Unframed):
                 table = None
         if source.head.startswith(codecs.BOM_UTF8):  # Arrow, Frictionless and datasets skip it; json.loads does not
-            raise ReadError(path, "starts with a UTF-8 byte order mark, which JSON text must not carry (RFC 8259 "
-                                  "§8.1): save the file as UTF-8 without one", line=1, field="encoding")
+            raise ReadError(path, BOM, line=1, field="encoding")
         if table is not None and source.utf8() and _as_read(table, source.lines):
             self.sha256[name], self.heads[name], self.sizes[name] = source.sha256.hexdigest(), source.head, source.size
             if other:

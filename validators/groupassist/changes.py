@@ -3,13 +3,12 @@ hints at a change of the same matter (GC18, beyond GC5's repeat of the old value
 last anchor and its cutoff, an update the release records of a value an anchor states (GC21)."""
 from __future__ import annotations
 
-import json
 import re
 
 import numpy as np
 import pandas as pd
 
-from realcompanion.formats.groupassist import SCHEMA_FILE
+from realcompanion.formats.groupassist import default
 from realcompanion.normalized import UNSPACED
 
 from ..catalogue import failures
@@ -18,8 +17,7 @@ from .catalogue import rule
 from .context import among
 from .gates import elsewhere, every_written, inside_a_word, stated, word_pattern
 
-# where a release declares no `still_current`, the format's default (descriptor.schema.json, declared there once)
-STILL_CURRENT = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))["properties"]["still_current"]["default"]
+STILL_CURRENT = default("still_current")  # where a release declares none
 _RUNS = re.compile(f"[{UNSPACED}]+|[^{UNSPACED}\\s]+")
 _CHINESE = re.compile(f"[{UNSPACED}]")
 

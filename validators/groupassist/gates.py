@@ -53,7 +53,7 @@ def stated_in_chinese(query: str, span: str) -> bool:
     return re.search(pattern, query) is not None
 
 
-_SPACED_WORD = re.compile(SPACED_WORD)
+SPACED = re.compile(SPACED_WORD)  # one character of a word written with spaces
 
 
 def inside_a_word(text: str, start: int, end: int, lang: str) -> bool:
@@ -61,7 +61,7 @@ def inside_a_word(text: str, start: int, end: int, lang: str) -> bool:
     English, a neighbour that is no space; in Chinese, a Latin letter or digit beside one at its end."""
     if lang == "en":
         return text[start - 1:start].strip() != "" or text[end:end + 1].strip() != ""
-    spaced = [0 <= k < len(text) and _SPACED_WORD.match(text, k) is not None for k in (start - 1, start, end - 1, end)]
+    spaced = [0 <= k < len(text) and SPACED.match(text, k) is not None for k in (start - 1, start, end - 1, end)]
     return spaced[0] and spaced[1] or spaced[2] and spaced[3]
 
 

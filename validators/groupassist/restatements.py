@@ -6,7 +6,6 @@ over everything before it: those windows add up to the history times the anchors
 """
 from __future__ import annotations
 
-import re
 
 import ahocorasick
 import numpy as np
@@ -14,10 +13,9 @@ import pandas as pd
 
 from ..catalogue import failures
 from .catalogue import rule
-from .gates import SPACED_WORD, elsewhere, stated
+from .gates import SPACED, elsewhere, stated
 
 _APART = "\x1f"  # between two messages' texts: a span found across it is in neither
-_SPACED = re.compile(SPACED_WORD)
 
 
 class Statements:
@@ -35,7 +33,7 @@ class Statements:
         words = table[["group", "span"]].drop_duplicates()  # one word of a group's automaton per span
         spans = words["span"].tolist()
         # a Chinese span that begins or ends with a Latin letter or digit: `gates.stated` decides
-        edged = [lang == "zh" and bool(_SPACED.match(s[0]) or _SPACED.match(s[-1])) for s in spans]
+        edged = [lang == "zh" and bool(SPACED.match(s[0]) or SPACED.match(s[-1])) for s in spans]
         words = words.assign(word=range(len(words)), length=[len(s) for s in spans], edged=edged)
         length = np.fromiter(map(len, texts), np.int64, len(texts))
         at = np.concatenate([[0], np.cumsum(length + 1)])  # message i's text begins at at[i] of the whole

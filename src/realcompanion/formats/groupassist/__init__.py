@@ -7,10 +7,9 @@ same machinery as a RealCompanion release.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from ...descriptor import check_block
+from ...descriptor import check_block, loaded
 from ...paths import REPO_ROOT
 from ...release import Release
 from ...tracks import Need, Tracks
@@ -26,9 +25,18 @@ TRACKS = Tracks(
 RESOURCES = TRACKS.resources
 SPECIMEN = REPO_ROOT / "specimens" / "groupassist"
 SCHEMA_FILE = Path(__file__).with_name("descriptor.schema.json")
-# how a member mentions the assistant where a release declares no `words.assistant_mention` (declared once, there)
-ASSISTANT_MENTION = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))["properties"]["words"]["properties"][
-    "assistant_mention"]["default"]
+
+
+def default(*path: str):
+    """The format's value of a block parameter a release may leave out (`still_current`, `words.assistant_mention`),
+    declared once, as its `default` in the block's JSON Schema."""
+    schema = loaded(SCHEMA_FILE)
+    for key in path:
+        schema = schema["properties"][key]
+    return schema["default"]
+
+
+ASSISTANT_MENTION = default("words", "assistant_mention")  # how a member mentions the assistant, where undeclared
 LANGUAGES = ("zh", "en")  # the suffixes of the text fields: `text_zh`, `text_en`, ... (GROUPASSIST.md §2)
 
 
